@@ -1,0 +1,1 @@
+"""Sensemaker core: the GraphRAG engine. Never imports streamlit."""

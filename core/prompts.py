@@ -1,0 +1,41 @@
+"""Prompt templates from prompts/*.txt with named {placeholders}; a workspace may override one by
+putting a file of the same name in <workspace>/prompts/."""
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+
+
+class PromptError(KeyError):
+    pass
+
+
+def load_prompt(name: str, workspace: str | Path | None = None) -> str:
+    if workspace is not None:
+        override = Path(workspace) / "prompts" / f"{name}.txt"
+        if override.exists():
+            return override.read_text(encoding="utf-8")
+    path = PROMPTS_DIR / f"{name}.txt"
+    if not path.exists():
+        raise PromptError(f"no prompt named {name!r} in {PROMPTS_DIR}")
+    return path.read_text(encoding="utf-8")
+
+
+def placeholders(template: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def render(name: str, workspace: str | Path | None = None, **values: object) -> str:
+    """Fill a prompt. Every placeholder must be given; literal braces are written {{ }}."""
+    template = load_prompt(name, workspace)
+    missing = placeholders(template) - set(values)
+    if missing:
+        raise PromptError(f"prompt {name!r} needs {', '.join(sorted(missing))}")
+    return template.format(**values)
+
+
+def all_prompts() -> list[str]:
+    return sorted(p.stem for p in PROMPTS_DIR.glob("*.txt"))

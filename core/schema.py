@@ -1,0 +1,114 @@
+"""Column names and types of every workspace table, defined once.
+
+Every table has `id` (stable, content-derived text, the join key) and `human_readable_id`
+(integer, unique per table, assigned in order: what citations use). JSON columns hold lists or
+objects serialised as text.
+"""
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+TABLES: dict[str, dict[str, type]] = {
+    "documents": {
+        "id": str, "human_readable_id": int, "title": str, "source_name": str, "mime": str,
+        "sha256": str, "n_tokens": int, "text": str, "metadata": str, "created_at": str,
+        "status": str,
+    },
+    "text_units": {
+        "id": str, "human_readable_id": int, "document_id": str, "ordinal": int, "text": str,
+        "n_tokens": int, "char_start": int, "char_end": int,
+    },
+    # raw per-chunk extraction results: the per-item state that lets a run resume
+    "extractions": {
+        "id": str, "human_readable_id": int, "text_unit_id": str, "engine": str, "status": str,
+        "entities": str, "relationships": str, "claims": str, "rejected": str, "error": str,
+        "llm_calls": int,
+    },
+    "entities": {
+        "id": str, "human_readable_id": int, "title": str, "type": str, "description": str,
+        "text_unit_ids": str, "frequency": int, "degree": int, "aliases": str,
+    },
+    "relationships": {
+        "id": str, "human_readable_id": int, "source": str, "target": str, "description": str,
+        "weight": float, "combined_degree": int, "text_unit_ids": str,
+    },
+    "claims": {
+        "id": str, "human_readable_id": int, "subject": str, "object": str, "type": str,
+        "status": str, "description": str, "source_text": str, "text_unit_id": str,
+        "start_date": str, "end_date": str,
+    },
+    "communities": {
+        "id": str, "human_readable_id": int, "community": int, "level": int, "parent": int,
+        "children": str, "title": str, "entity_ids": str, "relationship_ids": str,
+        "text_unit_ids": str, "size": int,
+    },
+    "community_reports": {
+        "id": str, "human_readable_id": int, "community": int, "level": int, "title": str,
+        "summary": str, "rating": float, "rating_explanation": str, "findings": str,
+        "full_content": str, "rank": float, "engine": str,
+    },
+    "embeddings": {
+        "id": str, "human_readable_id": int, "owner_table": str, "owner_id": str, "model": str,
+        "vector": bytes,
+    },
+    "runs": {
+        "id": str, "human_readable_id": int, "started_at": str, "finished_at": str,
+        "status": str, "engine": str, "settings": str, "stage": str, "counts": str,
+        "llm_calls": int, "prompt_tokens": int, "completion_tokens": int, "cache_hits": int,
+        "cost": float, "error": str, "heartbeat_at": str, "progress": str,
+    },
+    "run_steps": {
+        "id": str, "human_readable_id": int, "run_id": str, "stage": str, "item": str,
+        "status": str, "error": str, "attempts": int, "updated_at": str,
+    },
+    "llm_cache": {
+        "id": str, "human_readable_id": int, "model": str, "request": str, "response": str,
+        "prompt_tokens": int, "completion_tokens": int, "created_at": str,
+    },
+    "query_traces": {
+        "id": str, "human_readable_id": int, "created_at": str, "question": str, "method": str,
+        "params": str, "answer": str, "trace": str,
+    },
+    "meta": {"id": str, "human_readable_id": int, "value": str},
+}
+
+# Columns that hold JSON (decoded by Store.rows / Store.get).
+JSON_COLUMNS: dict[str, tuple[str, ...]] = {
+    "documents": ("metadata",),
+    "extractions": ("entities", "relationships", "claims", "rejected"),
+    "entities": ("text_unit_ids", "aliases"),
+    "relationships": ("text_unit_ids",),
+    "communities": ("children", "entity_ids", "relationship_ids", "text_unit_ids"),
+    "community_reports": ("findings",),
+    "runs": ("settings", "counts", "progress"),
+    "query_traces": ("params", "trace"),
+}
+
+# Full-text search: table -> columns.
+FTS: dict[str, tuple[str, ...]] = {
+    "text_units": ("text",),
+    "entities": ("title", "description"),
+    "community_reports": ("title", "summary"),
+}
+
+# Indexes on join columns.
+INDEXES: dict[str, list[tuple[str, ...]]] = {
+    "text_units": [("document_id",), ("document_id", "ordinal")],
+    "extractions": [("text_unit_id",)],
+    "entities": [("title",)],
+    "relationships": [("source",), ("target",)],
+    "claims": [("text_unit_id",)],
+    "communities": [("level",), ("community",), ("parent",)],
+    "community_reports": [("community",), ("level",)],
+    "embeddings": [("owner_table", "owner_id")],
+    "run_steps": [("run_id", "stage")],
+}
+
+# Tables whose human_readable_id is unique and used in citations.
+CITABLE = {
+    "Reports": "community_reports",
+    "Entities": "entities",
+    "Relationships": "relationships",
+    "Claims": "claims",
+    "Sources": "text_units",
+}

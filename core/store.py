@@ -1,0 +1,285 @@
+"""The workspace store: one SQLite database per workspace, through sqlite-utils.
+
+A Store is safe to share between threads: every thread gets its own connection (sqlite3
+connections must not cross threads). WAL mode lets the app read while an index run writes; a
+busy timeout makes writers wait instead of failing with "database is locked".
+"""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import sqlite_utils
+
+from core.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
+
+DB_FILE = "sensemaker.db"
+
+# Migrations: version -> SQL statements that bring a database from version-1 to version.
+MIGRATIONS: dict[int, list[str]] = {}
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class StoreError(RuntimeError):
+    """The workspace database cannot be opened or is from a newer version."""
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        path = Path(path)
+        if path.is_dir() or path.suffix != ".db":
+            path.mkdir(parents=True, exist_ok=True)
+            path = path / DB_FILE
+        self.path = path
+        self.workspace = path.parent
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self.ensure_schema()
+
+    # connections -------------------------------------------------------------------------
+    @property
+    def db(self) -> sqlite_utils.Database:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 60000")
+            conn.execute("PRAGMA foreign_keys = OFF")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    @contextmanager
+    def atomic(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction (serialised within this process)."""
+        with self._write_lock:
+            db = self.db
+            with db.conn:
+                yield db
+
+    # schema ------------------------------------------------------------------------------
+    def ensure_schema(self) -> None:
+        db = self.db
+        try:
+            db.conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a Sensemaker workspace database: {exc}") from exc
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer Sensemaker (schema {version}, "
+                f"this one knows {SCHEMA_VERSION})")
+        with self.atomic():
+            for name, columns in TABLES.items():
+                if not db[name].exists():
+                    db[name].create(columns, pk="id", not_null={"id"})
+                else:  # add columns a newer version introduced
+                    have = set(db[name].columns_dict)
+                    for col, typ in columns.items():
+                        if col not in have:
+                            db[name].add_column(col, typ)
+                db[name].create_index(["human_readable_id"], unique=True, if_not_exists=True,
+                                      index_name=f"idx_{name}_hrid")
+            for name, indexes in INDEXES.items():
+                for cols in indexes:
+                    db[name].create_index(list(cols), if_not_exists=True,
+                                          index_name=f"idx_{name}_{'_'.join(cols)}")
+            for v in range(max(version, 0) + 1, SCHEMA_VERSION + 1):
+                for sql in MIGRATIONS.get(v, []):
+                    db.execute(sql)
+        for name, cols in FTS.items():
+            if not db[f"{name}_fts"].exists():
+                db[name].enable_fts(list(cols), create_triggers=True, tokenize="porter")
+        self.set_meta("schema_version", str(SCHEMA_VERSION))
+
+    def schema_version(self) -> int:
+        db = self.db
+        if not db["meta"].exists():
+            return 0
+        row = db.execute("select value from meta where id = 'schema_version'").fetchone()
+        return int(row[0]) if row else 0
+
+    # meta --------------------------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("select value from meta where id = ?", [key]).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.atomic() as db:
+            existing = db.execute("select human_readable_id from meta where id = ?", [key]).fetchone()
+            hrid = existing[0] if existing else self._next_hrid("meta")
+            db["meta"].upsert({"id": key, "human_readable_id": hrid, "value": value}, pk="id")
+
+    # reading -----------------------------------------------------------------------------
+    def rows(self, table: str, where: str | None = None, params: Iterable[Any] | dict | None = None,
+             order_by: str | None = "human_readable_id", limit: int | None = None,
+             select: str = "*") -> list[dict[str, Any]]:
+        rows = self.db[table].rows_where(where, params or [], order_by=order_by, limit=limit,
+                                         select=select)
+        return [decode(table, r) for r in rows]
+
+    def get(self, table: str, id: str) -> dict[str, Any] | None:
+        found = self.rows(table, "id = ?", [id], limit=1)
+        return found[0] if found else None
+
+    def by_hrid(self, table: str, hrid: int) -> dict[str, Any] | None:
+        found = self.rows(table, "human_readable_id = ?", [int(hrid)], limit=1)
+        return found[0] if found else None
+
+    def by_ids(self, table: str, ids: Iterable[str]) -> list[dict[str, Any]]:
+        ids = list(dict.fromkeys(ids))
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(ids), 500):
+            part = ids[i:i + 500]
+            out += self.rows(table, f"id in ({','.join('?' * len(part))})", part)
+        return out
+
+    def count(self, table: str, where: str | None = None, params: Iterable[Any] | None = None) -> int:
+        sql = f"select count(*) from [{table}]" + (f" where {where}" if where else "")
+        return self.db.execute(sql, list(params or [])).fetchone()[0]
+
+    def counts(self) -> dict[str, int]:
+        return {t: self.count(t) for t in TABLES if t not in ("meta",)}
+
+    def search(self, table: str, query: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Full-text search, best first. Query text is reduced to quoted terms, so user input
+        can never be an FTS syntax error."""
+        q = fts_query(query)
+        if not q:
+            return []
+        sql = (f"select [{table}].*, bm25([{table}_fts]) as _rank from [{table}] "
+               f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
+               f"where [{table}_fts] match ? order by _rank limit ?")
+        cur = self.db.execute(sql, [q, limit])
+        cols = [c[0] for c in cur.description]
+        return [decode(table, dict(zip(cols, r))) for r in cur.fetchall()]
+
+    # writing -----------------------------------------------------------------------------
+    def _next_hrid(self, table: str) -> int:
+        row = self.db.execute(f"select max(human_readable_id) from [{table}]").fetchone()
+        return (row[0] + 1) if row and row[0] is not None else 0
+
+    def insert(self, table: str, rows: Iterable[dict[str, Any]], replace: bool = False) -> int:
+        """Insert rows, assigning human_readable_id in order where missing. Returns rows written."""
+        rows = list(rows)
+        if not rows:
+            return 0
+        with self.atomic() as db:
+            nxt = self._next_hrid(table)
+            out = []
+            for r in rows:
+                r = encode(table, r)
+                if r.get("human_readable_id") is None:
+                    r["human_readable_id"] = nxt
+                    nxt += 1
+                out.append(r)
+            db[table].insert_all(out, pk="id", replace=replace, batch_size=500,
+                                 columns=TABLES[table])
+        return len(rows)
+
+    def upsert(self, table: str, rows: Iterable[dict[str, Any]]) -> int:
+        """Insert or update by id; existing rows keep their human_readable_id."""
+        rows = list(rows)
+        if not rows:
+            return 0
+        with self.atomic() as db:
+            existing = self._hrids(table, [r["id"] for r in rows])
+            nxt = self._next_hrid(table)
+            out = []
+            for r in rows:
+                r = encode(table, r)
+                if r["id"] in existing:
+                    r["human_readable_id"] = existing[r["id"]]
+                elif r.get("human_readable_id") is None:
+                    r["human_readable_id"] = nxt
+                    nxt += 1
+                out.append(r)
+            db[table].upsert_all(out, pk="id", batch_size=500, columns=TABLES[table])
+        return len(rows)
+
+    def replace_table(self, table: str, rows: Iterable[dict[str, Any]], keep_hrids: bool = True) -> int:
+        """Make the table hold exactly these rows. Rows whose id existed keep their
+        human_readable_id (so citations stay stable when a corpus grows); new rows get new ones."""
+        rows = list(rows)
+        with self.atomic() as db:
+            old = dict(db.execute(f"select id, human_readable_id from [{table}]").fetchall()) if keep_hrids else {}
+            db.execute(f"delete from [{table}]")
+            nxt = (max(old.values()) + 1) if old else 0
+            out = []
+            for r in rows:
+                r = encode(table, r)
+                if r.get("human_readable_id") is None:
+                    if r["id"] in old:
+                        r["human_readable_id"] = old[r["id"]]
+                    else:
+                        r["human_readable_id"] = nxt
+                        nxt += 1
+                out.append(r)
+            if out:
+                db[table].insert_all(out, pk="id", batch_size=500, columns=TABLES[table])
+        return len(rows)
+
+    def update(self, table: str, id: str, **values: Any) -> None:
+        with self.atomic() as db:
+            db[table].update(id, encode(table, values))
+
+    def delete_where(self, table: str, where: str, params: Iterable[Any]) -> None:
+        with self.atomic() as db:
+            db.execute(f"delete from [{table}] where {where}", list(params))
+
+    def _hrids(self, table: str, ids: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i:i + 500]
+            out.update(dict(self.db.execute(
+                f"select id, human_readable_id from [{table}] where id in ({','.join('?' * len(part))})",
+                part).fetchall()))
+        return out
+
+
+def encode(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    cols = JSON_COLUMNS.get(table, ())
+    out = dict(row)
+    for c in cols:
+        if c in out and out[c] is not None and not isinstance(out[c], str):
+            out[c] = json.dumps(out[c], ensure_ascii=False)
+    return out
+
+
+def decode(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    for c in JSON_COLUMNS.get(table, ()):
+        v = row.get(c)
+        if isinstance(v, str) and v:
+            try:
+                row[c] = json.loads(v)
+            except json.JSONDecodeError:
+                pass
+    return row
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into an FTS5 OR-query of quoted terms (no operators from user input)."""
+    terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))
+    return " OR ".join(f'"{t}"' for t in terms[:64])
+
+
+def open_store(workspace: str | Path) -> Store:
+    return Store(workspace)
