@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core.errors import UserError
 from core.store import Store, now
 from core.tokens import count_tokens
 
@@ -27,7 +28,7 @@ class ChatResult:
     finish_reason: str | None = None
 
 
-class LLMError(RuntimeError):
+class LLMError(UserError):
     """A model call failed after its retries (transient faults exhausted)."""
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from core.errors import UserError
+
 SETTINGS_FILE = "settings.json"
 
 # Prices in US dollars per million tokens; a user can override them in settings.json.
@@ -95,7 +97,7 @@ _ENV = {
 }
 
 
-class SettingsError(ValueError):
+class SettingsError(UserError, ValueError):
     """A settings file or environment value that cannot be used."""
 
 

@@ -17,6 +17,8 @@ from typing import Any, Iterable, Iterator
 
 import sqlite_utils
 
+from core.errors import UserError
+
 from core.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
 
 DB_FILE = "sensemaker.db"
@@ -29,7 +31,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class StoreError(RuntimeError):
+class StoreError(UserError):
     """The workspace database cannot be opened or is from a newer version."""
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 
+from core.errors import UserError
+
 # The same pattern and special tokens as tiktoken_ext.openai_public.cl100k_base.
 _CL100K_PAT = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
@@ -30,7 +32,7 @@ _CL100K_SPECIAL = {
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 
 
-class TokenizerUnavailable(RuntimeError):
+class TokenizerUnavailable(UserError):
     """The encoding file is missing or does not match its pinned hash."""
 
 
