@@ -1,0 +1,126 @@
+"""Plotly figures of the app: the community hierarchy and the map step's point scores.
+
+Plotly renders a subset of HTML in text (<b>, <a href>, <br>), so every label built from
+documents or model output is passed through html.escape (plotly shows the entities as the
+characters they stand for).
+"""
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import plotly.graph_objects as go
+
+from core.query.types import Point, SearchResult
+
+SELECTED = "in the answer's context"
+CUT = "cut by the reduce budget"
+ZERO = "score 0 (dropped)"
+STATUS_COLOURS = {SELECTED: "#2F7D4A", CUT: "#E8A33D", ZERO: "#B8C0CC"}
+FONT = dict(family="Inter, system-ui, -apple-system, Segoe UI, sans-serif", size=13, color="#1f2933")
+
+
+def _text(value: Any, limit: int = 60) -> str:
+    s = " ".join(str(value if value is not None else "").split())
+    if len(s) > limit:
+        s = s[: limit - 1] + "\u2026"
+    return html.escape(s)
+
+
+def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, Any]],
+                     height: int = 460) -> go.Figure:
+    """Treemap of the community hierarchy: area = entities, colour = report rating (0-10).
+
+    communities: rows with community, level, parent, title, entity_ids / size; reports: rows
+    with community, title, rating."""
+    report_of = {int(r["community"]): r for r in reports}
+    known = {int(c["community"]) for c in communities}
+    children: dict[int, list[int]] = {}
+    for c in communities:
+        parent = c.get("parent")
+        if parent is not None and int(parent) in known:
+            children.setdefault(int(parent), []).append(int(c["community"]))
+    own = {int(c["community"]): int(c.get("size") or len(c.get("entity_ids") or []) or 1)
+           for c in communities}
+    value: dict[int, int] = {}
+
+    def total(cid: int, depth: int = 0) -> int:
+        if cid not in value:
+            kids = sum(total(k, depth + 1) for k in children.get(cid, [])) if depth < 64 else 0
+            value[cid] = max(own[cid], kids)
+        return value[cid]
+
+    ids, parents, labels, values, colours, hover = ["all"], [""], ["All communities"], [0], [0.0], [""]
+    for c in sorted(communities, key=lambda c: (int(c.get("level") or 0), int(c["community"]))):
+        cid = int(c["community"])
+        rep = report_of.get(cid)
+        parent = c.get("parent")
+        ids.append(f"c{cid}")
+        parents.append(f"c{int(parent)}" if parent is not None and int(parent) in known else "all")
+        title = (rep or {}).get("title") or c.get("title") or f"Community {cid}"
+        labels.append(_text(title, 40))
+        values.append(total(cid))
+        rating = (rep or {}).get("rating")
+        colours.append(float(rating) if rating is not None else 0.0)
+        hover.append(f"<b>{_text(title, 80)}</b><br>community {cid} \u00b7 level {c.get('level')}"
+                     f"<br>{own[cid]} entities<br>"
+                     + (f"rating {float(rating):.1f}" if rating is not None else "no report yet"))
+    values[0] = sum(v for v, p in zip(values, parents) if p == "all")
+    fig = go.Figure(go.Treemap(
+        ids=ids, parents=parents, labels=labels, values=values, branchvalues="total",
+        customdata=hover, hovertemplate="%{customdata}<extra></extra>",
+        marker=dict(colors=colours, colorscale="YlOrRd", cmin=0, cmax=10,
+                    colorbar=dict(title="rating", thickness=12)),
+        maxdepth=3, root_color="#f5f7fa", textinfo="label+value",
+    ))
+    fig.update_layout(margin=dict(l=4, r=4, t=8, b=4), height=height, font=FONT)
+    return fig
+
+
+def point_status(result: SearchResult) -> list[tuple[Point, str]]:
+    """Every map point with what happened to it: selected, cut by the budget, or score 0."""
+    selected = {_key(p) for p in result.reduce.get("selected", [])}
+    out = []
+    for b in result.batches:
+        for p in b.points:
+            if p.batch is None:
+                p.batch = b.batch
+            if not p.score:
+                status = ZERO
+            elif _key(p) in selected:
+                status = SELECTED
+            else:
+                status = CUT
+            out.append((p, status))
+    return out
+
+
+def _key(p: Point | dict) -> tuple:
+    if isinstance(p, dict):
+        return (p.get("batch"), p.get("description"))
+    return (p.batch, p.description)
+
+
+def score_figure(result: SearchResult, height: int = 320) -> go.Figure:
+    """Bar chart of every map point's score, sorted high to low, coloured by its fate."""
+    rows = sorted(point_status(result), key=lambda t: (-t[0].score, t[0].batch or 0))
+    fig = go.Figure()
+    for status in (SELECTED, CUT, ZERO):
+        mine = [(i, p) for i, (p, s) in enumerate(rows) if s == status]
+        fig.add_trace(go.Bar(
+            name=f"{status} ({len(mine)})",
+            x=[i + 1 for i, _ in mine], y=[max(p.score, 0.8) if status == ZERO else p.score
+                                         for _, p in mine],
+            marker_color=STATUS_COLOURS[status],
+            customdata=[[p.batch, p.score, _text(p.description, 140)] for _, p in mine],
+            hovertemplate="batch %{customdata[0]} \u00b7 score %{customdata[1]}<br>"
+                          "%{customdata[2]}<extra></extra>",
+        ))
+    fig.update_layout(
+        barmode="overlay", height=height, font=FONT, bargap=0.15,
+        margin=dict(l=8, r=8, t=8, b=8), plot_bgcolor="#ffffff",
+        xaxis=dict(title="points, by score", showgrid=False, tickmode="auto"),
+        yaxis=dict(title="score", range=[0, 100], gridcolor="#eef1f4"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+    )
+    return fig

@@ -1,0 +1,224 @@
+"""Self-contained HTML graph of a community's entities and relationships (pyvis + vis-network).
+
+pyvis builds the node and edge records; the page is rendered here rather than by pyvis's own
+template, because that template links bootstrap and vis-network from CDNs even in "in_line" mode.
+vis-network is inlined from the copy pyvis bundles, and the output holds no http(s) URL at all:
+nothing the app serves loads from the internet.
+
+Untrusted text (entity names, descriptions from documents or models) only ever enters the page as
+JSON inside a script, with <, > and & written as \\u escapes so it cannot close the script, and
+vis-network renders labels on a canvas and hover titles through innerText: it stays text. The few
+names that appear in HTML (the search list, the legend) go through html.escape.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import pyvis
+from pyvis.network import Network
+
+PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B",
+           "#9D755D", "#FF9DA6", "#79706E", "#1F77B4", "#BCBD22")
+OTHER_COLOUR = "#B0B7C3"
+LABEL_MAX = 36
+HOVER_MAX = 600
+
+
+@dataclass
+class GraphView:
+    html: str
+    shown: int        # entities drawn
+    total: int        # entities in the community
+    edges: int        # relationships drawn
+    note: str | None  # says so when the graph was capped
+
+
+@functools.lru_cache(maxsize=1)
+def _vis_assets() -> tuple[str, str]:
+    """vis-network's JS and CSS from pyvis's bundled copy, with every http(s) URL removed.
+
+    The only functional URL is the SVG namespace, which the HTML parser gives us without writing
+    it; the rest are licence comments and error strings, kept with their scheme dropped."""
+    lib = Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2"
+    js = (lib / "vis-network.min.js").read_text(encoding="utf-8")
+    css = (lib / "vis-network.css").read_text(encoding="utf-8")
+    js = js.replace('"http://www.w3.org/2000/svg"', "__smSvgNs")
+    js = re.sub(r"https?://", "", js)
+    css = re.sub(r"https?://", "", css)
+    prelude = ('var __smSvgNs=(function(){var d=document.createElement("div");'
+               'd.innerHTML="<svg></svg>";return d.firstChild.namespaceURI})();')
+    return prelude + js, css
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside a <script> element: no <, > or & survives literally."""
+    return (json.dumps(value, ensure_ascii=False)
+            .replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _short(text: str, n: int) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+def community_graph(entities: list[dict[str, Any]], relationships: list[dict[str, Any]],
+                    groups: dict[str, str] | None = None, *, max_nodes: int = 120,
+                    height: int = 560) -> GraphView:
+    """The graph of one community.
+
+    entities: entities rows (id, title, type, description, degree); relationships: rows whose
+    source/target are entity titles (or ids); groups: entity id -> sub-community label, used for
+    colour (entities without one are grey). When there are more than max_nodes entities, the
+    ones with the highest degree are drawn and the note says how many were left out."""
+    total = len(entities)
+    ranked = sorted(entities, key=lambda e: (-(e.get("degree") or 0), str(e.get("title") or "")))
+    shown = ranked[:max_nodes]
+    groups = groups or {}
+    group_names = sorted({groups[e["id"]] for e in shown if e["id"] in groups},
+                         key=lambda g: (len(g), g))
+    colour = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(group_names)}
+
+    net = Network(height=f"{height}px", width="100%", directed=False, cdn_resources="in_line")
+    by_key: dict[str, str] = {}
+    max_degree = max([e.get("degree") or 0 for e in shown] + [1])
+    for e in shown:
+        title = str(e.get("title") or e["id"])
+        degree = int(e.get("degree") or 0)
+        group = groups.get(e["id"])
+        hover = f"{title} ({e.get('type') or 'entity'}), degree {degree}"
+        if group:
+            hover += f", {group}"
+        if e.get("description"):
+            hover += "\n\n" + _short(e["description"], HOVER_MAX)
+        net.add_node(e["id"], label=_short(title, LABEL_MAX), title=hover,
+                     color=colour.get(group, OTHER_COLOUR),
+                     size=round(8 + 26 * math.sqrt(degree / max_degree), 1))
+        by_key[e["id"]] = e["id"]
+        by_key.setdefault(title, e["id"])
+        by_key.setdefault(title.upper(), e["id"])
+
+    drawn = []
+    for r in relationships:
+        a = by_key.get(str(r.get("source"))) or by_key.get(str(r.get("source", "")).upper())
+        b = by_key.get(str(r.get("target"))) or by_key.get(str(r.get("target", "")).upper())
+        if a and b and a != b:
+            drawn.append((a, b, r))
+    max_weight = max([float(r.get("weight") or 1) for _, _, r in drawn] + [1.0])
+    for a, b, r in drawn:
+        weight = float(r.get("weight") or 1)
+        hover = f"{r.get('source')} \u2014 {r.get('target')} (weight {weight:g})"
+        if r.get("description"):
+            hover += "\n\n" + _short(r["description"], HOVER_MAX)
+        net.add_edge(a, b, width=round(1 + 6 * weight / max_weight, 2), title=hover)
+
+    note = None
+    if total > len(shown):
+        note = (f"Showing the {len(shown)} best-connected of {total} entities; "
+                f"{total - len(shown)} with lower degree are left out.")
+    legend = [(g, colour[g]) for g in group_names]
+    if any(e["id"] not in groups for e in shown) and group_names:
+        legend.append(("no sub-community", OTHER_COLOUR))
+    page = _render(net.nodes, net.edges, legend, note, height)
+    return GraphView(html=page, shown=len(shown), total=total, edges=len(drawn), note=note)
+
+
+_OPTIONS = {
+    "autoResize": True,
+    "nodes": {"shape": "dot", "font": {"size": 13, "face": "Inter, system-ui, sans-serif",
+                                       "color": "#1f2933", "strokeWidth": 3,
+                                       "strokeColor": "#ffffff"},
+              "borderWidth": 1},
+    "edges": {"color": {"color": "#9aa5b1", "highlight": "#3b4a5a", "opacity": 0.7},
+              "smooth": {"type": "continuous"}},
+    "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False,
+                    "keyboard": False},
+    "physics": {"solver": "barnesHut",
+                "barnesHut": {"gravitationalConstant": -9000, "springLength": 140,
+                              "springConstant": 0.03, "damping": 0.2, "avoidOverlap": 0.2},
+                "stabilization": {"iterations": 300, "fit": True}},
+}
+
+_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:">
+<style>{css}</style>
+<style>
+html, body {{ margin: 0; padding: 0; font-family: Inter, system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2933; }}
+#sm-bar {{ display: flex; gap: 8px; align-items: center; padding: 6px 2px 8px 2px; font-size: 13px; flex-wrap: wrap; }}
+#sm-find {{ flex: 0 1 280px; padding: 5px 9px; border: 1px solid #cbd2d9; border-radius: 6px; font-size: 13px; }}
+#sm-bar button {{ padding: 5px 10px; border: 1px solid #cbd2d9; background: #fff; border-radius: 6px; cursor: pointer; font-size: 13px; }}
+#sm-bar button:hover {{ background: #f0f4f8; }}
+#sm-status {{ color: #616e7c; }}
+#sm-graph {{ width: 100%; height: {height}px; border: 1px solid #e4e7eb; border-radius: 8px; background: #fbfcfd; }}
+#sm-legend {{ display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 6px 2px; font-size: 12px; color: #3e4c59; }}
+#sm-legend span.sw {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }}
+#sm-note {{ font-size: 12px; color: #8d5b00; padding: 2px; }}
+div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; line-height: 1.4; background: #fff; border: 1px solid #cbd2d9; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.12); padding: 8px 10px; color: #1f2933; font-family: inherit; }}
+</style></head>
+<body>
+<div id="sm-bar">
+  <input id="sm-find" list="sm-names" placeholder="Find an entity and focus on it" autocomplete="off" aria-label="Find an entity">
+  <datalist id="sm-names">{datalist}</datalist>
+  <button id="sm-fit" type="button">Fit all</button>
+  <span id="sm-status"></span>
+</div>
+<div id="sm-graph" data-nodes="{n_nodes}" data-edges="{n_edges}"></div>
+<div id="sm-legend">{legend}</div>
+{note}
+<script>{js}</script>
+<script>
+(function () {{
+  var nodes = new vis.DataSet({nodes});
+  var edges = new vis.DataSet({edges});
+  var container = document.getElementById("sm-graph");
+  var network = new vis.Network(container, {{nodes: nodes, edges: edges}}, {vis_options});
+  network.once("stabilizationIterationsDone", function () {{
+    network.setOptions({{physics: false}});
+    container.setAttribute("data-ready", "1");
+  }});
+  var status = document.getElementById("sm-status");
+  function focusOn(text) {{
+    var q = (text || "").trim().toLowerCase();
+    if (!q) {{ return; }}
+    var all = nodes.get();
+    var hit = all.filter(function (n) {{ return String(n.label).toLowerCase() === q; }})[0]
+      || all.filter(function (n) {{ return String(n.label).toLowerCase().indexOf(q) >= 0; }})[0];
+    if (!hit) {{ status.textContent = "No entity matches \\u201c" + text + "\\u201d"; return; }}
+    status.textContent = "";
+    network.selectNodes([hit.id]);
+    network.focus(hit.id, {{scale: 1.4, animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
+  }}
+  var find = document.getElementById("sm-find");
+  find.addEventListener("change", function () {{ focusOn(find.value); }});
+  find.addEventListener("keydown", function (ev) {{ if (ev.key === "Enter") {{ focusOn(find.value); }} }});
+  document.getElementById("sm-fit").addEventListener("click", function () {{
+    network.unselectAll(); network.fit({{animation: {{duration: 400}}}}); status.textContent = "";
+  }});
+}})();
+</script>
+</body></html>
+"""
+
+
+def _render(nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
+            legend: Iterable[tuple[str, str]], note: str | None, height: int) -> str:
+    js, css = _vis_assets()
+    options = "".join(f'<option value="{html.escape(str(n["label"]))}"></option>' for n in nodes)
+    legend_html = "".join(
+        f'<span><span class="sw" style="background:{c}"></span>{html.escape(g)}</span>'
+        for g, c in legend)
+    note_html = f'<div id="sm-note">{html.escape(note)}</div>' if note else ""
+    keep = ("id", "label", "title", "color", "size", "shape")
+    nodes = [{k: n[k] for k in keep if k in n} for n in nodes]
+    edges = [{k: e[k] for k in ("from", "to", "width", "title") if k in e} for e in edges]
+    return _PAGE.format(css=css, js=js, height=int(height), datalist=options, legend=legend_html,
+                        note=note_html, nodes=script_json(nodes), edges=script_json(edges),
+                        vis_options=script_json(_OPTIONS), n_nodes=len(nodes), n_edges=len(edges))
