@@ -28,12 +28,12 @@ def placeholders(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
-def render(name: str, workspace: str | Path | None = None, **values: object) -> str:
+def render(prompt_name: str, workspace: str | Path | None = None, /, **values: object) -> str:
     """Fill a prompt. Every placeholder must be given; literal braces are written {{ }}."""
-    template = load_prompt(name, workspace)
+    template = load_prompt(prompt_name, workspace)
     missing = placeholders(template) - set(values)
     if missing:
-        raise PromptError(f"prompt {name!r} needs {', '.join(sorted(missing))}")
+        raise PromptError(f"prompt {prompt_name!r} needs {', '.join(sorted(missing))}")
     return template.format(**values)
 
 

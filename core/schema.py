@@ -55,7 +55,7 @@ TABLES: dict[str, dict[str, type]] = {
         "id": str, "human_readable_id": int, "started_at": str, "finished_at": str,
         "status": str, "engine": str, "settings": str, "stage": str, "counts": str,
         "llm_calls": int, "prompt_tokens": int, "completion_tokens": int, "cache_hits": int,
-        "cost": float, "error": str, "heartbeat_at": str, "progress": str,
+        "cost": float, "error": str, "heartbeat_at": str, "progress": str, "pid": int,
     },
     "run_steps": {
         "id": str, "human_readable_id": int, "run_id": str, "stage": str, "item": str,

@@ -1,0 +1,144 @@
+"""`sensemaker index`, `status` and `app`."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from core.errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("index", help="add documents to a workspace and index it (resumes an interrupted run)")
+    p.add_argument("paths", nargs="*", help="files or folders to add (.txt .md .pdf .docx .html .csv .jsonl)")
+    p.add_argument("--workspace", "-w", required=True)
+    p.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
+    p.add_argument("--chat-model")
+    p.add_argument("--embedding-model")
+    p.add_argument("--base-url")
+    p.add_argument("--concurrency", type=int)
+    p.add_argument("--text-column", help="column holding the text in .csv/.jsonl files")
+    p.add_argument("--run-id", help=argparse.SUPPRESS)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    p.set_defaults(func=cmd_index)
+
+    s = sub.add_parser("status", help="counts per table and the last runs of a workspace")
+    s.add_argument("--workspace", "-w", required=True)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_status)
+
+    a = sub.add_parser("app", help="start the web app (indexes the sample corpus on first start)")
+    a.add_argument("--port", type=int, default=8501)
+    a.add_argument("--no-sample", action="store_true", help="do not create the sample workspace")
+    a.set_defaults(func=cmd_app)
+
+
+def _open(workspace: str, create: bool):
+    from core.store import Store
+    path = Path(workspace)
+    if not create and not (path / "sensemaker.db").exists():
+        raise UserError(f"no workspace at {path} (index some documents into it first)")
+    return Store(path)
+
+
+class Bar:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet or not sys.stderr.isatty() and os.environ.get("SENSEMAKER_PROGRESS") != "1"
+        self.last_stage = None
+
+    def __call__(self, p) -> None:
+        if self.quiet:
+            return
+        if p.stage != self.last_stage and self.last_stage is not None:
+            sys.stderr.write("\n")
+        self.last_stage = p.stage
+        frac = p.done / p.total if p.total else 1.0
+        bar = "#" * int(frac * 30)
+        sys.stderr.write(f"\r{p.stage:<12} [{bar:<30}] {p.done}/{p.total} {p.message[:50]:<50}")
+        sys.stderr.flush()
+
+
+def cmd_index(args) -> int:
+    from core.index.pipeline import run_index
+    from core.ingest import ingest_paths
+    from core.settings import load_settings, save_settings
+
+    store = _open(args.workspace, create=True)
+    settings = load_settings(args.workspace, engine=args.engine, chat_model=args.chat_model,
+                             embedding_model=args.embedding_model, llm_base_url=args.base_url,
+                             concurrency=args.concurrency)
+    if args.engine == "llm" and not (settings.llm_base_url or settings.api_key):
+        raise UserError("the llm engine needs an endpoint: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL "
+                        "(a local OpenAI-compatible server), or use --engine offline")
+    if args.paths:
+        missing = [p for p in args.paths if not Path(p).exists()]
+        if missing:
+            raise UserError(f"no such file or folder: {', '.join(missing)}")
+        rep = ingest_paths(store, [Path(p) for p in args.paths], max_bytes=int(settings.max_file_mb * 1e6),
+                           text_column=args.text_column)
+        print(f"added {len(rep.added)} documents, {len(rep.duplicates)} duplicates skipped, "
+              f"{len(rep.rejected)} rejected", file=sys.stderr)
+        for r in rep.rejected:
+            print(f"  rejected: {r.reason}", file=sys.stderr)
+    if not store.count("documents"):
+        raise UserError("the workspace has no documents to index")
+    save_settings(args.workspace, settings)
+    bar = Bar(args.quiet)
+    summary = run_index(store, settings, on_progress=bar, run_id=args.run_id)
+    if not bar.quiet:
+        sys.stderr.write("\n")
+    if args.json:
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    else:
+        c, u = summary["counts"], summary["usage"]
+        print(f"{summary['status']}: {c['documents']} documents, {c['text_units']} text units, "
+              f"{c['entities']} entities, {c['relationships']} relationships, {c['claims']} claims, "
+              f"{c['communities']} communities, {c['community_reports']} reports "
+              f"(engine {summary['engine']}, {u.get('llm_calls', 0)} LLM calls, {u.get('cache_hits', 0)} cache hits)")
+        if summary["error"]:
+            print(summary["error"], file=sys.stderr)
+    return 0 if summary["status"] in ("finished", "finished with failures") else 1
+
+
+def cmd_status(args) -> int:
+    from core.index.pipeline import last_runs
+
+    store = _open(args.workspace, create=False)
+    counts = store.counts()
+    levels = [r[0] for r in store.db.execute("select distinct level from communities order by level")]
+    runs = last_runs(store, 5)
+    if args.json:
+        print(json.dumps({"counts": counts, "levels": levels, "runs": runs}, indent=2, ensure_ascii=False, default=str))
+        return 0
+    print(f"workspace {Path(args.workspace).resolve()}")
+    for table in ("documents", "text_units", "entities", "relationships", "claims", "communities",
+                  "community_reports", "embeddings", "query_traces"):
+        print(f"  {table:<18} {counts[table]:>8}")
+    print(f"  community levels   {', '.join(map(str, levels)) or '-'}")
+    print("last runs:")
+    for r in runs:
+        print(f"  {r['started_at']}  {r['status']:<22} engine={r['engine']} llm_calls={r['llm_calls'] or 0} "
+              f"tokens={(r['prompt_tokens'] or 0) + (r['completion_tokens'] or 0)} cache_hits={r['cache_hits'] or 0}"
+              + (f"  error: {r['error']}" if r.get("error") else ""))
+    return 0
+
+
+def cmd_app(args) -> int:
+    from core.index.background import ensure_sample_workspace
+    from core.workspace import workspaces_root
+
+    root = workspaces_root()
+    root.mkdir(parents=True, exist_ok=True)
+    if not args.no_sample:
+        print(f"preparing the sample workspace in {root} ...", file=sys.stderr)
+        ensure_sample_workspace(root)
+    app = Path(__file__).resolve().parent.parent / "app.py"
+    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
+           "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    return subprocess.call(cmd, cwd=str(app.parent))

@@ -1,0 +1,77 @@
+"""Stage 2: text units -> raw extractions (entities, relationships, claims per unit).
+
+Each unit's result is stored in the `extractions` table as soon as it is done: that row is the
+per-item state a resumed run skips. Units are extracted in parallel under the concurrency limit
+when the engine calls a model; a unit that fails after retries is recorded as failed with its
+error (shown in the app, retried by the next run), never silently dropped.
+"""
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict
+
+from core.engine import IndexEngine
+from core.errors import UserError
+from core.index.progress import Progress, ProgressFn, check, noop
+from core.llm import FatalLLMError
+from core.settings import Settings
+from core.store import Store
+
+
+def extraction_id(engine_name: str, text_unit_id: str) -> str:
+    return f"{engine_name}|{text_unit_id}"
+
+
+def pending_units(store: Store, engine_name: str) -> list[dict]:
+    return store.rows(
+        "text_units",
+        "id not in (select text_unit_id from extractions where engine = ? and status = 'ok')",
+        [engine_name], order_by="human_readable_id")
+
+
+def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progress: ProgressFn = noop,
+                cancel: threading.Event | None = None) -> dict[str, int]:
+    units = pending_units(store, engine.name)
+    total = len(units)
+    done = failed = 0
+    on_progress(Progress("extract", 0, total, f"{total} text units to extract"))
+    lock = threading.Lock()
+
+    def work(unit: dict) -> None:
+        nonlocal done, failed
+        check(cancel)
+        row = {"id": extraction_id(engine.name, unit["id"]), "text_unit_id": unit["id"], "engine": engine.name}
+        try:
+            ex = engine.extract(unit)
+            d = asdict(ex)
+            row.update(status="ok", entities=d["entities"], relationships=d["relationships"],
+                       claims=d["claims"], rejected=d["rejected"], error=None, llm_calls=ex.llm_calls)
+        except FatalLLMError:
+            raise
+        except UserError as exc:
+            row.update(status="failed", entities=[], relationships=[], claims=[], rejected=[],
+                       error=str(exc), llm_calls=0)
+        store.upsert("extractions", [row])
+        with lock:
+            done += 1
+            failed += row["status"] == "failed"
+            msg = f"unit {unit['human_readable_id']}: {len(row['entities'])} entities" if row["status"] == "ok" \
+                else f"unit {unit['human_readable_id']} failed: {row['error']}"
+            on_progress(Progress("extract", done, total, msg))
+
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
+    if workers == 1:
+        for u in units:
+            work(u)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(work, u) for u in units]
+            try:
+                for f in as_completed(futures):
+                    f.result()
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+    return {"extracted": done - failed, "failed": failed}

@@ -1,0 +1,156 @@
+"""Stage 3: raw extractions -> the entities, relationships and claims tables.
+
+Entities merge by exact normalised name; relationships by their unordered pair of ends, weight =
+times seen (the offline engine reports sentence counts, the LLM engine 1 per unit). An entity or
+relationship with several distinct descriptions gets one summary from the engine (cached, so a
+resumed or incremental run does not ask again). Rebuilt from all extractions each run: cheap,
+deterministic, and human_readable_ids of surviving rows are kept.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import networkx as nx
+
+from core.engine import IndexEngine
+from core.index.progress import Progress, ProgressFn, check, noop
+from core.settings import Settings
+from core.store import Store
+from core.textutil import normalize_title
+
+
+def entity_id(title: str) -> str:
+    return "ent-" + hashlib.sha256(title.encode("utf-8")).hexdigest()[:16]
+
+
+def relationship_id(a: str, b: str) -> str:
+    x, y = sorted((a, b))
+    return "rel-" + hashlib.sha256(f"{x}\x1f{y}".encode("utf-8")).hexdigest()[:16]
+
+
+def claim_id(subject: str, description: str, text_unit_id: str) -> str:
+    return "clm-" + hashlib.sha256(f"{subject}\x1f{description}\x1f{text_unit_id}".encode()).hexdigest()[:16]
+
+
+def _distinct(descs: list[str]) -> list[str]:
+    return [d for d in dict.fromkeys(d.strip() for d in descs) if d]
+
+
+def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
+    """Group the ok extractions of this engine by entity and relationship."""
+    ents: dict[str, dict[str, Any]] = {}
+    rels: dict[tuple[str, str], dict[str, Any]] = {}
+    claims: list[dict[str, Any]] = []
+    order = {r["id"]: r["human_readable_id"] for r in store.rows("text_units", select="id, human_readable_id")}
+    rows = store.rows("extractions", "engine = ? and status = 'ok'", [engine_name])
+    rows.sort(key=lambda r: order.get(r["text_unit_id"], 0))
+    for row in rows:
+        tu = row["text_unit_id"]
+        for e in row["entities"] or []:
+            key = normalize_title(e["title"])
+            if not key:
+                continue
+            g = ents.setdefault(key, {"types": Counter(), "descriptions": [], "units": [], "aliases": Counter()})
+            g["types"][e.get("type") or "other"] += 1
+            g["descriptions"].append(e.get("description") or "")
+            g["aliases"][e["title"]] += 1
+            if tu not in g["units"]:
+                g["units"].append(tu)
+        for r in row["relationships"] or []:
+            a, b = normalize_title(r["source"]), normalize_title(r["target"])
+            if not a or not b or a == b:
+                continue
+            key = tuple(sorted((a, b)))
+            g = rels.setdefault(key, {"source": a, "target": b, "descriptions": [], "units": [], "weight": 0.0})
+            g["descriptions"].append(r.get("description") or "")
+            g["weight"] += float(r.get("weight") or 1.0)
+            if tu not in g["units"]:
+                g["units"].append(tu)
+        for c in row["claims"] or []:
+            claims.append({**c, "text_unit_id": tu})
+    return ents, rels, claims
+
+
+def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress: ProgressFn = noop,
+              cancel: threading.Event | None = None) -> dict[str, int]:
+    ents, rels, raw_claims = collect(store, engine.name)
+    rels = {k: v for k, v in rels.items() if k[0] in ents and k[1] in ents}
+    graph = nx.Graph()
+    graph.add_nodes_from(ents)
+    graph.add_edges_from(rels)
+
+    # summaries of multi-description records
+    todo: list[tuple[str, Any, list[str]]] = []
+    for key, g in ents.items():
+        d = _distinct(g["descriptions"])
+        g["description"] = d[0] if len(d) == 1 else ""
+        if len(d) > 1:
+            todo.append(("entity", key, d))
+    for key, g in rels.items():
+        d = _distinct(g["descriptions"])
+        g["description"] = d[0] if len(d) == 1 else ""
+        if len(d) > 1:
+            todo.append(("relationship", key, d))
+    total = len(todo)
+    on_progress(Progress("summarize", 0, total, f"{total} descriptions to summarise"))
+    lock = threading.Lock()
+    done = 0
+
+    def summarise(item: tuple[str, Any, list[str]]) -> None:
+        nonlocal done
+        check(cancel)
+        kind, key, descs = item
+        name = key if kind == "entity" else f"{key[0]} -> {key[1]}"
+        text = engine.summarize(kind, name, descs)
+        (ents if kind == "entity" else rels)[key]["description"] = text
+        with lock:
+            done += 1
+            if done % 25 == 0 or done == total:
+                on_progress(Progress("summarize", done, total, name))
+
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
+    if workers == 1:
+        for item in todo:
+            summarise(item)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(summarise, todo))
+
+    entity_rows = []
+    for key in sorted(ents, key=lambda k: (-len(ents[k]["units"]), k)):
+        g = ents[key]
+        entity_rows.append({"id": entity_id(key), "title": key, "type": g["types"].most_common(1)[0][0],
+                            "description": g["description"], "text_unit_ids": g["units"],
+                            "frequency": len(g["units"]), "degree": graph.degree(key),
+                            "aliases": [a for a, _ in g["aliases"].most_common(10)]})
+    rel_rows = []
+    for key in sorted(rels, key=lambda k: (-rels[k]["weight"], k)):
+        g = rels[key]
+        rel_rows.append({"id": relationship_id(*key), "source": g["source"], "target": g["target"],
+                         "description": g["description"], "weight": g["weight"],
+                         "combined_degree": graph.degree(g["source"]) + graph.degree(g["target"]),
+                         "text_unit_ids": g["units"]})
+    claim_rows, seen = [], set()
+    for c in raw_claims:
+        subj = normalize_title(c.get("subject") or "")
+        if subj not in ents:
+            continue
+        cid = claim_id(subj, c.get("description") or "", c["text_unit_id"])
+        if cid in seen:
+            continue
+        seen.add(cid)
+        claim_rows.append({"id": cid, "subject": subj,
+                           "object": normalize_title(c["object"]) if c.get("object") else None,
+                           "type": c.get("type"), "status": c.get("status"), "description": c.get("description"),
+                           "source_text": c.get("source_text"), "text_unit_id": c["text_unit_id"],
+                           "start_date": c.get("start_date"), "end_date": c.get("end_date")})
+    store.replace_table("entities", entity_rows)
+    store.replace_table("relationships", rel_rows)
+    store.replace_table("claims", claim_rows)
+    on_progress(Progress("graph", 1, 1, f"{len(entity_rows)} entities, {len(rel_rows)} relationships, "
+                                         f"{len(claim_rows)} claims"))
+    return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows)}

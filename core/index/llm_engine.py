@@ -1,0 +1,157 @@
+"""The LLM engine: extraction, description summaries and community reports through prompts in
+prompts/*.txt and any OpenAI-compatible model. Every extracted entity is checked against its
+source text (core/index/grounding.py); ungrounded ones are rejected with a reason, not added."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.engine import Extraction, ReportInput
+from core.index.grounding import fold_text, is_grounded
+from core.jsonparse import JSONParseError, chat_json
+from core.llm import LLM
+from core.prompts import render
+from core.settings import Settings
+from core.textutil import is_cjk, normalize_title
+
+EXTRACT_MAX_TOKENS = 1500
+CLAIMS_MAX_TOKENS = 1000
+REPORT_MAX_TOKENS = 2000
+
+
+def _validate_graph(obj: Any) -> None:
+    if not isinstance(obj, dict) or not isinstance(obj.get("entities", []), list) \
+            or not isinstance(obj.get("relationships", []), list):
+        raise ValueError('expected {"entities": [...], "relationships": [...]}')
+
+
+def _validate_report(obj: Any) -> None:
+    if not isinstance(obj, dict) or not obj.get("title") or not isinstance(obj.get("findings"), list):
+        raise ValueError('expected {"title", "summary", "rating", "rating_explanation", "findings": [...]}')
+
+
+class LLMEngine:
+    def __init__(self, llm: LLM, settings: Settings, workspace: str | Path | None = None):
+        self.llm = llm
+        self.settings = settings
+        self.workspace = workspace
+        self.name = llm.model
+
+    # extraction ------------------------------------------------------------------------
+    def extract(self, unit: dict[str, Any]) -> Extraction:
+        text = unit["text"]
+        prompt = render("extract_graph", self.workspace, entity_types=", ".join(self.settings.entity_types),
+                        input_text=text)
+        messages = [{"role": "user", "content": prompt}]
+        obj, raw, attempts = chat_json(self.llm, messages, max_tokens=EXTRACT_MAX_TOKENS,
+                                       stage="extract", validate=_validate_graph)
+        out = Extraction(llm_calls=attempts)
+        folded = fold_text(text)
+        self._add(out, obj, text, folded)
+        for _ in range(self.settings.max_gleanings):
+            messages = messages + [{"role": "assistant", "content": raw},
+                                   {"role": "user", "content": render("extract_continue", self.workspace)}]
+            try:
+                more, raw, attempts = chat_json(self.llm, messages, max_tokens=EXTRACT_MAX_TOKENS,
+                                                stage="extract", validate=_validate_graph)
+            except JSONParseError:
+                break  # a failed gleaning round loses nothing already extracted
+            out.llm_calls += attempts
+            before = len(out.entities) + len(out.relationships)
+            self._add(out, more, text, folded)
+            if len(out.entities) + len(out.relationships) == before:
+                break  # the model says nothing was missed
+        if self.settings.extract_claims and out.entities:
+            self._claims(unit, out, folded)
+        return out
+
+    def _add(self, out: Extraction, obj: dict, text: str, folded: str) -> None:
+        seen = {normalize_title(e["title"]) for e in out.entities}
+        for e in obj.get("entities") or []:
+            if not isinstance(e, dict):
+                continue
+            name = str(e.get("name") or e.get("title") or "").strip()
+            if not name or normalize_title(name) in seen:
+                continue
+            if not is_grounded(name, text, folded):
+                out.rejected.append({"kind": "entity", "name": name,
+                                     "reason": "the name does not occur in its source text"})
+                continue
+            seen.add(normalize_title(name))
+            etype = str(e.get("type") or "other").strip().lower()
+            out.entities.append({"title": name, "type": etype,
+                                 "description": str(e.get("description") or "").strip()})
+        grounded = {normalize_title(e["title"]) for e in out.entities}
+        have = {(normalize_title(r["source"]), normalize_title(r["target"])) for r in out.relationships}
+        for r in obj.get("relationships") or []:
+            if not isinstance(r, dict):
+                continue
+            s, t = str(r.get("source") or "").strip(), str(r.get("target") or "").strip()
+            ns, nt = normalize_title(s), normalize_title(t)
+            if not s or not t or ns == nt or (ns, nt) in have:
+                continue
+            if ns not in grounded or nt not in grounded:
+                out.rejected.append({"kind": "relationship", "name": f"{s} -> {t}",
+                                     "reason": "an end of the relationship is not a grounded entity"})
+                continue
+            have.add((ns, nt))
+            try:
+                weight = float(r.get("strength") or r.get("weight") or 1.0)
+            except (TypeError, ValueError):
+                weight = 1.0
+            out.relationships.append({"source": s, "target": t, "weight": 1.0, "strength": weight,
+                                      "description": str(r.get("description") or "").strip()})
+
+    def _claims(self, unit: dict, out: Extraction, folded: str) -> None:
+        names = ", ".join(e["title"] for e in out.entities[:30])
+        prompt = render("extract_claims", self.workspace, entity_names=names, input_text=unit["text"])
+        try:
+            obj, _, attempts = chat_json(self.llm, [{"role": "user", "content": prompt}],
+                                         max_tokens=CLAIMS_MAX_TOKENS, stage="claims")
+        except JSONParseError as exc:
+            out.rejected.append({"kind": "claims", "name": unit.get("id", ""), "reason": str(exc)})
+            return
+        out.llm_calls += attempts
+        grounded = {normalize_title(e["title"]) for e in out.entities}
+        for c in (obj.get("claims") if isinstance(obj, dict) else None) or []:
+            if not isinstance(c, dict) or normalize_title(str(c.get("subject") or "")) not in grounded:
+                continue
+            out.claims.append({
+                "subject": str(c["subject"]), "object": (str(c["object"]) if c.get("object") else None),
+                "type": str(c.get("type") or "OTHER").upper(), "status": str(c.get("status") or "SUSPECTED").upper(),
+                "description": str(c.get("description") or ""), "source_text": str(c.get("source_text") or ""),
+                "start_date": c.get("start_date"), "end_date": c.get("end_date")})
+
+    # summaries and reports ---------------------------------------------------------------
+    def summarize(self, kind: str, name: str, descriptions: list[str]) -> str:
+        listed = "\n".join(f"- {d}" for d in descriptions)
+        prompt = render("summarize_descriptions", self.workspace, kind=kind, name=name,
+                        max_words=max(40, self.settings.summary_max_tokens * 3 // 4), descriptions=listed)
+        res = self.llm.chat([{"role": "user", "content": prompt}], max_tokens=self.settings.summary_max_tokens,
+                            stage="summarize")
+        from core.jsonparse import strip_think
+        return strip_think(res.text).strip() or " ".join(descriptions)
+
+    def write_report(self, inp: ReportInput) -> dict[str, Any]:
+        if self.settings.language not in ("", "auto"):
+            lang = f"Write the report in {self.settings.language}."
+        elif is_cjk(inp.context_text):
+            lang = "Write the report in the language of the data (Chinese)."
+        else:
+            lang = "Write the report in the language of the data."
+        prompt = render("community_report", self.workspace, input_text=inp.context_text,
+                        language_instruction=lang)
+        obj, _, _ = chat_json(self.llm, [{"role": "user", "content": prompt}], max_tokens=REPORT_MAX_TOKENS,
+                              stage="reports", validate=_validate_report)
+        findings = []
+        for f in obj.get("findings") or []:
+            if isinstance(f, dict):
+                findings.append({"summary": str(f.get("summary") or ""), "explanation": str(f.get("explanation") or "")})
+            elif isinstance(f, str):
+                findings.append({"summary": f, "explanation": f})
+        try:
+            rating = max(0.0, min(10.0, float(obj.get("rating") or 0)))
+        except (TypeError, ValueError):
+            rating = 0.0
+        return {"title": str(obj.get("title")), "summary": str(obj.get("summary") or ""), "rating": rating,
+                "rating_explanation": str(obj.get("rating_explanation") or ""), "findings": findings}

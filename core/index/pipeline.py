@@ -1,0 +1,147 @@
+"""The index run: chunk -> extract -> graph -> communities -> reports -> embeddings.
+
+Each run is a row in `runs` (status, stage, progress per stage, LLM calls, tokens, cache hits,
+cost, heartbeat). Finished per-item work is kept (extractions rows, the LLM cache), so a run that
+is killed resumes where it stopped and repeats no finished LLM call, and adding documents to an
+indexed workspace re-runs only what is needed. A run is cancelled through a threading.Event or,
+from another process, by setting the run's status to 'cancelling'.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+from core.engine import IndexEngine
+from core.index.chunk_stage import run_chunk
+from core.index.communities_stage import run_communities
+from core.index.embed_stage import run_embeddings
+from core.index.extract_stage import run_extract
+from core.index.graph_stage import run_graph
+from core.index.progress import Cancelled, Progress, ProgressFn, noop
+from core.index.reports_stage import run_reports
+from core.llm import LLM, FatalLLMError
+from core.settings import Settings
+from core.store import Store, now
+
+STAGES = ["chunk", "extract", "summarize", "graph", "communities", "reports", "embeddings"]
+
+
+def make_engine(settings: Settings, store: Store, llm: LLM | None = None) -> tuple[IndexEngine, LLM | None]:
+    if settings.resolved_engine == "offline":
+        from core.offline import OfflineEngine
+        return OfflineEngine(settings), None
+    if llm is None:
+        from core.llm_openai import make_llm
+        llm = make_llm(settings, store)
+    from core.index.llm_engine import LLMEngine
+    return LLMEngine(llm, settings, store.workspace), llm
+
+
+class RunRecorder:
+    """Keeps the runs row up to date (throttled) and watches for a cancel request."""
+
+    def __init__(self, store: Store, run_id: str, llm: LLM | None, cancel: threading.Event,
+                 on_progress: ProgressFn):
+        self.store, self.run_id, self.llm, self.cancel, self.forward = store, run_id, llm, cancel, on_progress
+        self.progress: dict[str, dict[str, Any]] = {}
+        self.started: dict[str, float] = {}
+        self._last = 0.0
+        self._lock = threading.Lock()
+
+    def __call__(self, p: Progress) -> None:
+        with self._lock:
+            self.started.setdefault(p.stage, time.monotonic())
+            self.progress[p.stage] = {"done": p.done, "total": p.total, "message": p.message[:300],
+                                      "seconds": round(time.monotonic() - self.started[p.stage], 2)}
+            flush = time.monotonic() - self._last > 0.5 or p.done == p.total
+            if flush:
+                self._last = time.monotonic()
+        self.forward(p)
+        if flush:
+            self.flush(stage=p.stage)
+
+    def flush(self, **values: Any) -> None:
+        u = self.llm.usage if self.llm else None
+        with self._lock:
+            progress = dict(self.progress)
+        self.store.update("runs", self.run_id, progress=progress, heartbeat_at=now(),
+                          llm_calls=u.llm_calls if u else 0, prompt_tokens=u.prompt_tokens if u else 0,
+                          completion_tokens=u.completion_tokens if u else 0,
+                          cache_hits=u.cache_hits if u else 0, cost=round(u.cost, 6) if u else 0.0, **values)
+        row = self.store.db.execute("select status from runs where id = ?", [self.run_id]).fetchone()
+        if row and row[0] == "cancelling":
+            self.cancel.set()
+
+
+def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = None, llm: LLM | None = None,
+              on_progress: ProgressFn = noop, cancel: threading.Event | None = None,
+              run_id: str | None = None) -> dict[str, Any]:
+    """Run (or resume) indexing of everything in the workspace. Returns the run's summary."""
+    if engine is None:
+        engine, llm = make_engine(settings, store, llm)
+    cancel = cancel or threading.Event()
+    run_id = run_id or f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    if store.get("runs", run_id) is None:
+        store.insert("runs", [{"id": run_id, "started_at": now(), "status": "running", "engine": engine.name,
+                               "settings": settings.to_dict(), "stage": "chunk", "progress": {},
+                               "heartbeat_at": now(), "llm_calls": 0, "prompt_tokens": 0,
+                               "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
+    else:
+        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None)
+    store.set_meta("index_pid", str(os.getpid()))
+    rec = RunRecorder(store, run_id, llm, cancel, on_progress)
+    counts: dict[str, Any] = {}
+    status, error = "finished", None
+    try:
+        rec.flush(stage="chunk")
+        counts["text_units_added"] = run_chunk(store, settings, rec, cancel)
+        rec.flush(stage="extract")
+        counts.update(run_extract(store, engine, settings, rec, cancel))
+        rec.flush(stage="graph")
+        counts.update(run_graph(store, engine, settings, rec, cancel))
+        rec.flush(stage="communities")
+        counts.update(run_communities(store, settings, rec))
+        rec.flush(stage="reports")
+        rep = run_reports(store, engine, settings, rec, cancel)
+        counts["reports"], counts["reports_failed"] = rep["reports"], len(rep["failed"])
+        store.replace_table("run_steps", [s for s in store.rows("run_steps") if s["stage"] != "reports"] +
+                            [{"id": f"reports|{f['community']}", "run_id": run_id, "stage": "reports",
+                              "item": str(f["community"]), "status": "failed", "error": f["error"],
+                              "attempts": 1, "updated_at": now()} for f in rep["failed"]])
+        rec.flush(stage="embeddings")
+        counts["embeddings"] = run_embeddings(store, llm, rec, cancel)
+        counts["failed_units"] = store.count("extractions", "status = 'failed' and engine = ?", [engine.name])
+        if counts["failed_units"] or counts["reports_failed"]:
+            status = "finished with failures"
+    except Cancelled:
+        status, error = "cancelled", "cancelled by the user; finished work is kept and the next run resumes"
+    except FatalLLMError as exc:
+        status, error = "failed", str(exc)
+    except Exception as exc:  # recorded for the app, then re-raised for the caller
+        rec.flush(status="failed", error=f"{exc.__class__.__name__}: {exc}", finished_at=now())
+        raise
+    counts.update({k: store.count(k) for k in ("documents", "text_units", "entities", "relationships",
+                                               "claims", "communities", "community_reports")})
+    rec.flush(status=status, error=error, finished_at=now(), counts=counts, stage="done")
+    store.set_meta("index_pid", "")
+    summary = {"run_id": run_id, "status": status, "error": error, "engine": engine.name, "counts": counts,
+               "usage": llm.usage.as_dict() if llm else {"llm_calls": 0, "cache_hits": 0}}
+    if status == "failed":
+        raise FatalLLMError(error or "the index run failed")
+    return summary
+
+
+def documents_status(store: Store) -> dict[str, int]:
+    return {r[0] or "new": r[1] for r in store.db.execute("select status, count(*) from documents group by status")}
+
+
+def last_runs(store: Store, limit: int = 10) -> list[dict[str, Any]]:
+    return store.rows("runs", order_by="human_readable_id desc", limit=limit)
+
+
+def run_json(summary: dict[str, Any]) -> str:
+    return json.dumps(summary, indent=2, ensure_ascii=False)

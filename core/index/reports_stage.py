@@ -1,0 +1,85 @@
+"""Stage 5: communities -> community reports, deepest level first so higher levels can use the
+reports of their sub-communities. A report that fails (unparseable after the repair retry) is
+returned as a failure with its error, never written as an empty report."""
+from __future__ import annotations
+
+import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from core.engine import IndexEngine
+from core.errors import UserError
+from core.index.progress import Progress, ProgressFn, check, noop
+from core.index.report_context import build_report_input
+from core.llm import FatalLLMError
+from core.settings import Settings
+from core.store import Store
+
+
+def full_content(report: dict[str, Any]) -> str:
+    lines = [f"# {report['title']}", "", report.get("summary") or "", ""]
+    for f in report.get("findings") or []:
+        lines += [f"## {f.get('summary', '')}", "", f.get("explanation", ""), ""]
+    return "\n".join(lines).strip()
+
+
+def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progress: ProgressFn = noop,
+                cancel: threading.Event | None = None) -> dict[str, Any]:
+    communities = store.rows("communities", order_by="level desc, community")
+    entities = {e["id"]: e for e in store.rows("entities", select="id, human_readable_id, title, description, degree")}
+    rels = {r["id"]: r for r in store.rows("relationships",
+                                           select="id, human_readable_id, source, target, description, combined_degree")}
+    claims_by_subject: dict[str, list[dict]] = {}
+    for c in store.rows("claims", select="id, human_readable_id, subject, type, status, description"):
+        claims_by_subject.setdefault(c["subject"], []).append(c)
+    members = {c["community"]: {entities[i]["title"] for i in c["entity_ids"] if i in entities} for c in communities}
+    reports: dict[int, dict[str, Any]] = {}
+    failures: list[dict[str, Any]] = []
+    total, done = len(communities), 0
+    lock = threading.Lock()
+    on_progress(Progress("reports", 0, total, f"{total} community reports to write"))
+
+    def write(c: dict) -> None:
+        nonlocal done
+        check(cancel)
+        ents = [entities[i] for i in c["entity_ids"] if i in entities]
+        rs = [rels[i] for i in c["relationship_ids"] if i in rels]
+        cl = [x for e in ents for x in claims_by_subject.get(e["title"], [])]
+        subs = [reports[k] for k in c["children"] if k in reports]
+        inp = build_report_input(c, ents, rs, cl, subs, members, settings.report_max_tokens)
+        try:
+            rep = engine.write_report(inp)
+        except FatalLLMError:
+            raise
+        except UserError as exc:
+            with lock:
+                failures.append({"community": c["community"], "error": str(exc)})
+                done += 1
+                on_progress(Progress("reports", done, total, f"community {c['community']} failed: {exc}"))
+            return
+        row = {"id": "rep-" + hashlib.sha256(c["id"].encode()).hexdigest()[:16],
+               "human_readable_id": c["community"], "community": c["community"], "level": c["level"],
+               "title": rep["title"], "summary": rep.get("summary", ""), "rating": float(rep.get("rating") or 0),
+               "rating_explanation": rep.get("rating_explanation", ""), "findings": rep.get("findings") or [],
+               "full_content": full_content(rep), "rank": float(rep.get("rating") or 0), "engine": engine.name}
+        with lock:
+            reports[c["community"]] = row
+            done += 1
+            on_progress(Progress("reports", done, total, rep["title"]))
+
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
+    for level in sorted({c["level"] for c in communities}, reverse=True):
+        batch = [c for c in communities if c["level"] == level]
+        if workers == 1:
+            for c in batch:
+                write(c)
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(write, batch))
+    store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
+    titles = {k: v["title"] for k, v in reports.items()}
+    with store.atomic() as db:
+        db.conn.executemany("update communities set title = ? where community = ?",
+                       [(t, k) for k, t in titles.items()])
+    return {"reports": len(reports), "failed": failures}

@@ -1,0 +1,149 @@
+"""The index pipeline with the LLM engine, driven by a deterministic fake model."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from core.index.llm_engine import LLMEngine
+from core.index.pipeline import run_index
+from core.llm import LLM
+from core.settings import Settings
+from core.store import Store
+from tests.fake_model import respond
+from tests.fakes import FakeChat
+
+TEXT = ("Alice Moreno met Bruno Tell in Lisbon in year {n}. Alice Moreno runs the Harbour Trust. "
+        "Bruno Tell works for Carla Diaz. Carla Diaz lives in Porto. ")
+
+
+EXTRA = ["Dario Vance", "Elena Frost", "Fiona Green"]
+
+
+def _docs(store: Store, n: int = 3, offset: int = 0) -> None:
+    rows = []
+    for i in range(offset, offset + n):
+        text = "".join(TEXT.format(n=1000 * i + k) for k in range(6)) + f"Document {i} mentions {EXTRA[i]}."
+        rows.append({"id": f"doc{i}", "title": f"d{i}", "text": text, "status": "new",
+                     "sha256": hashlib.sha256(text.encode()).hexdigest(), "n_tokens": 100})
+    store.insert("documents", rows)
+
+
+def _settings(**kw) -> Settings:
+    return Settings(**{"engine": "llm", "chunk_size": 60, "chunk_overlap": 10, "concurrency": 4, **kw})
+
+
+def _run(store, settings, chat):
+    llm = LLM(chat, store)
+    return run_index(store, settings, engine=LLMEngine(llm, settings, store.workspace), llm=llm)
+
+
+def test_full_run_writes_every_table(tmp_path):
+    store = Store(tmp_path)
+    _docs(store)
+    chat = FakeChat(respond)
+    summary = _run(store, _settings(), chat)
+    assert summary["status"] == "finished"
+    c = store.counts()
+    assert c["text_units"] >= 6 and c["entities"] >= 4 and c["relationships"] >= 3
+    assert c["communities"] >= 1 and c["community_reports"] == c["communities"]
+    ent = store.rows("entities", "title = 'ALICE MORENO'")[0]
+    assert ent["frequency"] >= 3 and ent["text_unit_ids"]
+    rep = store.rows("community_reports")[0]
+    assert rep["findings"] and "[Data: Entities (" in rep["findings"][0]["explanation"]
+    run = store.rows("runs")[0]
+    assert run["status"] == "finished" and run["llm_calls"] == len(chat.calls)
+
+
+def test_gleaning_round_runs_and_stops_when_nothing_missed(tmp_path):
+    store = Store(tmp_path)
+    _docs(store, 1)
+    chat = FakeChat(respond)
+    _run(store, _settings(max_gleanings=3, extract_claims=False), chat)
+    gleans = [c for c in chat.calls if "may have been missed" in c[-1]["content"]]
+    units = store.count("text_units")
+    assert len(gleans) == units  # one round each: the model said nothing was missed
+
+
+def test_ungrounded_entities_are_rejected_not_added(tmp_path):
+    store = Store(tmp_path)
+    _docs(store, 1)
+
+    def inventive(messages):
+        out = respond(messages)
+        if messages[0]["content"].startswith("-Goal-\nRead the text below") and len(messages) == 1:
+            obj = json.loads(out.strip("`").removeprefix("json"))
+            obj["entities"].append({"name": "EXAMPLE-CORP", "type": "organization", "description": "copied"})
+            out = json.dumps(obj)
+        return out
+
+    _run(store, _settings(), FakeChat(inventive))
+    assert store.count("entities", "title = 'EXAMPLE-CORP'") == 0
+    rejected = [r for e in store.rows("extractions") for r in e["rejected"]]
+    assert any(r["name"] == "EXAMPLE-CORP" and "does not occur" in r["reason"] for r in rejected)
+
+
+class Crash(BaseException):
+    """Stands in for kill -9: nothing after it runs."""
+
+
+def test_resume_after_crash_repeats_no_llm_call(tmp_path):
+    # the uninterrupted reference run
+    ref_store = Store(tmp_path / "ref")
+    _docs(ref_store)
+    ref = FakeChat(respond)
+    _run(ref_store, _settings(concurrency=1), ref)
+    ref_calls = len(ref.calls)
+
+    store = Store(tmp_path / "ws")
+    _docs(store)
+    n = {"calls": 0}
+
+    def dying(messages):
+        n["calls"] += 1
+        if n["calls"] == ref_calls // 2:
+            raise Crash()
+        return respond(messages)
+
+    with pytest.raises(Crash):
+        _run(store, _settings(concurrency=1), FakeChat(dying))
+    second = FakeChat(respond)
+    summary = _run(Store(tmp_path / "ws"), _settings(concurrency=1), second)
+    assert summary["status"] == "finished"
+    first_done = ref_calls // 2 - 1
+    assert len(second.calls) == ref_calls - first_done
+    keys = lambda calls: {json.dumps(c, sort_keys=True) for c in calls}
+    assert len(keys(second.calls)) == len(second.calls)  # nothing asked twice within the run
+    assert store.counts()["entities"] == ref_store.counts()["entities"]
+    assert store.counts()["community_reports"] == ref_store.counts()["community_reports"]
+
+
+def test_adding_documents_reuses_the_cache(tmp_path):
+    store = Store(tmp_path)
+    _docs(store, 2)
+    first = FakeChat(respond)
+    _run(store, _settings(), first)
+    _docs(store, 1, offset=2)
+    second = FakeChat(respond)
+    _run(store, _settings(), second)
+    extract_calls = [c for c in second.calls if c[0]["content"].startswith("-Goal-\nRead the text below")
+                     and len(c) == 1]
+    new_units = store.count("text_units", "document_id = 'doc2'")
+    assert len(extract_calls) == new_units  # old units were not extracted again
+    assert store.count("entities", "title = 'FIONA GREEN'") == 1
+
+
+def test_unparseable_extraction_is_recorded_as_failed(tmp_path):
+    store = Store(tmp_path)
+    _docs(store, 1)
+
+    def broken(messages):
+        if messages[0]["content"].startswith("-Goal-\nRead the text below"):
+            return "I cannot do that."
+        return respond(messages)
+
+    summary = _run(store, _settings(), FakeChat(broken))
+    assert summary["status"] == "finished with failures"
+    failed = store.rows("extractions", "status = 'failed'")
+    assert len(failed) == store.count("text_units") and failed[0]["error"]
