@@ -1,0 +1,278 @@
+"""Turn citation references into records, text units (with character spans) and documents.
+
+Chains (ids in citations are human_readable_ids; joins use `id`):
+- Reports (n)        -> community_reports row n -> communities row with that `community` number
+                        -> its entity_ids, relationship_ids, text_unit_ids (when a community lists
+                        no text units, the union of its entities' and relationships' units)
+                        -> text units -> documents. The community's members (entities,
+                        relationships, and claims whose subject is one of its entities) are listed
+                        by human_readable_id in `members`, so the UI can drill down.
+- Entities / Relationships (n) -> the row -> its text_unit_ids -> text units -> documents.
+- Claims (n)          -> the row -> its text_unit_id -> text unit -> document.
+- Sources (n)         -> text unit n -> its document.
+
+An id that does not exist comes back with dangling=True, never dropped. "+more" comes back as
+more=True (the model said there were more, without listing them). Documents are returned without
+their `text` column (a document can be a whole book); fetch it with store.get("documents", id).
+
+A Resolver caches everything it fetched and fetches in batches (one query per table per
+prefetch), so resolving an answer with dozens of references costs a handful of queries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from core.query.citations import KINDS, Ref, sentences_with_citations
+from core.query.support import judge
+from core.schema import CITABLE, TABLES
+
+_DOC_COLUMNS = ", ".join(f"[{c}]" for c in TABLES["documents"] if c != "text")
+_UNIT_COLUMNS = "id, human_readable_id, document_id, ordinal, text, n_tokens, char_start, char_end"
+
+
+@dataclass
+class Resolved:
+    kind: str
+    id: int | None
+    record: dict | None = None
+    dangling: bool = False
+    more: bool = False
+    text_units: list[dict] = field(default_factory=list)
+    documents: list[dict] = field(default_factory=list)
+    members: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def text_unit_ids(self) -> list[str]:
+        return [u["id"] for u in self.text_units]
+
+    @property
+    def document_ids(self) -> list[str]:
+        return [d["id"] for d in self.documents]
+
+    @property
+    def title(self) -> str:
+        r = self.record or {}
+        if self.kind == "Relationships":
+            return f"{r.get('source', '')} -> {r.get('target', '')}"
+        if self.kind == "Claims":
+            return " ".join(str(x) for x in (r.get("subject"), r.get("type"), r.get("object")) if x)
+        if self.kind == "Sources":
+            return f"text unit {r.get('human_readable_id')}"
+        return str(r.get("title") or "")
+
+    def record_texts(self) -> list[str]:
+        """The record's own words (model-written), usable as secondary evidence."""
+        r = self.record
+        if not r:
+            return []
+        if self.kind == "Entities":
+            return [f"{r.get('title') or ''}. {r.get('description') or ''}"]
+        if self.kind == "Relationships":
+            return [f"{r.get('source') or ''} {r.get('target') or ''}. {r.get('description') or ''}"]
+        if self.kind == "Claims":
+            return [f"{r.get('subject') or ''} {r.get('object') or ''}. {r.get('description') or ''}",
+                    r.get("source_text") or ""]
+        if self.kind == "Reports":
+            parts = [r.get("title") or "", r.get("summary") or ""]
+            for f in r.get("findings") or []:
+                if isinstance(f, dict):
+                    parts.append(f"{f.get('summary') or ''}. {f.get('explanation') or ''}")
+            return [" ".join(parts)]
+        return []
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    return list(value)
+
+
+class Resolver:
+    """Resolves references against one store, caching every row it fetched."""
+
+    def __init__(self, store):
+        self.store = store
+        self._records: dict[str, dict[int, dict | None]] = {k: {} for k in KINDS}
+        self._communities: dict[int, dict | None] = {}
+        self._units: dict[str, dict | None] = {}
+        self._docs: dict[str, dict | None] = {}
+        self._member_rows: dict[str, dict[str, dict]] = {"entities": {}, "relationships": {}}
+        self._done: dict[Ref, Resolved] = {}
+
+    # batch fetching ----------------------------------------------------------------------
+    def _fetch(self, table: str, column: str, values: Iterable, select: str = "*") -> list[dict]:
+        values = list(dict.fromkeys(values))
+        out: list[dict] = []
+        for i in range(0, len(values), 500):
+            part = values[i:i + 500]
+            out += self.store.rows(table, f"[{column}] in ({','.join('?' * len(part))})", part,
+                                   order_by=None, select=select)
+        return out
+
+    def prefetch(self, refs: Iterable[Ref]) -> None:
+        """Fetch everything these references need, in a few batched queries."""
+        want: dict[str, set[int]] = {k: set() for k in KINDS}
+        for r in refs:
+            if r.id is not None and r.kind in want and r.id not in self._records[r.kind]:
+                want[r.kind].add(r.id)
+        for kind, ids in want.items():
+            if not ids:
+                continue
+            table = CITABLE[kind]
+            select = _UNIT_COLUMNS if kind == "Sources" else "*"
+            rows = self._fetch(table, "human_readable_id", sorted(ids), select)
+            cache = self._records[kind]
+            for row in rows:
+                cache[row["human_readable_id"]] = row
+                if kind == "Sources":
+                    self._units[row["id"]] = row
+            for i in ids:
+                cache.setdefault(i, None)
+        self._prefetch_communities([r for r in self._records["Reports"].values() if r])
+        unit_ids: set[str] = set()
+        for kind in ("Entities", "Relationships", "Claims"):
+            for row in self._records[kind].values():
+                if row:
+                    unit_ids.update(self._record_unit_ids(kind, row))
+        for com in self._communities.values():
+            if com:
+                unit_ids.update(com["_unit_ids"])
+        self._prefetch_units(unit_ids)
+
+    def _prefetch_communities(self, reports: list[dict]) -> None:
+        numbers = {self._community_number(r) for r in reports} - set(self._communities)
+        numbers.discard(None)
+        if not numbers:
+            return
+        rows = self._fetch("communities", "community", sorted(numbers))
+        for row in rows:
+            self._communities.setdefault(row["community"], row)
+        for n in numbers:
+            self._communities.setdefault(n, None)
+        # members: entities and relationships of these communities
+        coms = [self._communities[n] for n in numbers if self._communities[n]]
+        for table, col in (("entities", "entity_ids"), ("relationships", "relationship_ids")):
+            ids = {i for c in coms for i in _as_list(c.get(col))} - set(self._member_rows[table])
+            cols = "id, human_readable_id, text_unit_ids" + (", title" if table == "entities" else "")
+            for row in self._fetch(table, "id", ids, cols):
+                self._member_rows[table][row["id"]] = row
+        titles = {self._member_rows["entities"][i]["title"] for c in coms
+                  for i in _as_list(c.get("entity_ids")) if i in self._member_rows["entities"]}
+        claims_by_subject: dict[str, list[int]] = {}
+        for row in self._fetch("claims", "subject", titles, "human_readable_id, subject"):
+            claims_by_subject.setdefault(row["subject"], []).append(row["human_readable_id"])
+        for c in coms:
+            ents = [self._member_rows["entities"][i] for i in _as_list(c.get("entity_ids"))
+                    if i in self._member_rows["entities"]]
+            rels = [self._member_rows["relationships"][i] for i in _as_list(c.get("relationship_ids"))
+                    if i in self._member_rows["relationships"]]
+            units = _as_list(c.get("text_unit_ids"))
+            if not units:
+                units = list(dict.fromkeys(u for m in ents + rels for u in _as_list(m.get("text_unit_ids"))))
+            c["_unit_ids"] = units
+            c["_members"] = {
+                "Entities": sorted(e["human_readable_id"] for e in ents),
+                "Relationships": sorted(r["human_readable_id"] for r in rels),
+                "Claims": sorted({h for e in ents for h in claims_by_subject.get(e["title"], [])}),
+            }
+
+    def _prefetch_units(self, unit_ids: set[str]) -> None:
+        missing = unit_ids - set(self._units)
+        if missing:
+            for row in self._fetch("text_units", "id", sorted(missing), _UNIT_COLUMNS):
+                self._units[row["id"]] = row
+            for i in missing:
+                self._units.setdefault(i, None)
+        doc_ids = {u["document_id"] for u in self._units.values() if u} - set(self._docs)
+        if doc_ids:
+            for row in self._fetch("documents", "id", sorted(doc_ids), _DOC_COLUMNS):
+                self._docs[row["id"]] = row
+            for i in doc_ids:
+                self._docs.setdefault(i, None)
+
+    @staticmethod
+    def _community_number(report: dict) -> int | None:
+        n = report.get("community")
+        return int(n) if n is not None else report.get("human_readable_id")
+
+    @staticmethod
+    def _record_unit_ids(kind: str, row: dict) -> list[str]:
+        if kind == "Claims":
+            return _as_list(row.get("text_unit_id"))
+        return _as_list(row.get("text_unit_ids"))
+
+    # resolving ---------------------------------------------------------------------------
+    def resolve(self, ref: Ref) -> Resolved:
+        if ref in self._done:
+            return self._done[ref]
+        if ref.id is None:
+            res = Resolved(ref.kind, None, more=True)
+        else:
+            if ref.id not in self._records.get(ref.kind, {}):
+                self.prefetch([ref])
+            row = self._records.get(ref.kind, {}).get(ref.id)
+            if row is None:
+                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more)
+            else:
+                res = self._chain(ref, row)
+        self._done[ref] = res
+        return res
+
+    def _chain(self, ref: Ref, row: dict) -> Resolved:
+        members: dict[str, list[int]] = {}
+        if ref.kind == "Sources":
+            unit_ids = [row["id"]]
+        elif ref.kind == "Reports":
+            com = self._communities.get(self._community_number(row))
+            unit_ids = com["_unit_ids"] if com else []
+            members = com["_members"] if com else {}
+        else:
+            unit_ids = self._record_unit_ids(ref.kind, row)
+        self._prefetch_units(set(unit_ids))
+        units = [self._units[i] for i in dict.fromkeys(unit_ids) if self._units.get(i)]
+        units.sort(key=lambda u: (u.get("document_id") or "", u.get("ordinal") or 0,
+                                  u.get("human_readable_id") or 0))
+        docs = [self._docs[d] for d in dict.fromkeys(u["document_id"] for u in units)
+                if self._docs.get(d)]
+        return Resolved(ref.kind, ref.id, record=row, more=ref.more, text_units=units,
+                        documents=docs, members=members)
+
+
+def resolve(store, ref: Ref) -> Resolved:
+    """Resolve one reference (see the module docstring)."""
+    return Resolver(store).resolve(ref)
+
+
+def resolve_answer(store, text: str, resolver: Resolver | None = None,
+                   with_support: bool = True) -> list[dict]:
+    """One row per (citation, reference) in text, in order: the marker and its span, the sentence
+    carrying it, kind, id, resolved / dangling / more, title, text_unit_ids, sources (their
+    human_readable_ids), document_ids, members (for reports) and support (the sentence judged
+    against this reference's text units; None for "+more" and dangling references)."""
+    resolver = resolver or Resolver(store)
+    sentences = sentences_with_citations(text)
+    resolver.prefetch(r for _, _, cites in sentences for c in cites for r in c.refs)
+    out: list[dict] = []
+    for sentence, (s, e), cites in sentences:
+        for c in cites:
+            for ref in c.refs:
+                res = resolver.resolve(ref)
+                support = None
+                if with_support and res.record is not None:
+                    support = judge(sentence, res.text_units, res.record_texts()).to_dict()
+                out.append({
+                    "marker": c.marker, "start": c.start, "end": c.end,
+                    "sentence": sentence, "sentence_start": s, "sentence_end": e,
+                    "kind": ref.kind, "id": ref.id, "more": res.more,
+                    "resolved": res.record is not None, "dangling": res.dangling,
+                    "title": res.title if res.record is not None else "",
+                    "text_unit_ids": res.text_unit_ids,
+                    "sources": [u["human_readable_id"] for u in res.text_units],
+                    "document_ids": res.document_ids,
+                    "members": res.members,
+                    "support": support,
+                })
+    return out
