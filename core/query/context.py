@@ -1,0 +1,171 @@
+"""Context text for the models, packed to token budgets.
+
+Tables are pipe-separated with a header line, one record a line, and the record's
+human_readable_id in the `id` column: the ids the model cites back. A table never exceeds its
+budget: rows are added while they fit (the full text is counted again, so joins cannot push it
+over), and a single row larger than the whole budget is truncated to fit.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.query.types import Point
+from core.tokens import count_tokens, truncate
+
+REPORT_HEADER = "id|title|summary|findings"
+
+
+def cell(value: Any) -> str:
+    """One table cell: no line breaks or pipes inside."""
+    text = "" if value is None else str(value)
+    return re.sub(r"\s*\n\s*", " ", text).replace("|", "/").strip()
+
+
+def findings_text(findings: Any) -> str:
+    parts = []
+    for f in findings or []:
+        if isinstance(f, dict):
+            s, e = cell(f.get("summary")), cell(f.get("explanation"))
+            parts.append(f"{s}: {e}" if s and e else (s or e))
+        elif f:
+            parts.append(cell(f))
+    return " ; ".join(p for p in parts if p)
+
+
+def report_row(report: dict) -> str:
+    return "|".join([str(report["human_readable_id"]), cell(report.get("title")),
+                     cell(report.get("summary")), findings_text(report.get("findings"))])
+
+
+@dataclass
+class Packed:
+    """Rows that fit one budget: their text (header included), tokens and the records."""
+    text: str
+    tokens: int
+    records: list[dict] = field(default_factory=list)
+
+
+def pack_rows(header: str, records: list[dict], row: Callable[[dict], str], budget: int,
+              title: str | None = None) -> tuple[Packed, list[dict]]:
+    """Fill one table with records in order until the budget is used.
+    Returns the packed table and the records that did not fit."""
+    head = (f"-----{title}-----\n" if title else "") + header
+    lines, taken, rest = [head], [], []
+    used = count_tokens(head)
+    for i, rec in enumerate(records):
+        line = row(rec)
+        n = count_tokens("\n" + line)
+        if used + n > budget:
+            if not taken:  # a lone row larger than the budget: truncate it so progress is made
+                room = budget - used - 1
+                cut = truncate(line, room) if room > 8 else ""
+                while cut and count_tokens(head + "\n" + cut) > budget:
+                    room -= 2
+                    cut = truncate(line, room) if room > 8 else ""
+                if cut:
+                    lines.append(cut)
+                    taken.append(rec)
+                    rest = records[i + 1:]
+                else:
+                    rest = records[i:]
+            else:
+                rest = records[i:]
+            break
+        lines.append(line)
+        taken.append(rec)
+        used += n
+    text = "\n".join(lines)
+    tokens = count_tokens(text)
+    while tokens > budget and len(taken) > 1:  # joins merged tokens differently: give rows back
+        lines.pop()
+        rest.insert(0, taken.pop())
+        text = "\n".join(lines)
+        tokens = count_tokens(text)
+    if not taken:
+        return Packed("", 0, []), rest
+    return Packed(text, tokens, taken), rest
+
+
+def pack_report_batches(reports: list[dict], budget: int) -> list[Packed]:
+    """Reports (in the given order) into map batches of at most `budget` tokens each; every
+    report lands in exactly one batch."""
+    batches: list[Packed] = []
+    rest = list(reports)
+    while rest:
+        packed, remaining = pack_rows(REPORT_HEADER, rest, report_row, budget)
+        if not packed.records:  # budget too small for even a header and a truncated row
+            raise ValueError(f"map context budget of {budget} tokens cannot hold one report")
+        batches.append(packed)
+        rest = remaining
+    return batches
+
+
+def point_block(i: int, p: Point) -> str:
+    return f"----Analyst {i}----\nImportance Score: {p.score}\n{p.description}"
+
+
+def pack_points(points: list[Point], budget: int) -> tuple[list[Point], list[Point], str, int]:
+    """Points (best first) into the reduce context: the leading points that fit are selected,
+    the rest are cut. Returns (selected, cut, context_text, tokens)."""
+    selected: list[Point] = []
+    blocks: list[str] = []
+    used = 0
+    for i, p in enumerate(points):
+        block = point_block(len(selected) + 1, p)
+        n = count_tokens(("\n\n" if blocks else "") + block)
+        if used + n > budget:
+            return selected, list(points[i:]), "\n\n".join(blocks), count_tokens("\n\n".join(blocks))
+        blocks.append(block)
+        selected.append(p)
+        used += n
+    text = "\n\n".join(blocks)
+    return selected, [], text, count_tokens(text)
+
+
+# --------------------------------------------------------------------------- local tables
+
+def source_row(unit: dict) -> str:
+    return f"{unit['human_readable_id']}|{cell(unit.get('text'))}"
+
+
+def entity_row(e: dict) -> str:
+    return f"{e['human_readable_id']}|{cell(e.get('title'))}|{cell(e.get('type'))}|" \
+           f"{cell(e.get('description'))}|{e.get('degree') or 0}"
+
+
+def relationship_row(r: dict) -> str:
+    return f"{r['human_readable_id']}|{cell(r.get('source'))}|{cell(r.get('target'))}|" \
+           f"{cell(r.get('description'))}|{r.get('weight') or 0}"
+
+
+def claim_row(c: dict) -> str:
+    return f"{c['human_readable_id']}|{cell(c.get('subject'))}|{cell(c.get('object'))}|" \
+           f"{cell(c.get('type'))}|{cell(c.get('status'))}|{cell(c.get('description'))}"
+
+
+def local_report_row(r: dict) -> str:
+    return f"{r['human_readable_id']}|{cell(r.get('title'))}|{cell(r.get('summary'))}"
+
+
+LOCAL_TABLES = {
+    # kind: (title, header, row)
+    "reports": ("Reports", "id|title|content", local_report_row),
+    "entities": ("Entities", "id|entity|type|description|number of relationships", entity_row),
+    "relationships": ("Relationships", "id|source|target|description|weight", relationship_row),
+    "claims": ("Claims", "id|subject|object|type|status|description", claim_row),
+    "sources": ("Sources", "id|text", source_row),
+}
+
+
+def local_table(kind: str, records: list[dict], budget: int) -> Packed:
+    title, header, row = LOCAL_TABLES[kind]
+    packed, _ = pack_rows(header, records, row, budget, title=title)
+    return packed
+
+
+def language_instruction(language: str | None) -> str:
+    if not language or language == "auto":
+        return "Write in the language of the user's question."
+    return f"Write in {language}."

@@ -1,0 +1,279 @@
+"""Global search: map-reduce over the community reports of one level (DESIGN.md section 4).
+
+1. reports of the level, rated at least the threshold, shuffled with a recorded seed;
+2. packed into batches by the map context budget;
+3. every batch mapped in parallel (at most `concurrency` calls in flight) to scored points; each
+   finished batch goes to `on_batch` at once; a batch whose answer cannot be parsed after one
+   repair retry is recorded as failed, never as zero scores;
+4. zero-score points dropped, the rest sorted by score and packed into the reduce budget
+   (selected / cut);
+5. one reduce call writes the answer with the references. No point above 0: the answer says the
+   data does not answer the question, and no reduce call is made.
+With llm=None the offline engine scores reports lexically and assembles the answer extractively.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from typing import Any, Callable
+
+from core.errors import UserError
+from core.jsonparse import JSONParseError, chat_json
+from core.llm import LLM, FatalLLMError, LLMError
+from core.prompts import render
+from core.query import offline_answer as offline
+from core.query.citations import parse_citations
+from core.query.context import Packed, language_instruction, pack_points, pack_report_batches
+from core.query.resolve import resolve_answer
+from core.query.traces import save_trace, usage_delta, usage_snapshot
+from core.query.types import GlobalParams, MapBatch, Point, SearchResult
+from core.store import Store
+from core.tokens import count_tokens
+
+
+def report_levels(store: Store) -> dict[int, int]:
+    """level -> number of community reports at that level."""
+    rows = store.db.execute("select level, count(*) from community_reports group by level "
+                            "order by level").fetchall()
+    return {int(lv): n for lv, n in rows if lv is not None}
+
+
+def choose_level(store: Store, level: int | None) -> int:
+    levels = report_levels(store)
+    if not levels:
+        raise UserError("this workspace has no community reports yet: index a corpus first")
+    if level is None:
+        return 1 if 1 in levels else (0 if 0 in levels else min(levels))
+    if int(level) not in levels:
+        have = ", ".join(str(lv) for lv in levels)
+        raise UserError(f"there are no community reports at level {level}; levels with reports: {have}")
+    return int(level)
+
+
+def global_search(store: Store, question: str, params: GlobalParams | None = None,
+                  llm: LLM | None = None, on_batch: Callable[[MapBatch], Any] | None = None,
+                  record: bool = True) -> SearchResult:
+    """Answer a question about the corpus as a whole. llm=None: the offline engine.
+    The result is saved as a trace (result.trace_id) unless record=False."""
+    question = (question or "").strip()
+    if not question:
+        raise UserError("the question is empty")
+    params = params or GlobalParams()
+    if params.concurrency < 1:
+        raise UserError("concurrency must be at least 1")
+    t0 = time.perf_counter()
+    level = choose_level(store, params.level)
+    seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    reports = store.rows("community_reports", "level = ?", [level])
+    eligible = [r for r in reports if float(r.get("rating") or 0) >= params.rating_threshold]
+    random.Random(seed).shuffle(eligible)
+    packed = pack_report_batches(eligible, params.map_max_tokens)
+    result = SearchResult(
+        method="global", question=question, engine="offline" if llm is None else "llm",
+        model=None if llm is None else llm.model, level=level,
+        params={**dataclasses.asdict(params), "seed": seed, "level": level,
+                "reports_at_level": len(reports), "reports_eligible": len(eligible)})
+    before = usage_snapshot(llm)
+    t1 = time.perf_counter()
+    notify = _serialised(on_batch)
+    if llm is None:
+        result.batches = _map_offline(question, eligible, packed, notify)
+    else:
+        result.batches = _map_llm(store, llm, question, packed, params, notify)
+    t2 = time.perf_counter()
+    _reduce(store, llm, result, params, n_reports=len(eligible))
+    t3 = time.perf_counter()
+    result.citations = resolve_answer(store, result.answer) if result.answer else []
+    t4 = time.perf_counter()
+    result.usage = usage_delta(before, llm)
+    result.timings = {"prepare": round(t1 - t0, 4), "map": round(t2 - t1, 4),
+                      "reduce": round(t3 - t2, 4), "citations": round(t4 - t3, 4),
+                      "total": round(t4 - t0, 4)}
+    if record:
+        save_trace(store, result)
+    return result
+
+
+def _serialised(on_batch: Callable[[MapBatch], Any] | None) -> Callable[[MapBatch], None]:
+    """on_batch called from worker threads, one call at a time."""
+    lock = threading.Lock()
+
+    def notify(batch: MapBatch) -> None:
+        if on_batch is not None:
+            with lock:
+                on_batch(batch)
+    return notify
+
+
+# -------------------------------------------------------------------------------- map
+
+def _map_offline(question: str, eligible: list[dict], packed: list[Packed],
+                 notify: Callable[[MapBatch], None]) -> list[MapBatch]:
+    scores = offline.score_reports(question, eligible)
+    batches = []
+    for i, p in enumerate(packed):
+        t = time.perf_counter()
+        points: list[Point] = []
+        for r in p.records:
+            points += offline.report_points(question, r, scores[int(r["human_readable_id"])])
+        points.sort(key=lambda pt: -pt.score)
+        for pt in points:
+            pt.batch = i
+        raw = json.dumps({"points": [{"description": pt.description, "score": pt.score}
+                                     for pt in points]}, ensure_ascii=False)
+        batch = MapBatch(batch=i, report_ids=[int(r["human_readable_id"]) for r in p.records],
+                         context_tokens=p.tokens, raw_output=raw, points=points,
+                         seconds=round(time.perf_counter() - t, 4), attempts=0)
+        notify(batch)
+        batches.append(batch)
+    return batches
+
+
+def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params: GlobalParams,
+             notify: Callable[[MapBatch], None]) -> list[MapBatch]:
+    if not packed:
+        return []
+
+    def work(i: int, p: Packed) -> MapBatch:
+        batch = map_batch(store, llm, question, i, p, params)
+        notify(batch)
+        return batch
+
+    pool = ThreadPoolExecutor(max_workers=min(params.concurrency, len(packed)),
+                              thread_name_prefix="map")
+    try:
+        futures = [pool.submit(work, i, p) for i, p in enumerate(packed)]
+        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+        for f in futures:  # a fatal error (bad key, unreachable endpoint) stops the query
+            if f.done() and f.exception() is not None:
+                raise f.exception()
+        return [f.result() for f in futures]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def map_batch(store: Store, llm: LLM, question: str, i: int, packed: Packed,
+              params: GlobalParams) -> MapBatch:
+    """One map call: the batch's report table -> scored points (or a failed batch)."""
+    t = time.perf_counter()
+    batch = MapBatch(batch=i, report_ids=[int(r["human_readable_id"]) for r in packed.records],
+                     context_tokens=packed.tokens)
+    system = render("global_map", store.workspace, context_data=packed.text,
+                    max_length=max(50, int(params.map_answer_tokens * 0.6)),
+                    language_instruction=language_instruction(params.language))
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    try:
+        obj, raw, attempts = chat_json(llm, messages, max_tokens=params.map_answer_tokens,
+                                       stage="map", validate=validate_points)
+        batch.raw_output, batch.attempts = raw, attempts
+        batch.points = parse_points(obj, i)
+    except JSONParseError as exc:
+        batch.error, batch.raw_output, batch.attempts = str(exc), exc.raw, exc.attempts
+    except FatalLLMError:
+        raise
+    except LLMError as exc:
+        batch.error = f"map call failed: {exc}"
+    batch.seconds = round(time.perf_counter() - t, 4)
+    return batch
+
+
+def _points_list(obj: Any) -> list:
+    if isinstance(obj, dict):
+        pts = obj.get("points")
+        if pts is None and len(obj) == 1:
+            pts = next(iter(obj.values()))
+    else:
+        pts = obj
+    if not isinstance(pts, list):
+        raise ValueError('expected {"points": [...]}')
+    return pts
+
+
+def _score(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("a score must be a number 0-100")
+    try:
+        s = float(str(value).strip().rstrip("%"))
+    except ValueError:
+        raise ValueError(f"score {value!r} is not a number 0-100") from None
+    return int(round(min(100.0, max(0.0, s))))
+
+
+def validate_points(obj: Any) -> None:
+    """Raise ValueError unless obj is {"points": [{"description": str, "score": 0-100}]}."""
+    for p in _points_list(obj):
+        if not isinstance(p, dict):
+            raise ValueError("every point must be an object with description and score")
+        if not isinstance(p.get("description", p.get("answer")), str):
+            raise ValueError("a point has no description")
+        _score(p.get("score", 0))
+
+
+def parse_points(obj: Any, batch: int) -> list[Point]:
+    points = []
+    for p in _points_list(obj):
+        desc = str(p.get("description", p.get("answer")) or "").strip()
+        if not desc:
+            continue
+        ids: list[int] = []
+        for c in parse_citations(desc):
+            ids += [r.id for r in c.refs if r.kind == "Reports" and r.id is not None and r.id not in ids]
+        points.append(Point(description=desc, score=_score(p.get("score", 0)), report_ids=ids,
+                            tokens=count_tokens(desc), batch=batch))
+    return points
+
+
+# ----------------------------------------------------------------------------- reduce
+
+def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalParams,
+            n_reports: int) -> None:
+    ranked = sorted((p for b in result.batches for p in b.points if p.score > 0),
+                    key=lambda p: -p.score)
+    selected, cut, text, tokens = pack_points(ranked, params.reduce_max_tokens)
+    result.reduce = {"selected": selected, "cut": cut, "context_text": text, "tokens": tokens,
+                     "budget": params.reduce_max_tokens}
+    if not ranked:
+        result.no_data = True
+        result.answer = _no_answer(result, params, n_reports)
+        return
+    if llm is None:
+        result.answer = offline.extractive_reduce(selected, params.answer_tokens)
+        return
+    system = render("global_reduce", store.workspace, report_data=text,
+                    response_type=params.response_type,
+                    language_instruction=language_instruction(params.language))
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": result.question}]
+    try:
+        result.answer = (llm.chat(messages, max_tokens=params.answer_tokens, stage="reduce").text
+                         or "").strip()
+    except LLMError as exc:
+        result.error = f"the reduce call failed: {exc}"
+        return
+    if not result.answer:
+        result.error = "the reduce call returned an empty answer"
+
+
+def _no_answer(result: SearchResult, params: GlobalParams, n_reports: int) -> str:
+    q, level = result.question, result.level
+    failed = len(result.failed_batches)
+    if n_reports == 0:
+        detail = (f"no community report at level {level} is rated {params.rating_threshold:g} or more"
+                  if not offline.has_cjk(q) else
+                  f"第 {level} 层没有评分不低于 {params.rating_threshold:g} 的社区报告")
+        return offline.no_data_answer(q, detail)
+    if failed == len(result.batches):
+        result.error = f"all {failed} map batches failed"
+        if offline.has_cjk(q):
+            return f"无法作答：全部 {failed} 个 map 批次都失败了（详见查询记录），没有读取到任何报告。"
+        return (f"No answer: all {failed} map batches failed (see the trace), so no report was read. "
+                "Nothing has been made up.")
+    detail = (f"none of the {n_reports} community reports at level {level} is relevant to it"
+              if not offline.has_cjk(q) else f"第 {level} 层的 {n_reports} 份社区报告都与它无关")
+    if failed:
+        detail += (f" ({failed} map batches failed and were not read)" if not offline.has_cjk(q)
+                   else f"（另有 {failed} 个批次失败，未能读取）")
+    return offline.no_data_answer(q, detail)

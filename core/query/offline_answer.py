@@ -1,0 +1,293 @@
+"""The offline query engine: lexical relevance instead of a model.
+
+Map: each report's relevance to the question (BM25 over its title, summary and findings; Chinese
+and Japanese/Korean text as character bigrams) scaled 0-100, 0 where nothing matches; its points
+are its best-matching findings, with a reference to the report and the finding's own references.
+Reduce: the best points assembled into paragraphs, each keeping its references. Local: the context
+sentences that share most with the question, each followed by its reference.
+
+A question about the corpus as a whole ("what are the main themes?", "这些文章主要讨论了哪些主题？")
+shares few words with any report, yet it is exactly what community reports answer; for such
+questions every report also gets a baseline from its importance rating.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+from core.query.citations import format_citation, parse_citations
+from core.query.types import Point
+from core.textutil import has_cjk, split_sentences
+from core.tokens import count_tokens
+
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(rf"([{_CJK}]+)|([^\W_{_CJK}]+)", re.UNICODE)
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had
+has have having he her here hers herself him himself his how i if in into is it its itself just
+me more most my myself no nor not now of off on once only or other our ours ourselves out over own
+same she should so some such than that the their theirs them themselves then there these they this
+those through to too under until up very was we were what when where which while who whom why will
+with would you your yours yourself yourselves tell describe explain give list please role
+""".split())
+# bigrams and characters that carry no topic in Chinese questions
+CJK_STOP_BIGRAMS = frozenset("什么 哪些 这些 那些 怎么 如何 为什么 是否 我们 他们 一个 可以 没有 这个 那个 "
+                             "起什 么作 哪个 请问 是什 有哪 些方".split())
+CJK_STOP_CHARS = frozenset("的了吗呢吧啊么")
+
+# cues that a question asks about the corpus as a whole
+_BROAD = re.compile(
+    r"\b(themes?|topics?|main|overall|overview|summar\w*|key|major|mostly|trends?|"
+    r"dataset|corpus|whole|entire|general)\b|主题|主要|概述|总结|概括|核心|要点|整体|大意|讨论了",
+    re.IGNORECASE)
+
+_END_PUNCT = re.compile(r"[\s.!?。！？;；:：]+$")
+
+
+def _stem(word: str) -> str:
+    if word.endswith("'s"):
+        word = word[:-2]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def terms(text: str, drop_stopwords: bool = True) -> list[str]:
+    """Search terms: lowercased, lightly stemmed words; CJK runs as character bigrams."""
+    out: list[str] = []
+    for cjk, word in _TOKEN.findall(text or ""):
+        if cjk:
+            grams = [cjk] if len(cjk) == 1 else [cjk[i:i + 2] for i in range(len(cjk) - 1)]
+            for g in grams:
+                if drop_stopwords and (g in CJK_STOP_BIGRAMS or any(c in CJK_STOP_CHARS for c in g)
+                                       or len(g) == 1):
+                    continue
+                out.append(g)
+        else:
+            w = word.lower()
+            if drop_stopwords and (w in STOPWORDS or len(w) < 2):
+                continue
+            out.append(_stem(w))
+    return out
+
+
+def is_broad_question(question: str) -> bool:
+    return bool(_BROAD.search(question or ""))
+
+
+class BM25:
+    """Okapi BM25 over a fixed list of documents (each a list of terms)."""
+
+    def __init__(self, docs: list[list[str]], k1: float = 1.2, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self.tf = [Counter(d) for d in docs]
+        self.len = [len(d) for d in docs]
+        self.avg = (sum(self.len) / len(docs)) if docs else 0.0
+        df: Counter = Counter()
+        for c in self.tf:
+            df.update(c.keys())
+        n = len(docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def score(self, query: Iterable[str], i: int) -> float:
+        tf, dl, s = self.tf[i], self.len[i], 0.0
+        for t in set(query):
+            f = tf.get(t, 0)
+            if f:
+                s += self.idf[t] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * dl / (self.avg or 1)))
+        return s
+
+    def coverage(self, query: Iterable[str], i: int) -> float:
+        """Share of the query's idf weight present in document i (0-1)."""
+        q = set(query)
+        total = sum(self.idf.get(t, math.log(1 + len(self.tf) + 0.5)) for t in q)
+        hit = sum(self.idf[t] for t in q if t in self.tf[i])
+        return hit / total if total else 0.0
+
+
+# ---------------------------------------------------------------------------- reports (map)
+
+def finding_parts(finding: Any) -> tuple[str, str]:
+    if isinstance(finding, dict):
+        return str(finding.get("summary") or ""), str(finding.get("explanation") or "")
+    return "", str(finding or "")
+
+
+def report_text(report: dict) -> str:
+    parts = [report.get("title") or "", report.get("summary") or ""]
+    for f in report.get("findings") or []:
+        parts.extend(finding_parts(f))
+    return "\n".join(parts)
+
+
+def score_reports(question: str, reports: list[dict]) -> dict[int, int]:
+    """human_readable_id -> relevance 0-100 of each report to the question."""
+    q = terms(question)
+    bm = BM25([terms(report_text(r)) for r in reports])
+    raw = [bm.score(q, i) for i in range(len(reports))]
+    top = max(raw, default=0.0)
+    broad = is_broad_question(question)
+    out: dict[int, int] = {}
+    for i, r in enumerate(reports):
+        s = 0
+        if raw[i] > 0:
+            s = max(1, round(100 * (0.5 * bm.coverage(q, i) + 0.5 * raw[i] / top)))
+        if broad:
+            rating = r.get("rating")
+            s = max(s, round(10 + 4 * (5.0 if rating is None else float(rating))))
+        out[int(r["human_readable_id"])] = min(100, s)
+    return out
+
+
+def split_refs(text: str) -> tuple[str, dict[str, list[int]]]:
+    """Text without its [Data: ...] markers, and the references they held by kind."""
+    refs: dict[str, list[int]] = {}
+    pieces, pos = [], 0
+    for c in parse_citations(text):
+        pieces.append(text[pos:c.start])
+        pos = c.end
+        for ref in c.refs:
+            if ref.id is not None and ref.id not in refs.setdefault(ref.kind, []):
+                refs[ref.kind].append(ref.id)
+    pieces.append(text[pos:])
+    body = re.sub(r"[ \t]+", " ", "".join(pieces))
+    return re.sub(r"\s+([.,;:。，；：])", r"\1", body).strip(), refs
+
+
+def cite(text: str, refs: dict[str, list[int]]) -> str:
+    """text followed by its reference, before the sentence's final punctuation."""
+    text = text.strip()
+    refs = {k: v for k, v in refs.items() if v}
+    if not refs:
+        return text
+    m = _END_PUNCT.search(text)
+    end = m.group(0).strip() if m else ""
+    body = text[:m.start()] if m else text
+    punct = "。" if ("。" in end or (not end and has_cjk(body[-1:]))) else "."
+    return f"{body} {format_citation(refs)}{punct}"
+
+
+def sentences(text: str) -> list[str]:
+    text = text or ""
+    return [text[a:b] for a, b in split_sentences(text) if b - a > 1]
+
+
+def _clip(text: str, max_tokens: int) -> str:
+    """Whole sentences from the start of text, up to max_tokens (at least one)."""
+    out, used = [], 0
+    for s in sentences(text):
+        n = count_tokens(s)
+        if out and used + n > max_tokens:
+            break
+        out.append(s)
+        used += n
+    return (" " if not has_cjk(text) else "").join(out)
+
+
+def report_points(question: str, report: dict, score: int, max_points: int = 3,
+                  point_tokens: int = 120) -> list[Point]:
+    """The report's best-matching findings as points, each citing the report."""
+    if score <= 0:
+        return []
+    hrid = int(report["human_readable_id"])
+    q = set(terms(question))
+    findings = [finding_parts(f) for f in report.get("findings") or []]
+    scored = []
+    for idx, (summ, expl) in enumerate(findings):
+        overlap = len(q & set(terms(summ + " " + expl)))
+        scored.append((overlap, -idx, summ, expl))
+    scored.sort(reverse=True)
+    chosen = [s for s in scored if s[0] > 0][:max_points]
+    if not chosen:  # matched through title/summary, or a broad question: the leading findings
+        chosen = sorted(scored, key=lambda s: -s[1])[:min(2, max_points)]
+    points: list[Point] = []
+    best = chosen[0][0] if chosen else 0
+    for rank, (overlap, _, summ, expl) in enumerate(chosen):
+        body, refs = split_refs(_clip(expl, point_tokens))
+        head, head_refs = split_refs(summ)
+        for k, v in head_refs.items():
+            refs.setdefault(k, []).extend(i for i in v if i not in refs.get(k, []))
+        text = f"{_END_PUNCT.sub('', head)}: {body}" if head and body else (head or body)
+        if not text:
+            continue
+        all_refs = {"Reports": [hrid], **{k: v for k, v in refs.items() if k != "Reports"}}
+        s = score if rank == 0 else max(1, round(score * (overlap / best if best else 1) - 5 * rank))
+        desc = cite(text, all_refs)
+        points.append(Point(description=desc, score=min(score, s), report_ids=[hrid],
+                            tokens=count_tokens(desc)))
+    if not points and report.get("summary"):
+        desc = cite(_clip(report["summary"], point_tokens), {"Reports": [hrid]})
+        points.append(Point(description=desc, score=score, report_ids=[hrid], tokens=count_tokens(desc)))
+    return points
+
+
+# ------------------------------------------------------------------------------ answers
+
+def extractive_reduce(points: list[Point], answer_tokens: int, per_paragraph: int = 3) -> str:
+    """The best points (already ordered) as paragraphs, each point keeping its references."""
+    chosen, used, seen = [], 0, set()
+    for p in points:
+        key = re.sub(r"\W+", "", p.description.lower())
+        if key in seen:
+            continue
+        if chosen and used + p.tokens > answer_tokens:
+            break
+        seen.add(key)
+        chosen.append(p.description)
+        used += p.tokens
+    paragraphs = []
+    for i in range(0, len(chosen), per_paragraph):
+        group = chosen[i:i + per_paragraph]
+        sep = "" if all(has_cjk(g) for g in group) else " "
+        paragraphs.append(sep.join(group))
+    return "\n\n".join(paragraphs)
+
+
+def no_data_answer(question: str, detail: str) -> str:
+    if has_cjk(question):
+        return f"现有数据无法回答这个问题：{detail}。没有编造任何内容。"
+    return f"The indexed data does not answer this question: {detail}. Nothing has been made up."
+
+
+def extractive_local_answer(question: str, candidates: list[tuple[str, int, str]],
+                            answer_tokens: int, max_sentences: int = 8,
+                            min_share: float = 0.25) -> str:
+    """candidates: (kind, human_readable_id, text). The sentences most like the question, each
+    followed by its reference, best first; a sentence scoring under min_share of the best one is
+    left out."""
+    rows: list[tuple[str, int, str]] = []
+    for kind, hrid, text in candidates:
+        for s in sentences(text):
+            rows.append((kind, hrid, s))
+    if not rows:
+        return ""
+    q = terms(question)
+    bm = BM25([terms(s) for _, _, s in rows])
+    scored = sorted(((bm.score(q, i), -i) for i in range(len(rows))), reverse=True)
+    floor = min_share * scored[0][0]
+    chosen, used, seen = [], 0, set()
+    for score, neg_i in scored:
+        if score <= 0 or score < floor or len(chosen) >= max_sentences:
+            break
+        kind, hrid, s = rows[-neg_i]
+        key = re.sub(r"\W+", "", s.lower())
+        if key in seen or len(key) < 4:
+            continue
+        text = cite(s, {kind: [hrid]})
+        n = count_tokens(text)
+        if chosen and used + n > answer_tokens:
+            break
+        seen.add(key)
+        chosen.append(text)
+        used += n
+    paragraphs = []
+    for i in range(0, len(chosen), 4):
+        group = chosen[i:i + 4]
+        paragraphs.append(("" if all(has_cjk(g) for g in group) else " ").join(group))
+    return "\n\n".join(paragraphs)

@@ -1,0 +1,248 @@
+"""Global map-reduce search with a prompt-aware fake model: batch packing, the zero filter,
+ordering, the reduce budget, failed batches, the no-data answer, the concurrency limit, seeds,
+the batch callback; and the offline engine on a hand-built index, in English and Chinese."""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from core.errors import UserError
+from core.llm import LLM
+from core.query.global_search import global_search
+from core.query.types import GlobalParams
+from core.store import Store
+from core.tokens import count_tokens
+from tests.fakes import FakeChat
+from tests.test_local_search import build_store
+
+WORDS = ("ledger counting house fog lamplighter bell chimes spirit candle window shutter street "
+         "knocker staircase fire gruel nightcap bedpost curtain clock").split()
+
+
+def synthetic_store(path, n: int = 40) -> Store:
+    """n reports at level 0 of varied length, ratings 0-9 (report i has rating i % 10)."""
+    store = Store(path)
+    rows = []
+    for i in range(n):
+        words = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(8 + (i * 7) % 30))
+        rows.append({"id": f"rep-{i}", "human_readable_id": i, "community": i, "level": 0,
+                     "title": f"Community {i}", "summary": f"Report {i} about {words}.",
+                     "rating": float(i % 10), "rank": float(i % 10),
+                     "findings": [{"summary": f"Finding of {i}", "explanation": words}]})
+    store.insert("community_reports", rows)
+    return store
+
+
+def batch_ids(system: str) -> list[int]:
+    """The report ids of the table in a map prompt."""
+    table = system.split("---Data table---", 1)[1].split("---Answer format---", 1)[0]
+    return [int(m) for m in re.findall(r"^(\d+)\|", table, re.M)]
+
+
+def table_text(system: str) -> str:
+    return system.split("---Data table---\n", 1)[1].split("\n\n---Answer format---", 1)[0]
+
+
+def map_answer(ids: list[int], score=lambda i: (i % 5) * 20) -> str:
+    import json
+    return json.dumps({"points": [{"description": f"Report {i} holds fact {i} [Data: Reports ({i})]",
+                                   "score": score(i)} for i in ids]})
+
+
+REDUCE_ANSWER = "The facts are many [Data: Reports (1, 2)]."
+
+
+class MapReduceFake(FakeChat):
+    """Answers map prompts with one point per report (score from `score`), reduce prompts with a
+    fixed answer; `bad` report ids make their batch answer garbage; tracks calls in flight."""
+
+    def __init__(self, score=lambda i: (i % 5) * 20, bad=(), sleep=0.0):
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.map_systems: list[str] = []
+        self.reduce_systems: list[str] = []
+        self._count = threading.Lock()
+
+        def respond(messages):
+            system = messages[0]["content"]
+            with self._count:
+                self.in_flight += 1
+                self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            try:
+                time.sleep(sleep)
+                if "---Analyst reports---" in system:
+                    self.reduce_systems.append(system)
+                    return REDUCE_ANSWER
+                ids = batch_ids(system)
+                if len(messages) == 2:
+                    self.map_systems.append(system)
+                if set(ids) & set(bad):
+                    return "I cannot answer in JSON, sorry {{{"
+                return map_answer(ids, score)
+            finally:
+                with self._count:
+                    self.in_flight -= 1
+
+        super().__init__(respond)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return synthetic_store(tmp_path / "ws")
+
+
+def test_batches_fit_the_budget_and_hold_every_report_once(store):
+    fake = MapReduceFake()
+    result = global_search(store, "What happens?", GlobalParams(map_max_tokens=300, seed=1), LLM(fake))
+    assert len(result.batches) >= 4
+    ids = [i for b in result.batches for i in b.report_ids]
+    assert sorted(ids) == list(range(40))  # every report in exactly one batch
+    for b in result.batches:
+        assert 0 < b.context_tokens <= 300
+    for system in fake.map_systems:  # what was actually sent
+        assert count_tokens(table_text(system)) <= 300
+    assert sorted(batch_ids(s)[0] for s in fake.map_systems) == sorted(b.report_ids[0] for b in result.batches)
+
+
+def test_zero_scores_are_dropped_and_the_rest_sorted_by_score(store):
+    result = global_search(store, "What happens?", GlobalParams(seed=3), LLM(MapReduceFake()))
+    kept = result.reduce["selected"] + result.reduce["cut"]
+    assert len(kept) == sum(1 for i in range(40) if i % 5)  # every non-zero point, no zero one
+    assert all(p.score > 0 for p in kept)
+    scores = [p.score for p in kept]
+    assert scores == sorted(scores, reverse=True)
+    assert result.answer == REDUCE_ANSWER
+
+
+def test_reduce_budget_selects_the_best_points_and_cuts_the_rest(store):
+    fake = MapReduceFake()
+    result = global_search(store, "What happens?", GlobalParams(seed=3, reduce_max_tokens=200), LLM(fake))
+    selected, cut = result.reduce["selected"], result.reduce["cut"]
+    assert selected and cut
+    assert result.reduce["tokens"] <= 200
+    assert count_tokens(result.reduce["context_text"]) <= 200
+    assert len(selected) + len(cut) == 32
+    assert min(p.score for p in selected) >= max(p.score for p in cut)
+    assert all(p.tokens == count_tokens(p.description) for p in selected + cut)
+    sent = fake.reduce_systems[0]
+    assert all(p.description in sent for p in selected)
+    assert not any(p.description in sent for p in cut)
+
+
+def test_a_batch_that_cannot_be_parsed_is_shown_as_failed_not_as_zero(store):
+    fake = MapReduceFake(bad={7})
+    result = global_search(store, "What happens?", GlobalParams(seed=5, map_max_tokens=300), LLM(fake))
+    failed = [b for b in result.batches if b.error]
+    assert len(failed) == 1 and 7 in failed[0].report_ids
+    assert failed[0].points == [] and "{{{" in failed[0].raw_output and failed[0].attempts == 2
+    assert all(b.points for b in result.batches if not b.error)
+    everything = result.reduce["selected"] + result.reduce["cut"]
+    assert not set(failed[0].report_ids) & {i for p in everything for i in p.report_ids}
+    assert result.answer == REDUCE_ANSWER
+    as_json = result.to_dict()["map"]["batches"]
+    assert [b["failed"] for b in as_json].count(True) == 1
+
+
+def test_no_relevant_point_means_no_reduce_call_and_a_no_data_answer(store):
+    fake = MapReduceFake(score=lambda i: 0)
+    result = global_search(store, "What is the price of tea in China?", GlobalParams(seed=1), LLM(fake))
+    assert result.no_data and "does not answer" in result.answer
+    assert fake.reduce_systems == [] and result.citations == []
+    assert result.usage["by_stage"].keys() == {"map"}
+    # every batch failed: no reduce either, and the answer says why
+    fake = MapReduceFake(bad=set(range(40)))
+    result = global_search(store, "What happens?", GlobalParams(seed=1), LLM(fake))
+    assert fake.reduce_systems == [] and result.error and "failed" in result.answer
+
+
+def test_map_calls_run_in_parallel_within_the_concurrency_limit(store):
+    fake = MapReduceFake(sleep=0.05)
+    t = time.perf_counter()
+    result = global_search(store, "What happens?", GlobalParams(seed=2, map_max_tokens=250, concurrency=3),
+                           LLM(fake))
+    elapsed = time.perf_counter() - t
+    n = len(result.batches)
+    assert n >= 8
+    assert fake.max_in_flight == 3
+    assert elapsed < 0.05 * n  # not one after the other
+
+
+def test_seed_is_recorded_and_reproduces_the_batches(store):
+    first = global_search(store, "What happens?", GlobalParams(map_max_tokens=300), LLM(MapReduceFake()))
+    seed = first.params["seed"]
+    assert isinstance(seed, int)
+    again = global_search(store, "What happens?", GlobalParams(map_max_tokens=300, seed=seed),
+                          LLM(MapReduceFake()))
+    assert [b.report_ids for b in again.batches] == [b.report_ids for b in first.batches]
+    other = global_search(store, "What happens?", GlobalParams(map_max_tokens=300, seed=seed + 1),
+                          LLM(MapReduceFake()))
+    assert [b.report_ids for b in other.batches] != [b.report_ids for b in first.batches]
+
+
+def test_each_batch_goes_to_the_callback_once_as_it_completes(store):
+    seen, threads = [], set()
+
+    def on_batch(b):
+        seen.append(b)
+        threads.add(threading.current_thread().name)
+
+    result = global_search(store, "What happens?", GlobalParams(seed=4, map_max_tokens=300, concurrency=4),
+                           LLM(MapReduceFake(sleep=0.01)), on_batch=on_batch)
+    assert Counter(b.batch for b in seen) == Counter(range(len(result.batches)))
+    assert threads and all(t.startswith("map") for t in threads)  # from the worker threads
+    assert {id(b) for b in seen} == {id(b) for b in result.batches}
+
+
+def test_rating_threshold_and_level_choice(store):
+    result = global_search(store, "What happens?", GlobalParams(seed=1, rating_threshold=5),
+                           LLM(MapReduceFake()))
+    ids = {i for b in result.batches for i in b.report_ids}
+    assert ids == {i for i in range(40) if i % 10 >= 5}
+    assert result.level == 0 and result.params["rating_threshold"] == 5
+    with pytest.raises(UserError, match="levels with reports: 0"):
+        global_search(store, "What happens?", GlobalParams(level=2), LLM(MapReduceFake()))
+    nothing = global_search(store, "What happens?", GlobalParams(rating_threshold=11), LLM(MapReduceFake()))
+    assert nothing.no_data and nothing.batches == [] and "rated 11 or more" in nothing.answer
+
+
+# ---------------------------------------------------------------------- offline engine
+
+@pytest.fixture
+def small(tmp_path):
+    return build_store(tmp_path / "small")
+
+
+def test_offline_global_scores_reports_lexically_and_keeps_the_references(small):
+    result = global_search(small, "What did Marley's ghost warn Scrooge about?")
+    assert result.engine == "offline" and result.level == 1  # level 1 by default
+    assert result.usage["llm_calls"] == 0
+    scores = {p.report_ids[0]: p.score for p in result.points}
+    assert scores[3] > 0 and 5 not in scores  # the GraphRAG report has nothing about Marley
+    best = result.reduce["selected"][0]
+    assert best.report_ids == [3] and "three spirits" in best.description
+    assert "[Data: Reports (3); Entities (1); Claims (0)]" in result.answer
+    assert result.citations and not any(c["dangling"] for c in result.citations)
+    assert '"points"' in result.batches[0].raw_output
+
+
+def test_offline_global_with_nothing_relevant_says_so(small):
+    result = global_search(small, "quantum chromodynamics of gluons", GlobalParams(level=0))
+    assert result.no_data and result.points == []
+    assert "does not answer" in result.answer and "[Data:" not in result.answer
+
+
+def test_offline_global_chinese_questions(small):
+    broad = global_search(small, "这些文章主要讨论了哪些主题？")
+    assert broad.points and all(p.score > 0 for p in broad.points)
+    assert 5 in {p.report_ids[0] for p in broad.points}
+    zh = [c for c in broad.citations if c["kind"] == "Reports" and c["id"] == 5]
+    assert zh and zh[0]["resolved"] and "doc-zh" in zh[0]["document_ids"]
+    specific = global_search(small, "Leiden 算法有什么作用？")
+    assert {p.report_ids[0] for p in specific.points} == {5}
+    assert "Leiden算法" in specific.answer and "Reports (5)" in specific.answer
+    none = global_search(small, "量子色动力学是什么？")
+    assert none.no_data and "无法回答" in none.answer
