@@ -12,6 +12,8 @@ from core.errors import UserError, user_message
 # modules that contribute subcommands (each has register(subparsers))
 COMMAND_MODULES = [
     "core.cli_index",
+    "core.cli_interop",
+    "core.cli_verify",
 ]
 
 

@@ -221,3 +221,11 @@ def test_cli_imports_and_refuses_twice(tmp_path, capsys):
     assert main(["import-graphrag", str(tmp_path / "index"), "--workspace", ws]) == 2
     assert "already holds an index" in capsys.readouterr().err
     assert main(["import-graphrag", str(tmp_path / "index"), "--workspace", ws, "--replace"]) == 0
+
+
+def test_cli_rejects_a_folder_that_is_not_an_index(tmp_path, capsys):
+    ws = tmp_path / "ws"
+    assert main(["import-graphrag", str(tmp_path), "--workspace", str(ws)]) == 2
+    err = capsys.readouterr().err
+    assert "is not a GraphRAG index: missing entities, relationships" in err
+    assert not ws.exists()

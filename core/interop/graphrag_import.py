@@ -376,15 +376,21 @@ def number(table: str, rows: list[dict], report: ImportReport) -> list[dict]:
     return kept
 
 
-def read_index(source_dir: str | Path, report: ImportReport,
-               on_progress: Progress | None = None) -> dict[str, list[dict]]:
-    """Every table of a graphrag index converted to our rows (nothing written)."""
+def check_source(source_dir: str | Path) -> dict[str, Path]:
+    """The tables of a graphrag output folder; a clear error naming the required ones missing."""
     files = find_tables(source_dir)
     missing = [FILES[t][0] for t in REQUIRED if t not in files]
     if missing:
         raise GraphRAGImportError(
             f"{source_dir} is not a GraphRAG index: missing {', '.join(missing)} "
             f"(looked for {'/'.join(EXTENSIONS)} files in it and in its output/ folder)")
+    return files
+
+
+def read_index(source_dir: str | Path, report: ImportReport,
+               on_progress: Progress | None = None) -> dict[str, list[dict]]:
+    """Every table of a graphrag index converted to our rows (nothing written)."""
+    files = check_source(source_dir)
     raw: dict[str, list[dict]] = {}
     for i, (table, path) in enumerate(sorted(files.items())):
         if on_progress:
