@@ -69,6 +69,7 @@ def test_import_is_recorded_as_a_run(carol):
     assert run["engine"] == "graphrag-import" and run["status"] == "finished"
     assert run["counts"]["entities"] == 529
     assert run["settings"]["source"].endswith("parquet")
+    assert store.get_meta("imported_from") == run["settings"]["source"]
 
 
 @needs_carol

@@ -35,6 +35,7 @@ from core.store import Store, encode, now
 from core.tokens import count_tokens
 
 ENGINE = "graphrag-import"
+META_KEY = "imported_from"  # meta row: the graphrag folder this workspace's index came from
 # tables an import fills (and --replace empties first)
 CONTENT_TABLES = ("documents", "text_units", "extractions", "entities", "relationships", "claims",
                   "communities", "community_reports", "embeddings")
@@ -477,6 +478,11 @@ def import_graphrag(source_dir: str | Path, store: Store, on_progress: Progress 
         hrid = db.execute("select coalesce(max(human_readable_id), -1) + 1 from runs").fetchone()[0]
         db["runs"].insert(encode("runs", {**run, "human_readable_id": hrid}), pk="id",
                           columns=TABLES["runs"])
+        old = db.execute("select human_readable_id from meta where id = ?", [META_KEY]).fetchone()
+        meta_hrid = old[0] if old else db.execute(
+            "select coalesce(max(human_readable_id), -1) + 1 from meta").fetchone()[0]
+        db["meta"].upsert({"id": META_KEY, "human_readable_id": meta_hrid, "value": str(source)},
+                          pk="id")
     if on_progress:
         on_progress("write", len(tables), len(tables), "done")
     return report
