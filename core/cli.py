@@ -14,6 +14,7 @@ COMMAND_MODULES = [
     "core.cli_index",
     "core.cli_interop",
     "core.cli_verify",
+    "core.cli_query",
 ]
 
 

@@ -240,6 +240,8 @@ def test_entry_entities_by_embedding_when_vectors_exist(store):
     # without vectors for this model: full-text search
     llm.embedder.model = "other-model"
     found, how = entry_entities(store, "Fezziwig warehouse", LocalParams(top_k_entities=2), llm)
+    assert how == "title+text" and found[0]["title"] == "FEZZIWIG"
+    found, how = entry_entities(store, "a kind merchant", LocalParams(top_k_entities=2), llm)
     assert how == "text" and found[0]["title"] == "FEZZIWIG"
 
 

@@ -143,15 +143,16 @@ def _text_matches(store: Store, question: str, k: int) -> list[str]:
 
 def entry_entities(store: Store, question: str, params: LocalParams,
                    llm: LLM | None = None) -> tuple[list[dict], str]:
-    """The entities the question is about, best first, and how they were found."""
+    """The entities the question is about, best first, and how they were found: "embedding" or
+    "text" (full-text search), prefixed "title+" when titles named in the question came first."""
     k = params.top_k_entities
     ordered = [e["id"] for e in title_matches(store, question)]
     ranked = _embedding_matches(store, question, llm, k)
     how = "embedding"
     if ranked is None:
         ranked, how = _text_matches(store, question, k), "text"
-    if ordered and not ranked:
-        how = "title"
+    if ordered:  # entities named in the question came first
+        how = f"title+{how}" if ranked else "title"
     ids = list(dict.fromkeys(ordered + ranked))[:k]
     by_id = {e["id"]: e for e in store.by_ids("entities", ids)}
     return [by_id[i] for i in ids if i in by_id], how

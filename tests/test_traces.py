@@ -1,0 +1,98 @@
+"""Query traces (save, load, list) and the `sensemaker query` command."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.cli import main
+from core.llm import LLM
+from core.query.global_search import global_search
+from core.query.local_search import local_search
+from core.query.traces import TraceNotFound, list_traces, load_trace
+from core.query.types import GlobalParams, SearchResult
+from core.store import Store
+from tests.test_global_search import MapReduceFake, synthetic_store
+from tests.test_local_search import build_store
+
+
+def test_a_global_trace_loads_back_exactly_as_it_was(tmp_path):
+    store = synthetic_store(tmp_path / "ws")
+    result = global_search(store, "What happens?", GlobalParams(seed=9, map_max_tokens=300,
+                                                                  reduce_max_tokens=150),
+                           LLM(MapReduceFake(bad={3})))
+    assert result.trace_id
+    loaded = load_trace(store, result.trace_id)
+    assert isinstance(loaded, SearchResult)
+    assert loaded.to_dict() == json.loads(json.dumps(result.to_dict()))
+    # what a reader of the trace needs is all there
+    assert loaded.params["seed"] == 9 and loaded.model == "fake-model"
+    assert [b.report_ids for b in loaded.batches] == [b.report_ids for b in result.batches]
+    assert any(b.failed and "{{{" in b.raw_output for b in loaded.batches)
+    assert loaded.reduce["cut"] and loaded.reduce["cut"][0].tokens > 0
+    assert "Importance Score" in loaded.reduce["context_text"]
+    assert loaded.usage["by_stage"]["map"]["llm_calls"] >= len(loaded.batches)
+    assert loaded.usage["by_stage"]["reduce"]["llm_calls"] == 1
+    assert loaded.timings["map"] > 0
+
+
+def test_list_traces_newest_first_and_load_by_number(tmp_path):
+    store = build_store(tmp_path / "ws")
+    first = global_search(store, "What did Marley warn Scrooge about?")
+    second = local_search(store, "Who is Tiny Tim?")
+    rows = list_traces(store)
+    assert [r["id"] for r in rows] == [second.trace_id, first.trace_id]
+    assert rows[0]["method"] == "local" and rows[1]["question"] == "What did Marley warn Scrooge about?"
+    again = load_trace(store, rows[1]["number"])
+    assert again.answer == first.answer and again.citations == first.citations
+    assert again.context == {} and load_trace(store, second.trace_id).context == second.context
+    with pytest.raises(TraceNotFound):
+        load_trace(store, "no-such-trace")
+
+
+def test_query_cli_json_has_every_part_a_reader_checks(tmp_path, capsys):
+    build_store(tmp_path / "ws")
+    code = main(["query", "What did Marley's ghost warn Scrooge about?", "--workspace", str(tmp_path / "ws"),
+                 "--method", "global", "--engine", "offline", "--seed", "4", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("method", "question", "answer", "trace_id", "map", "reduce", "context", "citations", "usage"):
+        assert key in out
+    assert out["params"]["seed"] == 4 and out["level"] == 1
+    batch = out["map"]["batches"][0]
+    assert {"batch", "report_ids", "points", "error"} <= set(batch)
+    assert {"description", "score", "report_ids"} <= set(batch["points"][0])
+    assert {"score", "tokens"} <= set(out["reduce"]["selected"][0])
+    assert out["reduce"]["cut"] == []
+    c = out["citations"][0]
+    assert {"marker", "kind", "id", "resolved", "dangling", "text_unit_ids", "document_ids", "support"} <= set(c)
+    assert out["usage"]["llm_calls"] == 0 and "prompt_tokens" in out["usage"]
+
+    code = main(["query", "Leiden 算法在 GraphRAG 中起什么作用？", "-w", str(tmp_path / "ws"),
+                 "--method", "local", "--engine", "offline", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and {6, 7} <= set(out["context"]["entry_entities"])
+    assert {"sources", "reports", "entities", "relationships", "claims"} <= set(out["context"])
+
+
+def test_query_cli_text_explains_how_the_answer_was_made(tmp_path, capsys):
+    ws = str(tmp_path / "ws")
+    build_store(ws)
+    assert main(["query", "Who is Tiny Tim?", "-w", ws, "-m", "local", "--engine", "offline"]) == 0
+    text = capsys.readouterr().out
+    assert "Tiny Tim" in text.split("How it was made:")[0]
+    assert "entry entities found by" in text and "TINY TIM" in text
+    trace_id = list_traces(Store(ws))[0]["id"]
+    assert main(["query", "-w", ws, "--trace", trace_id]) == 0
+    assert text.split("How it was made:")[0] == capsys.readouterr().out.split("How it was made:")[0]
+    assert main(["traces", "-w", ws]) == 0
+    assert "Who is Tiny Tim?" in capsys.readouterr().out
+
+
+def test_query_cli_reports_user_errors(tmp_path, capsys):
+    assert main(["query", "anything", "-w", str(tmp_path / "none"), "--engine", "offline"]) == 2
+    assert "no workspace" in capsys.readouterr().err
+    ws = str(tmp_path / "ws")
+    build_store(ws)
+    assert main(["query", "anything", "-w", ws, "--level", "7", "--engine", "offline"]) == 2
+    assert "levels with reports: 0, 1" in capsys.readouterr().err
