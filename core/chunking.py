@@ -29,44 +29,24 @@ def chunk_text(text: str, size: int = 600, overlap: int = 100,
         return []
     enc = get_encoding(encoding)
     tokens = enc.encode_ordinary(text)
-    data = text.encode("utf-8")
-    # byte offset where each token starts
-    byte_starts = [0] * (len(tokens) + 1)
-    pos = 0
-    for i, tok in enumerate(tokens):
-        byte_starts[i] = pos
-        pos += len(enc.decode_single_token_bytes(tok))
-    byte_starts[len(tokens)] = pos
-    # char offset of each byte offset at a character boundary
-    char_of_byte = _char_index(data)
+    # char offset of each token's first byte, rounded down to the character containing it
+    _, offsets = enc.decode_with_offsets(tokens)
+
+    def end_char(j: int) -> int:
+        """Character end of a window ending before token j (a split character is included)."""
+        if j >= len(tokens):
+            return len(text)
+        first = enc.decode_single_token_bytes(tokens[j])[0]
+        return offsets[j] + (1 if (first & 0xC0) == 0x80 else 0)
 
     chunks: list[Chunk] = []
     step = size - overlap
     start = 0
     while start < len(tokens):
         end = min(start + size, len(tokens))
-        b0, b1 = byte_starts[start], byte_starts[end]
-        c0 = char_of_byte(b0, round_up=False)
-        c1 = char_of_byte(b1, round_up=True)
-        piece = text[c0:c1]
-        chunks.append(Chunk(len(chunks), piece, end - start, c0, c1))
+        c0, c1 = offsets[start], end_char(end)
+        chunks.append(Chunk(len(chunks), text[c0:c1], end - start, c0, c1))
         if end == len(tokens):
             break
         start += step
     return chunks
-
-
-def _char_index(data: bytes):
-    """Map byte offsets to character offsets (UTF-8), rounding to a character boundary."""
-    starts = [i for i, b in enumerate(data) if (b & 0xC0) != 0x80]  # byte offset of each char
-    import bisect
-
-    def char_of_byte(b: int, round_up: bool) -> int:
-        if b >= len(data):
-            return len(starts)
-        i = bisect.bisect_left(starts, b)
-        if i < len(starts) and starts[i] == b:
-            return i
-        return i if round_up else i - 1
-
-    return char_of_byte

@@ -60,7 +60,9 @@ def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progre
                 else f"unit {unit['human_readable_id']} failed: {row['error']}"
             on_progress(Progress("extract", done, total, msg))
 
-    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
+    # twice the concurrency in threads: while some wait on the client's limit, the next unit's
+    # first call is already queued, so the model is never idle between a unit's calls
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency * 2)
     if workers == 1:
         for u in units:
             work(u)

@@ -3,6 +3,7 @@ prompts/*.txt and any OpenAI-compatible model. Every extracted entity is checked
 source text (core/index/grounding.py); ungrounded ones are rejected with a reason, not added."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from core.textutil import is_cjk, normalize_title
 EXTRACT_MAX_TOKENS = 1500
 CLAIMS_MAX_TOKENS = 1000
 REPORT_MAX_TOKENS = 2000
+# claims calls run beside gleaning; the client's semaphore still caps requests in flight
+_POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="claims")
 
 
 def _validate_graph(obj: Any) -> None:
@@ -48,6 +51,11 @@ class LLMEngine:
         out = Extraction(llm_calls=attempts)
         folded = fold_text(text)
         self._add(out, obj, text, folded)
+        # claims about the entities found so far are asked for while gleaning runs, so a unit's
+        # calls form a chain of two rather than three
+        claims = None
+        if self.settings.extract_claims and out.entities:
+            claims = _POOL.submit(self._claims, unit, [e["title"] for e in out.entities])
         for _ in range(self.settings.max_gleanings):
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": render("extract_continue", self.workspace)}]
@@ -61,8 +69,12 @@ class LLMEngine:
             self._add(out, more, text, folded)
             if len(out.entities) + len(out.relationships) == before:
                 break  # the model says nothing was missed
-        if self.settings.extract_claims and out.entities:
-            self._claims(unit, out, folded)
+        if claims is not None:
+            found, calls, rejected = claims.result()
+            grounded = {normalize_title(e["title"]) for e in out.entities}
+            out.claims = [c for c in found if normalize_title(c["subject"]) in grounded]
+            out.llm_calls += calls
+            out.rejected += rejected
         return out
 
     def _add(self, out: Extraction, obj: dict, text: str, folded: str) -> None:
@@ -102,25 +114,24 @@ class LLMEngine:
             out.relationships.append({"source": s, "target": t, "weight": 1.0, "strength": weight,
                                       "description": str(r.get("description") or "").strip()})
 
-    def _claims(self, unit: dict, out: Extraction, folded: str) -> None:
-        names = ", ".join(e["title"] for e in out.entities[:30])
-        prompt = render("extract_claims", self.workspace, entity_names=names, input_text=unit["text"])
+    def _claims(self, unit: dict, names: list[str]) -> tuple[list[dict], int, list[dict]]:
+        prompt = render("extract_claims", self.workspace, entity_names=", ".join(names[:30]),
+                        input_text=unit["text"])
         try:
             obj, _, attempts = chat_json(self.llm, [{"role": "user", "content": prompt}],
                                          max_tokens=CLAIMS_MAX_TOKENS, stage="claims")
         except JSONParseError as exc:
-            out.rejected.append({"kind": "claims", "name": unit.get("id", ""), "reason": str(exc)})
-            return
-        out.llm_calls += attempts
-        grounded = {normalize_title(e["title"]) for e in out.entities}
+            return [], 0, [{"kind": "claims", "name": unit.get("id", ""), "reason": str(exc)}]
+        found = []
         for c in (obj.get("claims") if isinstance(obj, dict) else None) or []:
-            if not isinstance(c, dict) or normalize_title(str(c.get("subject") or "")) not in grounded:
+            if not isinstance(c, dict) or not c.get("subject"):
                 continue
-            out.claims.append({
+            found.append({
                 "subject": str(c["subject"]), "object": (str(c["object"]) if c.get("object") else None),
                 "type": str(c.get("type") or "OTHER").upper(), "status": str(c.get("status") or "SUSPECTED").upper(),
                 "description": str(c.get("description") or ""), "source_text": str(c.get("source_text") or ""),
                 "start_date": c.get("start_date"), "end_date": c.get("end_date")})
+        return found, attempts, []
 
     # summaries and reports ---------------------------------------------------------------
     def summarize(self, kind: str, name: str, descriptions: list[str]) -> str:

@@ -13,9 +13,11 @@ import os
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from core.engine import IndexEngine
+from core.errors import UserError
 from core.index.chunk_stage import run_chunk
 from core.index.communities_stage import run_communities
 from core.index.embed_stage import run_embeddings
@@ -81,6 +83,9 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
               on_progress: ProgressFn = noop, cancel: threading.Event | None = None,
               run_id: str | None = None) -> dict[str, Any]:
     """Run (or resume) indexing of everything in the workspace. Returns the run's summary."""
+    if store.get_meta("imported_from"):
+        raise UserError("this workspace holds an imported Microsoft GraphRAG index; indexing it again would "
+                        "replace that graph. Index new documents into a new workspace.")
     if engine is None:
         engine, llm = make_engine(settings, store, llm)
     cancel = cancel or threading.Event()
@@ -106,14 +111,18 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
         rec.flush(stage="communities")
         counts.update(run_communities(store, settings, rec))
         rec.flush(stage="reports")
-        rep = run_reports(store, engine, settings, rec, cancel)
+        # entity embeddings need only the graph: they go out while the reports are written
+        with ThreadPoolExecutor(max_workers=1) as side:
+            ent_emb = side.submit(run_embeddings, store, llm, rec, cancel, "entities", settings.concurrency)
+            rep = run_reports(store, engine, settings, rec, cancel)
+            counts["embeddings"] = ent_emb.result()
         counts["reports"], counts["reports_failed"] = rep["reports"], len(rep["failed"])
         store.replace_table("run_steps", [s for s in store.rows("run_steps") if s["stage"] != "reports"] +
                             [{"id": f"reports|{f['community']}", "run_id": run_id, "stage": "reports",
                               "item": str(f["community"]), "status": "failed", "error": f["error"],
                               "attempts": 1, "updated_at": now()} for f in rep["failed"]])
         rec.flush(stage="embeddings")
-        counts["embeddings"] = run_embeddings(store, llm, rec, cancel)
+        counts["embeddings"] += run_embeddings(store, llm, rec, cancel, "community_reports", settings.concurrency)
         counts["failed_units"] = store.count("extractions", "status = 'failed' and engine = ?", [engine.name])
         if counts["failed_units"] or counts["reports_failed"]:
             status = "finished with failures"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from core.engine import IndexEngine
@@ -69,17 +69,47 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
             on_progress(Progress("reports", done, total, rep["title"]))
 
     workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
-    for level in sorted({c["level"] for c in communities}, reverse=True):
-        batch = [c for c in communities if c["level"] == level]
-        if workers == 1:
-            for c in batch:
-                write(c)
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(write, batch))
+    if workers == 1:
+        for c in communities:  # deepest level first
+            write(c)
+    else:
+        _write_when_children_done(communities, write, workers)
     store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
     titles = {k: v["title"] for k, v in reports.items()}
     with store.atomic() as db:
         db.conn.executemany("update communities set title = ? where community = ?",
                        [(t, k) for k, t in titles.items()])
     return {"reports": len(reports), "failed": failures}
+
+
+def _write_when_children_done(communities: list[dict], write, workers: int) -> None:
+    """Schedule each report as soon as its sub-communities' reports are done (no barrier
+    between levels, so the model is never idle while work is available)."""
+    by_id = {c["community"]: c for c in communities}
+    waiting = {c["community"]: len([k for k in c["children"] if k in by_id]) for c in communities}
+    lock = threading.Lock()
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending = set()
+
+        def submit(c: dict) -> None:
+            pending.add(pool.submit(run, c))
+
+        def run(c: dict) -> dict:
+            write(c)
+            return c
+
+        for c in communities:
+            if waiting[c["community"]] == 0:
+                submit(c)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                pending.discard(f)
+                c = f.result()
+                parent = c["parent"]
+                if parent in by_id:
+                    with lock:
+                        waiting[parent] -= 1
+                        ready = waiting[parent] == 0
+                    if ready:
+                        submit(by_id[parent])
