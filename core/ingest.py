@@ -190,7 +190,7 @@ def _load(source: str, data: bytes, max_bytes: int, text_column: str | None) -> 
     if ext in ARCHIVE_EXT or kind.startswith("archive:") or (kind == "zip" and ext != ".docx"):
         raise _Bad(ARCHIVE_MSG)
     if ext == ".pdf":
-        if kind != "pdf":
+        if b"%PDF-" not in data[:1024]:  # readers allow a little junk before the header
             raise _Bad("this is not a PDF file (it does not start with %PDF); check the file "
                        "or its extension")
         text, meta = read_pdf(data)

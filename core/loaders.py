@@ -90,12 +90,10 @@ def sniff(data: bytes) -> str:
         return "zip"
     if head.startswith(b"BZh") and data[4:10] == b"\x31\x41\x59\x26\x53\x59":
         return "archive:a bzip2 archive"
-    if data[257:262] == b"ustar":
+    if data[257:262] == b"ustar" and b"\x00" in data[:257]:
         return "archive:a tar archive"
     if head[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
         return "image:a WebP image" if data[8:12] == b"WEBP" else "binary:a media file"
-    if b"%PDF-" in data[:1024]:
-        return "pdf"
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return kind

@@ -180,6 +180,10 @@ def hostile_cases() -> list[Case]:
         Case("one_line_10mb.txt", b"word " * 2_000_000, keep="word word word"),
         Case("control_codes.txt", b"bell\x07 and escape\x1b[1m bold\x1b[0m text in a log line that is "
              b"otherwise ordinary prose about the harbour", keep="bell and escape[1m bold[0m text"),
+        Case("pdf_talk.txt", b"Every PDF file begins with %PDF-1.7 and ends with %%EOF.",
+             keep="begins with %PDF-1.7", note="mentions the PDF header: still text"),
+        Case("junk_before_header.pdf", b"garbage line\n" + good_pdf.replace(b"Northgate", b"Southgate"),
+             keep="Quarterly audit of the Southgate depot", note="readers skip junk before %PDF"),
         Case("good.docx", good_docx, keep="The harbour authority met on Monday."),
         Case("good.pdf", good_pdf, keep="Quarterly audit of the Northgate depot"),
         Case("copy_of_markup.txt", b"name with markup\r\n", duplicate=True,
