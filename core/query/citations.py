@@ -22,15 +22,17 @@ Ranges: `3-5` is expanded to 3, 4, 5 when it lists at most MAX_RANGE ids (models
 Not citations: bracket contents that are not made only of kinds and ids (`[see Reports (1)]`,
 `(1, 2)`, `[1]`), and ids given as names (`Entities (SCROOGE)`).
 
-Sentences: `sentence_spans` is a small splitter for English and Chinese (abbreviations such as
-"Mr." and initials do not end a sentence; a single line break does not either, a blank line
-does). A marker placed after the full stop (`... is mean. [Data: Reports (1)]`) belongs to the
+Sentences: core.textutil.split_sentences (English and Chinese; "Mr." and initials do not end a
+sentence, a blank line does). Markers are masked while splitting, so "etc." or "+more)." inside
+a marker never ends a sentence. A marker placed after the full stop (`... is mean. [Data: Reports (1)]`) belongs to the
 sentence before it.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from core.textutil import split_sentences
 
 KINDS = ("Reports", "Entities", "Relationships", "Claims", "Sources")
 MAX_RANGE = 20
@@ -265,42 +267,12 @@ def format_citation(refs: dict[str, list[int]], max_ids: int = 5, more: bool = F
 
 # sentences -------------------------------------------------------------------------------
 
-_ABBREV = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "no",
-           "fig", "mt", "inc", "ltd", "co", "cf", "al", "vol", "pp", "viz", "approx", "esq", "rev",
-           "gen", "col", "capt", "lt", "sgt", "hon", "messrs"}
-_END = re.compile(r"""[.!?]+['"’”)\]]*(?=\s)|[.!?]+['"’”)\]]*$|[。！？；]+[」』”’）)]*|…+(?=\s)""")
-_BREAK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:#{1,6}\s|[-*•]\s|\d+[.)]\s))")
-_WORD_BEFORE = re.compile(r"([A-Za-z.]+)$")
-_MASK = "\ue000"
+_MASK = "X"  # markers are masked as a capitalised word while splitting sentences
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every sentence, whitespace trimmed."""
-    cuts = {0, len(text)}
-    for m in _BREAK.finditer(text):
-        cuts.add(m.start())
-        cuts.add(m.end())
-    for m in _END.finditer(text):
-        e = m.end()
-        if m.group()[0] == ".":
-            w = _WORD_BEFORE.search(text, 0, m.start())
-            word = w.group(1).lower().strip(".") if w else ""
-            if word in _ABBREV or (len(word) == 1 and word.isalpha()
-                                   and text[w.start()].isupper()):
-                continue
-        nxt = text[e:e + 40].lstrip()
-        if nxt[:1].islower():
-            continue
-        cuts.add(e)
-    bounds = sorted(cuts)
-    spans = []
-    for a, b in zip(bounds, bounds[1:]):
-        seg = text[a:b]
-        lead = len(seg) - len(seg.lstrip())
-        trail = len(seg.rstrip())
-        if trail > lead:
-            spans.append((a + lead, a + trail))
-    return spans
+    """(start, end) of every sentence, whitespace trimmed (the project's shared splitter)."""
+    return split_sentences(text)
 
 
 def sentences_with_citations(text: str) -> list[tuple[str, tuple[int, int], list[Citation]]]:
@@ -319,6 +291,8 @@ def sentences_with_citations(text: str) -> list[tuple[str, tuple[int, int], list
     while k < len(spans):
         s, e = spans[k]
         lead = [c for c in cites if s <= c.start < e]
+        if "\n\n" in text[spans[k - 1][1]:s].replace("\r", "").replace(" ", ""):
+            lead = []  # a new paragraph starts with the marker: it stays there
         moved_end = None
         pos = s
         for c in lead:

@@ -21,11 +21,13 @@ sentences; see tests/test_support.py):
 
 The highlight is always a sentence of the source text: its span in the text unit
 (unit_start, unit_end) and in the document (char_start, char_end = the unit's char_start plus
-the offset), so `document.text[char_start:char_end] == best_sentence`.
+the offset), so `document.text[char_start:char_end] == best_sentence`. A unit whose text is
+longer than its document span (Microsoft GraphRAG prepends a "title: <file>." line) has that
+lead skipped: its sentences are never chosen and offsets are counted after it.
 
 Limits, by design of a lexical check: synonyms ("donate" vs "give") count as missing, negation
 and numbers in the wrong role are not understood. A sentence with no content terms at all
-(e.g. "See below.") is "weak" with score 0: there is nothing to check.
+(e.g. "And so it is.") is "weak" with score 0: there is nothing to check.
 """
 from __future__ import annotations
 
@@ -64,6 +66,7 @@ shall said says say also s t d ll ve re m don didn doesn isn wasn weren won woul
 """.split())
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match inflections, deterministic, no dictionary."""
     if "'" in word:
@@ -111,6 +114,15 @@ def _unit_sentences(text: str) -> tuple[frozenset[str], tuple[tuple[int, int, fr
     return frozenset(union), sents
 
 
+def _lead(unit: dict, text: str) -> int:
+    """Characters at the start of a unit's text that are not in its document (graphrag's
+    "title: <file>." line): the text minus the length of its document span."""
+    start, end = unit.get("char_start"), unit.get("char_end")
+    if start is None or end is None:
+        return 0
+    return max(0, len(text) - (end - start))
+
+
 @dataclass
 class Support:
     verdict: str
@@ -153,8 +165,11 @@ def judge(sentence: str, sources: Iterable[dict], record_texts: Iterable[str] = 
         if not found:
             continue
         seen |= found
+        lead = _lead(unit, text)
         for s, e, t in sents:
             order += 1
+            if s < lead:
+                continue
             hits = len(claim & t)
             if not hits:
                 continue
@@ -179,6 +194,8 @@ def judge(sentence: str, sources: Iterable[dict], record_texts: Iterable[str] = 
     else:
         verdict = "unsupported"
     base = unit.get("char_start")
+    if base is not None:
+        base -= _lead(unit, unit["text"])
     return Support(
         verdict=verdict, score=round(score, 3), best_sentence=unit["text"][s:e],
         text_unit_id=unit.get("id"),
