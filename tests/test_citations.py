@@ -55,6 +55,7 @@ def test_real_world_markers_parse(text, expected):
 @pytest.mark.parametrize("text", [
     "[see Reports (1)]", "(1, 2)", "[1]", "the data: it is clear", "[Data: Entities (SCROOGE)]",
     "A report (annual) was filed.", "Entities are nouns.", "(Reports were filed in 2020)",
+    "See [Reports](reports.md) and [Entities].", "[Data: Reports ()]",
 ])
 def test_prose_and_malformed_markers_are_not_citations(text):
     assert parse_citations(text) == []

@@ -158,7 +158,7 @@ def _parse_body(norm: str, pos: int, end: int, full: bool) -> tuple[list[Ref], i
             good_end, good_count = m.end(), len(refs)
         pos = m.end()
     if full:
-        if kind is None or norm[pos:end].strip(" \t\r\n.") != "":
+        if not refs or norm[pos:end].strip(" \t\r\n.") != "":
             return None
         return _dedupe(refs), end
     refs = refs[:good_count]

@@ -10,6 +10,13 @@ A finding's verdict is the worst verdict of its cited sentences: it is supported
 cited claim in it is. A sentence whose references are all dangling or "+more" has nothing to be
 judged against and counts as unsupported. Findings with no citation at all are counted apart
 ("without citations"), not judged.
+
+What to expect (measured): the offline engine's extractive reports of the sample corpus come out
+129 of 129 findings supported. Microsoft GraphRAG's own index of A Christmas Carol: 847 findings,
+5 supported, 173 weak, 669 unsupported, 9 dangling references (entity ids above the 529 that
+exist). Its findings carry one marker, on the paragraph's last sentence, and that sentence is
+usually interpretation ("...underscores the narrative's movement from solitude to engagement")
+that the cited text does not say in words; the check is lexical (see core.query.support).
 """
 from __future__ import annotations
 
