@@ -1,0 +1,379 @@
+"""Chat and embeddings through any OpenAI-compatible endpoint, robust to the faults real servers
+show: OpenAI, Azure OpenAI (settings.azure_api_version set; the model name is the deployment),
+Ollama, vLLM, llama.cpp server and LM Studio by base URL.
+
+- One `openai` client per endpoint settings, shared by every OpenAIChatClient built from them,
+  together with the endpoint's concurrency semaphore and rate limits (core/ratelimit.py).
+- Transient faults (429, 408, 409, 5xx, timeouts, connection errors) are retried with
+  exponential backoff and jitter, honouring Retry-After; the semaphore is held only while a
+  request is in flight, never while backing off.
+- Faults that retrying cannot fix stop at once with a message that says what is wrong:
+  FatalLLMError for a refused key (401/403), an unknown model (404, listing the served models),
+  an exhausted quota; ContextOverflowError for a prompt that does not fit the model's context.
+- response_format {"type": "json_object"} is sent in JSON mode until the endpoint rejects it;
+  the rejection is remembered per endpoint and the call is repeated without it.
+- The API key never appears in a message, a log line or a repr: server messages are redacted.
+"""
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import logging
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import openai
+
+from core.llm import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.ratelimit import RateLimits
+from core.settings import Settings
+from core.tokens import count_tokens
+
+log = logging.getLogger(__name__)
+
+OPENAI_URL = "https://api.openai.com/v1"
+NO_KEY = "sensemaker-no-key"  # local servers need no key, but the openai package wants one
+EMBED_BATCH = 64
+_CONTEXT = re.compile(r"context length|maximum context|context size|context window|"
+                      r"context_length_exceeded|too many tokens|prompt is too long", re.I)
+_SK = re.compile(r"(sk-|Bearer\s+)[A-Za-z0-9_\-*.]{3,}")
+
+
+@dataclass
+class _Endpoint:
+    url: str
+    client: Any  # openai.OpenAI or openai.AzureOpenAI
+    semaphore: threading.BoundedSemaphore
+    limits: RateLimits
+    azure: bool
+
+
+_ENDPOINTS: dict[tuple, _Endpoint] = {}
+_JSON_OBJECT: dict[tuple[str, str], bool] = {}  # (url, model) -> response_format accepted?
+_LOCK = threading.Lock()
+
+
+def _key_id(api_key: str | None) -> str:
+    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()[:16] if api_key else ""
+
+
+def _endpoint(settings: Settings, base_url: str | None, model: str) -> _Endpoint:
+    """The shared client, semaphore and limits for these settings (created on first use)."""
+    azure = bool(settings.azure_api_version)
+    key = (base_url or "", model, settings.azure_api_version or "", _key_id(settings.api_key),
+           float(settings.request_timeout), settings.concurrency, settings.requests_per_minute,
+           settings.tokens_per_minute)
+    with _LOCK:
+        ep = _ENDPOINTS.get(key)
+        if ep is not None:
+            return ep
+        url = (base_url or OPENAI_URL).rstrip("/")
+        api_key = settings.api_key
+        if not api_key:
+            if base_url is None or azure:
+                raise FatalLLMError(f"no API key is set for {url}: set OPENAI_API_KEY")
+            api_key = NO_KEY
+        if azure:
+            if not base_url:
+                raise FatalLLMError("Azure OpenAI needs its endpoint URL as the base URL")
+            client = openai.AzureOpenAI(azure_endpoint=base_url, api_version=settings.azure_api_version,
+                                        api_key=api_key, timeout=settings.request_timeout,
+                                        max_retries=0)
+        else:
+            client = openai.OpenAI(base_url=url, api_key=api_key, timeout=settings.request_timeout,
+                                   max_retries=0)
+        ep = _Endpoint(url, client, threading.BoundedSemaphore(settings.concurrency),
+                       RateLimits(settings.requests_per_minute, settings.tokens_per_minute), azure)
+        _ENDPOINTS[key] = ep
+        return ep
+
+
+def redact(text: str, api_key: str | None) -> str:
+    """`text` without the API key or anything shaped like one (servers echo masked keys)."""
+    if api_key:
+        text = text.replace(api_key, "***")
+    return _SK.sub(lambda m: m.group(1) + "***", text)
+
+
+def parse_retry_after(headers: Any, cap: float = 60.0) -> float | None:
+    """Seconds to wait from retry-after-ms, or Retry-After as seconds or an HTTP date; capped."""
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, min(cap, float(ms) / 1000))
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, min(cap, float(value)))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, min(cap, when.timestamp() - time.time()))
+
+
+class _Transient(Exception):
+    """A malformed answer (no choices, wrong number of vectors): worth another try."""
+
+
+class _Caller:
+    """The retry loop shared by the chat and embedding clients."""
+
+    backoff_base = 0.5   # seconds before the first retry (then doubling, with jitter)
+    backoff_cap = 20.0
+    retry_after_cap = 60.0
+
+    def __init__(self, settings: Settings, base_url: str | None, model: str, what: str):
+        self.settings = settings
+        self.model = model
+        self.what = what
+        self.max_retries = max(0, settings.max_retries)
+        self._ep = _endpoint(settings, base_url, model)
+        self.url = self._ep.url
+        self._api_key = settings.api_key
+        self._sleep: Callable[[float], None] = time.sleep
+
+    @property
+    def openai(self) -> Any:
+        return self._ep.client
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r}, url={self.url!r})"
+
+    def _run(self, fn: Callable[[], Any], estimate: int = 0) -> Any:
+        attempts = self.max_retries + 1
+        for attempt in range(1, attempts + 1):
+            self._ep.limits.acquire(estimate)
+            try:
+                with self._ep.semaphore:
+                    return fn()
+            except (openai.APIError, _Transient) as exc:
+                delay, reason = self._classify(exc, attempt)
+            if attempt == attempts:
+                raise LLMError(f"{self.what} call to model '{self.model}' at {self.url} failed "
+                               f"after {attempts} attempt{'s' * (attempts > 1)}: {reason}")
+            log.info("%s call to %s: %s; retry %d of %d in %.2f s", self.what, self.url, reason,
+                     attempt, self.max_retries, delay)
+            self._sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _backoff(self, attempt: int) -> float:
+        d = min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1))
+        return d / 2 + random.uniform(0, d / 2)
+
+    def _classify(self, exc: Exception, attempt: int) -> tuple[float, str]:
+        """(delay, reason) for a transient fault; raises for one that retrying cannot fix."""
+        if isinstance(exc, openai.APITimeoutError):
+            return self._backoff(attempt), f"no answer within {self.settings.request_timeout:g} s"
+        if isinstance(exc, openai.APIConnectionError):
+            return self._backoff(attempt), connection_reason(exc)
+        if isinstance(exc, _Transient):
+            return self._backoff(attempt), str(exc)
+        if not isinstance(exc, openai.APIStatusError):
+            return self._backoff(attempt), redact(str(exc), self._api_key)[:200]
+        status, msg = exc.status_code, self._server_message(exc)
+        if status == 401:
+            hint = "" if self._api_key else " (no API key is set: set OPENAI_API_KEY)"
+            raise FatalLLMError(f"the API key was refused by {self.url}: 401{hint}") from None
+        if status == 403:
+            raise FatalLLMError(f"access was refused by {self.url}: 403 {msg}".rstrip()) from None
+        if status == 404:
+            raise FatalLLMError(self._not_found_message(msg)) from None
+        if status in (400, 413, 422) and _CONTEXT.search(msg):
+            raise ContextOverflowError(
+                f"the prompt plus the output cap does not fit the context window of model "
+                f"'{self.model}' at {self.url}: {msg}") from None
+        if status == 429 and "quota" in msg.lower() and "insufficient" in msg.lower():
+            raise FatalLLMError(f"the account behind the API key has no quota left at {self.url}: "
+                                f"429 {msg}") from None
+        if status in (408, 409, 429) or status >= 500:
+            wait = parse_retry_after(exc.response.headers, self.retry_after_cap)
+            delay = self._backoff(attempt) if wait is None else wait + random.uniform(0, 0.1 * wait)
+            return delay, f"HTTP {status} {msg}".rstrip()
+        raise LLMError(f"model '{self.model}' at {self.url} rejected the request: "
+                       f"{status} {msg}".rstrip()) from None
+
+    def _server_message(self, exc: openai.APIStatusError) -> str:
+        body, msg = exc.body, ""
+        if isinstance(body, dict):
+            err = body.get("error", body)
+            msg = err.get("message", "") if isinstance(err, dict) else str(err)
+            code = err.get("code") if isinstance(err, dict) else None
+            if code and str(code) not in msg:
+                msg = f"{msg} ({code})".strip()
+        elif isinstance(body, str):
+            msg = body
+        msg = " ".join(redact(str(msg or ""), self._api_key).split())
+        return msg if len(msg) <= 300 else msg[:297] + "..."
+
+    def served_models(self) -> list[str] | None:
+        """The model ids the endpoint lists, or None where it does not say (Azure, no /models)."""
+        if self._ep.azure:
+            return None
+        try:
+            with self._ep.semaphore:
+                return sorted(m.id for m in self._ep.client.models.list())
+        except openai.APIError:
+            return None
+
+    def _not_found_message(self, msg: str) -> str:
+        if self._ep.azure:
+            return f"deployment '{self.model}' is not found at {self.url}: 404 {msg}".rstrip()
+        served = self.served_models()
+        if served:
+            return f"model '{self.model}' is not served by {self.url}; it serves: {', '.join(served)}"
+        return (f"model '{self.model}' is not served by {self.url} (404 {msg}); the server does not "
+                f"list its models either: check the base URL (it usually ends in /v1)")
+
+
+def connection_reason(exc: BaseException) -> str:
+    texts = []
+    e: BaseException | None = exc
+    while e is not None and len(texts) < 8:
+        texts.append(str(e))
+        e = e.__cause__ or e.__context__
+    joined = " ".join(texts).lower()
+    if "refused" in joined:
+        return "connection refused (is the server running?)"
+    if any(s in joined for s in ("name or service not known", "nodename nor servname",
+                                 "name resolution", "getaddrinfo", "no address associated")):
+        return "the host name does not resolve"
+    if "timed out" in joined or "timeout" in joined:
+        return "the connection timed out"
+    return texts[-1][:200] if texts and texts[-1] else "connection error"
+
+
+class OpenAIChatClient(_Caller):
+    """core.llm.ChatClient for an OpenAI-compatible chat completions endpoint."""
+
+    def __init__(self, settings: Settings):
+        super().__init__(settings, settings.llm_base_url, settings.chat_model, "chat")
+        self._rf_key = (self.url, self.model)
+
+    def complete(self, messages: list[dict[str, str]], *, json_mode: bool = False,
+                 max_tokens: int | None = None, temperature: float = 0.0) -> ChatResult:
+        estimate = 0
+        if self._ep.limits.tokens is not None:
+            estimate = sum(count_tokens(m.get("content") or "") + 4 for m in messages) + (max_tokens or 256)
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
+        if max_tokens:
+            kwargs["max_tokens"] = max_tokens
+        resp = self._run(lambda: self._create(kwargs, json_mode), estimate)
+        choice = resp.choices[0]
+        usage = getattr(resp, "usage", None)
+        pt = int(getattr(usage, "prompt_tokens", 0) or 0) if usage else 0
+        ct = int(getattr(usage, "completion_tokens", 0) or 0) if usage else 0
+        self._ep.limits.settle(estimate, pt + ct)
+        return ChatResult(text=choice.message.content or "", prompt_tokens=pt, completion_tokens=ct,
+                          finish_reason=choice.finish_reason)
+
+    def _create(self, kwargs: dict[str, Any], json_mode: bool) -> Any:
+        create = self._ep.client.chat.completions.create
+        accepted = _JSON_OBJECT.get(self._rf_key)
+        if not json_mode or accepted is False:
+            return _checked(create(**kwargs))
+        try:
+            resp = create(**kwargs, response_format={"type": "json_object"})
+        except openai.APIStatusError as exc:
+            if not self._maybe_rejects_json_object(exc, first=accepted is None):
+                raise
+            resp = _checked(create(**kwargs))  # a fault of its own propagates to the retry loop
+            _JSON_OBJECT[self._rf_key] = False
+            log.info("%s rejects response_format json_object for %s; sending it no more",
+                     self.url, self.model)
+            return resp
+        _JSON_OBJECT[self._rf_key] = True
+        return _checked(resp)
+
+    def _maybe_rejects_json_object(self, exc: openai.APIStatusError, first: bool) -> bool:
+        status, msg = exc.status_code, self._server_message(exc)
+        if status in (401, 403, 404, 408, 409, 429) or _CONTEXT.search(msg):
+            return False
+        if "response_format" in msg or "json_object" in msg:
+            return status in (400, 422, 500)
+        return first  # the first time it was sent, any other error may be the rejection
+
+
+def _checked(resp: Any) -> Any:
+    if not getattr(resp, "choices", None):
+        raise _Transient("the answer has no choices")
+    return resp
+
+
+class OpenAIEmbeddingClient(_Caller):
+    """core.llm.EmbeddingClient for an OpenAI-compatible embeddings endpoint (batches of 64)."""
+
+    def __init__(self, settings: Settings):
+        if not settings.embedding_model:
+            raise FatalLLMError("no embedding model is configured")
+        super().__init__(settings, settings.embedding_base_url or settings.llm_base_url,
+                         settings.embedding_model, "embedding")
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), EMBED_BATCH):
+            batch = [t if t.strip() else " " for t in texts[start:start + EMBED_BATCH]]
+            vectors.extend(self._run(lambda b=batch: self._batch(b)))
+        return vectors
+
+    def _batch(self, batch: list[str]) -> list[list[float]]:
+        resp = self._ep.client.embeddings.create(model=self.model, input=batch,
+                                                 encoding_format="float")
+        data = sorted(resp.data, key=lambda d: d.index)
+        if len(data) != len(batch):
+            raise _Transient(f"{len(data)} vectors came back for {len(batch)} texts")
+        return [list(d.embedding) for d in data]
+
+
+def make_llm(settings: Settings, store: Any = None) -> LLM:
+    """The LLM wrapper (cache, usage, prices) around this endpoint's chat and embedding clients."""
+    embedder = OpenAIEmbeddingClient(settings) if settings.embedding_model else None
+    return LLM(OpenAIChatClient(settings), store=store, prices=dict(settings.prices),
+               embedder=embedder)
+
+
+def check_connection(settings: Settings) -> tuple[bool, str]:
+    """One cheap look at the endpoint: (ok, what is wrong or which model answers). Never retries."""
+    s = settings.with_changes(max_retries=0, request_timeout=min(settings.request_timeout, 15.0))
+    try:
+        chat = OpenAIChatClient(s)
+        _probe(chat, lambda: chat.complete([{"role": "user", "content": "Say OK."}], max_tokens=1))
+        message = f"connected to {chat.url}; model '{chat.model}' answers"
+        if s.embedding_model:
+            emb = OpenAIEmbeddingClient(s)
+            _probe(emb, lambda: emb.embed(["ping"]))
+            message += f"; embedding model '{emb.model}' answers"
+            if emb.url != chat.url:
+                message += f" at {emb.url}"
+    except LLMError as exc:
+        return False, str(exc)
+    return True, message
+
+
+def _probe(client: _Caller, call: Callable[[], Any]) -> None:
+    """List the served models (cheap; also checks the key); call the model only when the list
+    does not name it (llama.cpp and others answer for names they do not list)."""
+    try:
+        models = client._ep.client.models.list() if not client._ep.azure else None
+        served = sorted(m.id for m in models) if models is not None else None
+    except openai.APIStatusError as exc:
+        if exc.status_code in (401, 403):
+            client._classify(exc, 1)  # raises the clear fatal error
+        served = None
+    except openai.APIConnectionError as exc:
+        raise LLMError(f"cannot reach {client.url}: {connection_reason(exc)}") from None
+    if served is None or client.model not in served:
+        call()

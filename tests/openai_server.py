@@ -1,0 +1,425 @@
+"""A real local HTTP server speaking the OpenAI API, with scripted answers and fault injection.
+
+For tests and benches: the real `openai` client talks real HTTP to it (starlette + uvicorn in a
+background thread, on a free 127.0.0.1 port; it starts in well under a second).
+
+    from tests.openai_server import FakeOpenAIServer
+
+    def respond(messages, request):          # request: the JSON body the client sent
+        return '{"entities": []}'            # a str (or any JSON-able value, sent as JSON text)
+
+    with FakeOpenAIServer(respond, latency=0.1) as server:
+        settings = server.settings()          # core Settings pointed at it (engine="llm")
+        server.add_faults("429:0.2", "ok", "truncate")   # the next chat calls, in order
+        ...
+        assert server.count("chat") == 4      # requests received (thread-safe)
+        assert server.max_in_flight <= 8
+
+Endpoints: POST /v1/chat/completions (with usage), POST /v1/embeddings (deterministic
+feature-hashed bag-of-words vectors of `dim` = 64 floats, unit length, so texts sharing words
+are near), GET /v1/models; the same under Azure's /openai/deployments/{name}/... paths
+(`server.root_url` is the Azure endpoint).
+
+Faults, scripted per call with add_faults(*faults, endpoint="chat" | "embeddings"), each a string:
+  "ok"                 no fault
+  "429" / "429:S"      HTTP 429 with Retry-After: S seconds (default 1), at once (no latency)
+  "429-date:S"         HTTP 429 with Retry-After as an HTTP date S seconds ahead
+  "500", "503", ...    that HTTP status with an OpenAI-style error body; "401" a refused key,
+                       "403" forbidden, "404" an unknown model
+  "slow:S"             answer after S seconds (longer than the client's timeout: a timeout)
+  "overflow"           HTTP 400 "maximum context length" (a context overflow)
+  "truncate"           the answer cut in the middle, finish_reason "length"
+  "fence"              the answer inside ```json fences
+  "prose"              the answer with prose before and after it
+  "think"              the answer after a <think>...</think> block
+  "empty"              empty content
+  "echo"               the content of the last user message instead of an answer
+  "nochoices"          HTTP 200 with an empty choices list
+Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault drawn from
+`transient_faults`. Other behaviour, set in the constructor:
+  api_key              when set, requests with another key get 401 (like OpenAI, the message
+                       shows a masked key)
+  models               the served model ids; chat or embeddings for another model get 404
+  reject_response_format  "json_schema" (like llama.cpp: a json_schema response_format gets
+                       `reject_status`, default 500) or "json_object" (json_object as well)
+  context_window       prompt tokens + max_tokens above it get a 400 context-length error
+  include_usage        False leaves usage out of the answers
+Every request is recorded in `server.calls` (Call: endpoint, body, fault, status);
+`server.max_in_flight` is the most requests it was handling at once.
+
+Command line (a server in its own process, for benches): python -m tests.openai_server
+--latency 0.1 --fail-rate 0.1 prints its URL and serves until interrupted.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import math
+import random
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass
+from email.utils import formatdate
+from typing import Any, Callable
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+DEFAULT_MODELS = ("test-model", "test-embedding")
+TEST_KEY = "sk-test-0123456789abcdef"
+
+
+@dataclass
+class Call:
+    endpoint: str          # "chat", "embeddings" or "models"
+    body: dict[str, Any]
+    fault: str
+    status: int = 0
+
+
+def default_respond(messages: list[dict], request: dict) -> str:
+    if (request.get("response_format") or {}).get("type") in ("json_object", "json_schema"):
+        return json.dumps({"answer": "ok"})
+    return "ok"
+
+
+def embed_text(text: str, dim: int = 64) -> list[float]:
+    """Deterministic bag-of-words vector: each word hashed to a signed dimension, unit length."""
+    vec = [0.0] * dim
+    for word in text.lower().split():
+        word = word.strip(".,;:!?\"'()[]{}")
+        if not word:
+            continue
+        h = hashlib.md5(word.encode("utf-8")).digest()
+        vec[h[0] % dim] += 1.0 if h[1] & 1 else -1.0
+    norm = math.sqrt(sum(v * v for v in vec))
+    if norm == 0:
+        vec[0], norm = 1.0, 1.0
+    return [v / norm for v in vec]
+
+
+def _count_tokens(text: str) -> int:
+    try:
+        from core.tokens import count_tokens
+        return count_tokens(text)
+    except Exception:  # the server also runs where core is not importable
+        return max(1, len(text) // 4)
+
+
+def _error(status: int, message: str, type_: str, code: str | None = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": type_, "param": None, "code": code}},
+                        status_code=status, headers=headers)
+
+
+class FakeOpenAIServer:
+    def __init__(self, respond: Callable[[list[dict], dict], Any] | None = None, *,
+                 latency: float = 0.0, fail_rate: float = 0.0, seed: int = 0,
+                 transient_faults: tuple[str, ...] = ("500", "503", "429:0.2"),
+                 api_key: str | None = None, models: tuple[str, ...] = DEFAULT_MODELS,
+                 reject_response_format: str | None = None, reject_status: int = 500,
+                 context_window: int | None = None, include_usage: bool = True, dim: int = 64):
+        self.respond = respond or default_respond
+        self.latency = latency
+        self.fail_rate = fail_rate
+        self.transient_faults = transient_faults
+        self.api_key = api_key
+        self.models = tuple(models)
+        self.reject_response_format = reject_response_format
+        self.reject_status = reject_status
+        self.context_window = context_window
+        self.include_usage = include_usage
+        self.dim = dim
+        self.calls: list[Call] = []
+        self.max_in_flight = 0
+        self.in_flight = 0
+        self._faults: dict[str, list[str]] = {"chat": [], "embeddings": []}
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # lifecycle -------------------------------------------------------------------------------
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.root_url}/v1"
+
+    def start(self) -> "FakeOpenAIServer":
+        # proto IPPROTO_TCP, or asyncio leaves Nagle on and every keep-alive answer waits 40 ms
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self._app(), log_level="warning", access_log=False, lifespan="off",
+                                loop="asyncio", http="h11", ws="none", backlog=1024,
+                                timeout_graceful_shutdown=1, timeout_keep_alive=30)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
+                                        name=f"fake-openai-{self.port}", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the fake OpenAI server did not start")
+            time.sleep(0.005)
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "FakeOpenAIServer":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # test helpers ----------------------------------------------------------------------------
+    def settings(self, **changes: Any):
+        """core Settings for this server: engine llm, its first model for chat and its second
+        for embeddings (when it serves two), its key (or a test key), few fast retries."""
+        from core.settings import Settings
+        base = dict(engine="llm", llm_base_url=self.url, chat_model=self.models[0],
+                    embedding_model=self.models[1] if len(self.models) > 1 else None,
+                    api_key=self.api_key or TEST_KEY, max_retries=3, request_timeout=10.0)
+        base.update(changes)
+        return Settings(**base)
+
+    def add_faults(self, *faults: str, endpoint: str = "chat") -> None:
+        with self._lock:
+            self._faults[endpoint].extend(faults)
+
+    def count(self, endpoint: str | None = None) -> int:
+        with self._lock:
+            return sum(1 for c in self.calls if endpoint is None or c.endpoint == endpoint)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.calls.clear()
+            self.max_in_flight = 0
+            for q in self._faults.values():
+                q.clear()
+
+    # the app ---------------------------------------------------------------------------------
+    def _app(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/v1/chat/completions", self._chat, methods=["POST"]),
+            Route("/v1/embeddings", self._embeddings, methods=["POST"]),
+            Route("/v1/models", self._models, methods=["GET"]),
+            Route("/openai/deployments/{name}/chat/completions", self._chat, methods=["POST"]),
+            Route("/openai/deployments/{name}/embeddings", self._embeddings, methods=["POST"]),
+        ])
+
+    def _next_fault(self, endpoint: str) -> str:
+        with self._lock:
+            if self._faults[endpoint]:
+                return self._faults[endpoint].pop(0)
+            if self.fail_rate and self._rng.random() < self.fail_rate:
+                return self._rng.choice(self.transient_faults)
+            return "ok"
+
+    def _record(self, endpoint: str, body: dict, fault: str) -> Call:
+        call = Call(endpoint, body, fault)
+        with self._lock:
+            self.calls.append(call)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        return call
+
+    def _done(self, call: Call, response: JSONResponse) -> JSONResponse:
+        with self._lock:
+            self.in_flight -= 1
+            call.status = response.status_code
+        return response
+
+    async def _sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self._stopping.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            await asyncio.sleep(min(left, 0.05))
+
+    def _auth_error(self, request: Request) -> JSONResponse | None:
+        if self.api_key is None:
+            return None
+        given = request.headers.get("api-key") or request.headers.get("authorization", "")
+        given = given.removeprefix("Bearer ").strip()
+        if given == self.api_key:
+            return None
+        masked = f"{given[:3]}{'*' * max(0, len(given) - 7)}{given[-4:]}" if len(given) > 8 else "***"
+        return _error(401, f"Incorrect API key provided: {masked}. You can find your API key at "
+                           f"the provider's dashboard.", "invalid_request_error", "invalid_api_key")
+
+    def _fault_response(self, fault: str, model: str) -> JSONResponse | None:
+        kind, _, arg = fault.partition(":")
+        if kind == "429":
+            return _error(429, "Rate limit reached. Please try again later.", "requests",
+                          "rate_limit_exceeded", headers={"Retry-After": arg or "1"})
+        if kind == "429-date":
+            when = formatdate(time.time() + float(arg or 1), usegmt=True)
+            return _error(429, "Rate limit reached.", "requests", "rate_limit_exceeded",
+                          headers={"Retry-After": when})
+        if kind == "401":
+            return _error(401, "Incorrect API key provided: sk-te***cdef.", "invalid_request_error",
+                          "invalid_api_key")
+        if kind == "403":
+            return _error(403, "You are not allowed to use this model.", "invalid_request_error",
+                          "forbidden")
+        if kind == "404":
+            return self._model_missing(model)
+        if kind == "overflow":
+            return self._overflow(100_000)
+        if kind.isdigit():
+            return _error(int(kind), "The server had an error while processing your request.",
+                          "server_error")
+        return None
+
+    def _model_missing(self, model: str) -> JSONResponse:
+        return _error(404, f"The model `{model}` does not exist or you do not have access to it.",
+                      "invalid_request_error", "model_not_found")
+
+    def _overflow(self, requested: int) -> JSONResponse:
+        window = self.context_window or 8192
+        return _error(400, f"This model's maximum context length is {window} tokens. However, you "
+                           f"requested {requested} tokens. Please reduce the length of the messages.",
+                      "invalid_request_error", "context_length_exceeded")
+
+    async def _handle(self, request: Request, endpoint: str, answer) -> JSONResponse:
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        fault = self._next_fault(endpoint)
+        call = self._record(endpoint, body, fault)
+        try:
+            model = request.path_params.get("name") or body.get("model", "")
+            response = self._auth_error(request) or self._fault_response(fault, model)
+            if response is None or response.status_code != 429:
+                await self._sleep(self.latency)
+            if response is None and fault.startswith("slow:"):
+                await self._sleep(float(fault.partition(":")[2]))
+            if response is None and not request.path_params.get("name") and model not in self.models:
+                response = self._model_missing(model)
+            if response is None:
+                response = await answer(body, fault, model)
+        except Exception as exc:  # a bug in a test's respond(): show it as a 500 with the reason
+            response = _error(500, f"respond() raised {exc!r}", "server_error")
+        return self._done(call, response)
+
+    async def _chat(self, request: Request) -> JSONResponse:
+        return await self._handle(request, "chat", self._chat_answer)
+
+    async def _chat_answer(self, body: dict, fault: str, model: str) -> JSONResponse:
+        messages = body.get("messages") or []
+        rf = (body.get("response_format") or {}).get("type")
+        mode = self.reject_response_format
+        if rf and mode and (rf == "json_schema" or (mode == "json_object" and rf == "json_object")):
+            message = (f"response_format {rf!r} is not supported" if self.reject_status < 500
+                       else "Internal Server Error")
+            return _error(self.reject_status, message, "server_error")
+        prompt_tokens = sum(_count_tokens(str(m.get("content") or "")) + 4 for m in messages)
+        cap = body.get("max_tokens") or body.get("max_completion_tokens") or 0
+        if self.context_window and prompt_tokens + cap > self.context_window:
+            return self._overflow(prompt_tokens + cap)
+        text = await run_in_threadpool(self.respond, messages, body)
+        if not isinstance(text, str):
+            text = json.dumps(text, ensure_ascii=False)
+        text, finish = self._shape(text, fault, messages)
+        completion_tokens = _count_tokens(text)
+        if cap and completion_tokens > cap:
+            keep = len(text) * cap // max(1, completion_tokens)
+            text, finish = text[:keep], "length"
+            completion_tokens = cap
+        payload: dict[str, Any] = {
+            "id": f"chatcmpl-{len(self.calls)}", "object": "chat.completion",
+            "created": int(time.time()), "model": model,
+            "choices": [] if fault == "nochoices" else [
+                {"index": 0, "message": {"role": "assistant", "content": text},
+                 "finish_reason": finish}]}
+        if self.include_usage:
+            payload["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                "total_tokens": prompt_tokens + completion_tokens}
+        return JSONResponse(payload)
+
+    @staticmethod
+    def _shape(text: str, fault: str, messages: list[dict]) -> tuple[str, str]:
+        if fault == "truncate":
+            return text[: max(1, len(text) // 2)], "length"
+        if fault == "fence":
+            return f"```json\n{text}\n```", "stop"
+        if fault == "prose":
+            return f"Sure! Here is the JSON you asked for:\n{text}\nLet me know if you need more.", "stop"
+        if fault == "think":
+            return f"<think>The user wants JSON. Let me think {{step by step}}.</think>\n{text}", "stop"
+        if fault == "empty":
+            return "", "stop"
+        if fault == "echo":
+            users = [m for m in messages if m.get("role") == "user"]
+            return str(users[-1].get("content") if users else ""), "stop"
+        return text, "stop"
+
+    async def _embeddings(self, request: Request) -> JSONResponse:
+        return await self._handle(request, "embeddings", self._embedding_answer)
+
+    async def _embedding_answer(self, body: dict, fault: str, model: str) -> JSONResponse:
+        inputs = body.get("input")
+        inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        data = []
+        for i, text in enumerate(inputs):
+            vec = embed_text(str(text), self.dim)
+            if body.get("encoding_format") == "base64":
+                value: Any = base64.b64encode(struct.pack(f"<{len(vec)}f", *vec)).decode("ascii")
+            else:
+                value = vec
+            data.append({"object": "embedding", "index": i, "embedding": value})
+        tokens = sum(_count_tokens(str(t)) for t in inputs)
+        return JSONResponse({"object": "list", "data": data, "model": model,
+                             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+
+    async def _models(self, request: Request) -> JSONResponse:
+        call = self._record("models", {}, "ok")
+        response = self._auth_error(request) or JSONResponse({"object": "list", "data": [
+            {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]})
+        return self._done(call, response)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    p = argparse.ArgumentParser(description="A local OpenAI-compatible test server.")
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--latency", type=float, default=0.0)
+    p.add_argument("--fail-rate", type=float, default=0.0)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    server = FakeOpenAIServer(latency=args.latency, fail_rate=args.fail_rate, seed=args.seed)
+    if args.port:
+        server.port = args.port
+    server.start()
+    print(server.url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
