@@ -103,8 +103,9 @@ def test_batches_fit_the_budget_and_hold_every_report_once(store):
     assert sorted(ids) == list(range(40))  # every report in exactly one batch
     for b in result.batches:
         assert 0 < b.context_tokens <= 300
-    for system in fake.map_systems:  # what was actually sent
-        assert count_tokens(table_text(system)) <= 300
+    sent = {tuple(batch_ids(s)): count_tokens(table_text(s)) for s in fake.map_systems}
+    for b in result.batches:  # what was actually sent fits, and its count is exact
+        assert sent[tuple(b.report_ids)] == b.context_tokens
     assert sorted(batch_ids(s)[0] for s in fake.map_systems) == sorted(b.report_ids[0] for b in result.batches)
 
 

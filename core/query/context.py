@@ -2,8 +2,8 @@
 
 Tables are pipe-separated with a header line, one record a line, and the record's
 human_readable_id in the `id` column: the ids the model cites back. A table never exceeds its
-budget: rows are added while they fit (the full text is counted again, so joins cannot push it
-over), and a single row larger than the whole budget is truncated to fit.
+budget: rows are added while they fit, and a single row larger than the whole budget is
+truncated to fit.
 """
 from __future__ import annotations
 
@@ -47,63 +47,74 @@ class Packed:
     records: list[dict] = field(default_factory=list)
 
 
+class _Row:
+    """A record, its table line and the line's tokens (counted once, when first needed)."""
+    __slots__ = ("rec", "line", "_n")
+
+    def __init__(self, rec: dict, line: str):
+        self.rec, self.line, self._n = rec, line, None
+
+    @property
+    def n(self) -> int:
+        if self._n is None:
+            self._n = count_tokens(self.line + "\n")
+        return self._n
+
+
+def _fill(head: str, rows: list[_Row], budget: int) -> tuple[Packed, list[_Row]]:
+    """Rows in order into one table of at most `budget` tokens; returns the rest.
+
+    Every line ends with a newline and starts with its id (or the header), so the tokenizer's
+    pre-split never joins two lines: the table's tokens are exactly the sum of its lines' tokens
+    and nothing needs counting twice. A lone row larger than the budget is truncated to fit."""
+    head = head + "\n"
+    used = count_tokens(head)
+    parts, taken = [head], []
+    for i, r in enumerate(rows):
+        if used + r.n <= budget:
+            parts.append(r.line + "\n")
+            taken.append(r.rec)
+            used += r.n
+            continue
+        if taken:
+            return Packed("".join(parts), used, taken), rows[i:]
+        room = budget - used - 1
+        while room > 8:
+            cut = truncate(r.line, room).rstrip()
+            n = count_tokens(cut + "\n")
+            if used + n <= budget:
+                return Packed(head + cut + "\n", used + n, [r.rec]), rows[i + 1:]
+            room -= max(1, used + n - budget)
+        return Packed("", 0, []), rows[i:]
+    if not taken:
+        return Packed("", 0, []), []
+    return Packed("".join(parts), used, taken), []
+
+
 def pack_rows(header: str, records: list[dict], row: Callable[[dict], str], budget: int,
               title: str | None = None) -> tuple[Packed, list[dict]]:
     """Fill one table with records in order until the budget is used.
     Returns the packed table and the records that did not fit."""
     head = (f"-----{title}-----\n" if title else "") + header
-    lines, taken, rest = [head], [], []
-    used = count_tokens(head)
-    for i, rec in enumerate(records):
-        line = row(rec)
-        n = count_tokens("\n" + line)
-        if used + n > budget:
-            if not taken:  # a lone row larger than the budget: truncate it so progress is made
-                room = budget - used - 1
-                cut = truncate(line, room) if room > 8 else ""
-                while cut and count_tokens(head + "\n" + cut) > budget:
-                    room -= 2
-                    cut = truncate(line, room) if room > 8 else ""
-                if cut:
-                    lines.append(cut)
-                    taken.append(rec)
-                    rest = records[i + 1:]
-                else:
-                    rest = records[i:]
-            else:
-                rest = records[i:]
-            break
-        lines.append(line)
-        taken.append(rec)
-        used += n
-    text = "\n".join(lines)
-    tokens = count_tokens(text)
-    while tokens > budget and len(taken) > 1:  # joins merged tokens differently: give rows back
-        lines.pop()
-        rest.insert(0, taken.pop())
-        text = "\n".join(lines)
-        tokens = count_tokens(text)
-    if not taken:
-        return Packed("", 0, []), rest
-    return Packed(text, tokens, taken), rest
+    packed, rest = _fill(head, [_Row(r, row(r)) for r in records], budget)
+    return packed, [r.rec for r in rest]
 
 
 def pack_report_batches(reports: list[dict], budget: int) -> list[Packed]:
     """Reports (in the given order) into map batches of at most `budget` tokens each; every
-    report lands in exactly one batch."""
+    report lands in exactly one batch (each report's tokens are counted once)."""
     batches: list[Packed] = []
-    rest = list(reports)
+    rest = [_Row(r, report_row(r)) for r in reports]
     while rest:
-        packed, remaining = pack_rows(REPORT_HEADER, rest, report_row, budget)
+        packed, rest = _fill(REPORT_HEADER, rest, budget)
         if not packed.records:  # budget too small for even a header and a truncated row
             raise ValueError(f"map context budget of {budget} tokens cannot hold one report")
         batches.append(packed)
-        rest = remaining
     return batches
 
 
 def point_block(i: int, p: Point) -> str:
-    return f"----Analyst {i}----\nImportance Score: {p.score}\n{p.description}"
+    return f"----Analyst {i}----\nImportance Score: {p.score}\n{p.description.strip()}"
 
 
 def pack_points(points: list[Point], budget: int) -> tuple[list[Point], list[Point], str, int]:
