@@ -61,6 +61,7 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0
+    embedding_calls: int = 0
     by_stage: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def add(self, stage: str, result: ChatResult, cost: float) -> None:
@@ -83,7 +84,8 @@ class Usage:
     def as_dict(self) -> dict[str, Any]:
         return {"llm_calls": self.llm_calls, "cache_hits": self.cache_hits,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "cost": round(self.cost, 6), "by_stage": self.by_stage}
+                "cost": round(self.cost, 6), "embedding_calls": self.embedding_calls,
+                "by_stage": self.by_stage}
 
 
 def cache_key(model: str, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
@@ -154,4 +156,7 @@ class LLM:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if self.embedder is None:
             raise LLMError("no embedding model is configured")
-        return self.embedder.embed(texts)
+        vectors = self.embedder.embed(texts)
+        with self._lock:
+            self.usage.embedding_calls += 1
+        return vectors

@@ -128,19 +128,33 @@ class Store:
             db["meta"].upsert({"id": key, "human_readable_id": hrid, "value": value}, pk="id")
 
     # reading -----------------------------------------------------------------------------
+    # Plain SQL on the thread's connection: sqlite-utils' table helpers introspect the schema
+    # on every call, which serialised concurrent writers (measured: most of an LLM run's
+    # overhead was threads waiting behind those PRAGMA queries).
+    def query(self, sql: str, params: Iterable[Any] | dict | None = None) -> list[dict[str, Any]]:
+        cur = self.db.conn.execute(sql, params if isinstance(params, dict) else list(params or []))
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
     def rows(self, table: str, where: str | None = None, params: Iterable[Any] | dict | None = None,
              order_by: str | None = "human_readable_id", limit: int | None = None,
              select: str = "*") -> list[dict[str, Any]]:
-        rows = self.db[table].rows_where(where, params or [], order_by=order_by, limit=limit,
-                                         select=select)
-        return [decode(table, r) for r in rows]
+        _check_table(table)
+        sql = f"select {select} from [{table}]"
+        if where:
+            sql += f" where {where}"
+        if order_by:
+            sql += f" order by {order_by}"
+        if limit is not None:
+            sql += f" limit {int(limit)}"
+        return [decode(table, r) for r in self.query(sql, params)]
 
     def get(self, table: str, id: str) -> dict[str, Any] | None:
-        found = self.rows(table, "id = ?", [id], limit=1)
+        found = self.rows(table, "id = ?", [id], order_by=None, limit=1)
         return found[0] if found else None
 
     def by_hrid(self, table: str, hrid: int) -> dict[str, Any] | None:
-        found = self.rows(table, "human_readable_id = ?", [int(hrid)], limit=1)
+        found = self.rows(table, "human_readable_id = ?", [int(hrid)], order_by=None, limit=1)
         return found[0] if found else None
 
     def by_ids(self, table: str, ids: Iterable[str]) -> list[dict[str, Any]]:
@@ -152,8 +166,9 @@ class Store:
         return out
 
     def count(self, table: str, where: str | None = None, params: Iterable[Any] | None = None) -> int:
+        _check_table(table)
         sql = f"select count(*) from [{table}]" + (f" where {where}" if where else "")
-        return self.db.execute(sql, list(params or [])).fetchone()[0]
+        return self.db.conn.execute(sql, list(params or [])).fetchone()[0]
 
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in TABLES if t not in ("meta",)}
@@ -167,21 +182,38 @@ class Store:
         sql = (f"select [{table}].*, bm25([{table}_fts]) as _rank from [{table}] "
                f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
                f"where [{table}_fts] match ? order by _rank limit ?")
-        cur = self.db.execute(sql, [q, limit])
-        cols = [c[0] for c in cur.description]
-        return [decode(table, dict(zip(cols, r))) for r in cur.fetchall()]
+        return [decode(table, r) for r in self.query(sql, [q, limit])]
 
     # writing -----------------------------------------------------------------------------
     def _next_hrid(self, table: str) -> int:
-        row = self.db.execute(f"select max(human_readable_id) from [{table}]").fetchone()
+        row = self.db.conn.execute(f"select max(human_readable_id) from [{table}]").fetchone()
         return (row[0] + 1) if row and row[0] is not None else 0
+
+    def _write(self, table: str, rows: list[dict[str, Any]], mode: str) -> None:
+        """Write encoded rows grouped by their column sets. mode: insert, replace or upsert
+        (upsert updates only the columns given and keeps human_readable_id)."""
+        groups: dict[tuple[str, ...], list[tuple]] = {}
+        for r in rows:
+            cols = tuple(k for k in r if k in TABLES[table])
+            groups.setdefault(cols, []).append(tuple(r[c] for c in cols))
+        for cols, values in groups.items():
+            names = ", ".join(f"[{c}]" for c in cols)
+            marks = ", ".join("?" * len(cols))
+            if mode == "upsert":
+                sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in ("id", "human_readable_id"))
+                sql = f"insert into [{table}] ({names}) values ({marks}) on conflict(id) do " + \
+                      (f"update set {sets}" if sets else "nothing")
+            else:
+                sql = f"insert {'or replace ' if mode == 'replace' else ''}into [{table}] ({names}) values ({marks})"
+            self.db.conn.executemany(sql, values)
 
     def insert(self, table: str, rows: Iterable[dict[str, Any]], replace: bool = False) -> int:
         """Insert rows, assigning human_readable_id in order where missing. Returns rows written."""
+        _check_table(table)
         rows = list(rows)
         if not rows:
             return 0
-        with self.atomic() as db:
+        with self.atomic():
             nxt = self._next_hrid(table)
             out = []
             for r in rows:
@@ -190,16 +222,16 @@ class Store:
                     r["human_readable_id"] = nxt
                     nxt += 1
                 out.append(r)
-            db[table].insert_all(out, pk="id", replace=replace, batch_size=500,
-                                 columns=TABLES[table])
+            self._write(table, out, "replace" if replace else "insert")
         return len(rows)
 
     def upsert(self, table: str, rows: Iterable[dict[str, Any]]) -> int:
         """Insert or update by id; existing rows keep their human_readable_id."""
+        _check_table(table)
         rows = list(rows)
         if not rows:
             return 0
-        with self.atomic() as db:
+        with self.atomic():
             existing = self._hrids(table, [r["id"] for r in rows])
             nxt = self._next_hrid(table)
             out = []
@@ -211,16 +243,17 @@ class Store:
                     r["human_readable_id"] = nxt
                     nxt += 1
                 out.append(r)
-            db[table].upsert_all(out, pk="id", batch_size=500, columns=TABLES[table])
+            self._write(table, out, "upsert")
         return len(rows)
 
     def replace_table(self, table: str, rows: Iterable[dict[str, Any]], keep_hrids: bool = True) -> int:
         """Make the table hold exactly these rows. Rows whose id existed keep their
         human_readable_id (so citations stay stable when a corpus grows); new rows get new ones."""
+        _check_table(table)
         rows = list(rows)
         with self.atomic() as db:
-            old = dict(db.execute(f"select id, human_readable_id from [{table}]").fetchall()) if keep_hrids else {}
-            db.execute(f"delete from [{table}]")
+            old = dict(db.conn.execute(f"select id, human_readable_id from [{table}]").fetchall()) if keep_hrids else {}
+            db.conn.execute(f"delete from [{table}]")
             nxt = (max(old.values()) + 1) if old else 0
             out = []
             for r in rows:
@@ -232,26 +265,36 @@ class Store:
                         r["human_readable_id"] = nxt
                         nxt += 1
                 out.append(r)
-            if out:
-                db[table].insert_all(out, pk="id", batch_size=500, columns=TABLES[table])
+            self._write(table, out, "insert")
         return len(rows)
 
     def update(self, table: str, id: str, **values: Any) -> None:
+        _check_table(table)
+        values = {k: v for k, v in encode(table, values).items() if k in TABLES[table]}
+        if not values:
+            return
+        sets = ", ".join(f"[{c}] = ?" for c in values)
         with self.atomic() as db:
-            db[table].update(id, encode(table, values))
+            db.conn.execute(f"update [{table}] set {sets} where id = ?", [*values.values(), id])
 
     def delete_where(self, table: str, where: str, params: Iterable[Any]) -> None:
+        _check_table(table)
         with self.atomic() as db:
-            db.execute(f"delete from [{table}] where {where}", list(params))
+            db.conn.execute(f"delete from [{table}] where {where}", list(params))
 
     def _hrids(self, table: str, ids: list[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for i in range(0, len(ids), 500):
             part = ids[i:i + 500]
-            out.update(dict(self.db.execute(
+            out.update(dict(self.db.conn.execute(
                 f"select id, human_readable_id from [{table}] where id in ({','.join('?' * len(part))})",
                 part).fetchall()))
         return out
+
+
+def _check_table(table: str) -> None:
+    if table not in TABLES:
+        raise KeyError(f"no table named {table!r}")
 
 
 def encode(table: str, row: dict[str, Any]) -> dict[str, Any]:
