@@ -7,6 +7,7 @@ truncated to fit.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -47,6 +48,13 @@ class Packed:
     records: list[dict] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)
+def line_tokens(line: str) -> int:
+    """Tokens of one table line with its newline; remembered, so asking again about the same
+    level (the usual way to use global search) does not count its reports again."""
+    return count_tokens(line + "\n")
+
+
 class _Row:
     """A record, its table line and the line's tokens (counted once, when first needed)."""
     __slots__ = ("rec", "line", "_n")
@@ -57,7 +65,7 @@ class _Row:
     @property
     def n(self) -> int:
         if self._n is None:
-            self._n = count_tokens(self.line + "\n")
+            self._n = line_tokens(self.line)
         return self._n
 
 
@@ -114,25 +122,23 @@ def pack_report_batches(reports: list[dict], budget: int) -> list[Packed]:
 
 
 def point_block(i: int, p: Point) -> str:
-    return f"----Analyst {i}----\nImportance Score: {p.score}\n{p.description.strip()}"
+    """Point i of the reduce context, ending with a blank line (blocks never merge in the
+    tokenizer's pre-split, so the context's tokens are the sum of its blocks' tokens)."""
+    return f"----Analyst {i}----\nImportance Score: {p.score}\n{p.description.strip()}\n\n"
 
 
 def pack_points(points: list[Point], budget: int) -> tuple[list[Point], list[Point], str, int]:
     """Points (best first) into the reduce context: the leading points that fit are selected,
-    the rest are cut. Returns (selected, cut, context_text, tokens)."""
-    selected: list[Point] = []
-    blocks: list[str] = []
-    used = 0
-    for i, p in enumerate(points):
-        block = point_block(len(selected) + 1, p)
-        n = count_tokens(("\n\n" if blocks else "") + block)
-        if used + n > budget:
-            return selected, list(points[i:]), "\n\n".join(blocks), count_tokens("\n\n".join(blocks))
-        blocks.append(block)
-        selected.append(p)
-        used += n
-    text = "\n\n".join(blocks)
-    return selected, [], text, count_tokens(text)
+    the rest are cut. Sets every point's `tokens` to what its block costs in the context (cut
+    points: what they would have cost). Returns (selected, cut, context_text, tokens)."""
+    blocks = [point_block(i + 1, p) for i, p in enumerate(points)]
+    for p, block in zip(points, blocks):
+        p.tokens = count_tokens(block)
+    used, n = 0, 0
+    while n < len(points) and used + points[n].tokens <= budget:
+        used += points[n].tokens
+        n += 1
+    return list(points[:n]), list(points[n:]), "".join(blocks[:n]), used
 
 
 # --------------------------------------------------------------------------- local tables

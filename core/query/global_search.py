@@ -32,7 +32,6 @@ from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
 from core.store import Store
-from core.tokens import count_tokens
 
 
 def report_levels(store: Store) -> dict[int, int]:
@@ -138,8 +137,10 @@ def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params
     if not packed:
         return []
 
+    template = map_template(store, params)
+
     def work(i: int, p: Packed) -> MapBatch:
-        batch = map_batch(store, llm, question, i, p, params)
+        batch = map_batch(llm, question, i, p, params, template)
         notify(batch)
         return batch
 
@@ -156,15 +157,23 @@ def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def map_batch(store: Store, llm: LLM, question: str, i: int, packed: Packed,
-              params: GlobalParams) -> MapBatch:
+_SLOT = "\x00context_data\x00"
+
+
+def map_template(store: Store, params: GlobalParams) -> str:
+    """The map prompt filled but for its data table (read and rendered once per query)."""
+    return render("global_map", store.workspace, context_data=_SLOT,
+                  max_length=max(50, int(params.map_answer_tokens * 0.6)),
+                  language_instruction=language_instruction(params.language))
+
+
+def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalParams,
+              template: str) -> MapBatch:
     """One map call: the batch's report table -> scored points (or a failed batch)."""
     t = time.perf_counter()
     batch = MapBatch(batch=i, report_ids=[int(r["human_readable_id"]) for r in packed.records],
                      context_tokens=packed.tokens)
-    system = render("global_map", store.workspace, context_data=packed.text,
-                    max_length=max(50, int(params.map_answer_tokens * 0.6)),
-                    language_instruction=language_instruction(params.language))
+    system = template.replace(_SLOT, packed.text)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": question}]
     try:
         obj, raw, attempts = chat_json(llm, messages, max_tokens=params.map_answer_tokens,
@@ -223,7 +232,7 @@ def parse_points(obj: Any, batch: int) -> list[Point]:
         for c in parse_citations(desc):
             ids += [r.id for r in c.refs if r.kind == "Reports" and r.id is not None and r.id not in ids]
         points.append(Point(description=desc, score=_score(p.get("score", 0)), report_ids=ids,
-                            tokens=count_tokens(desc), batch=batch))
+                            batch=batch))  # tokens: counted when packed for the reduce
     return points
 
 

@@ -219,11 +219,10 @@ def report_points(question: str, report: dict, score: int, max_points: int = 3,
         all_refs = {"Reports": [hrid], **{k: v for k, v in refs.items() if k != "Reports"}}
         s = score if rank == 0 else max(1, round(score * (overlap / best if best else 1) - 5 * rank))
         desc = cite(text, all_refs)
-        points.append(Point(description=desc, score=min(score, s), report_ids=[hrid],
-                            tokens=count_tokens(desc)))
+        points.append(Point(description=desc, score=min(score, s), report_ids=[hrid]))
     if not points and report.get("summary"):
         desc = cite(_clip(report["summary"], point_tokens), {"Reports": [hrid]})
-        points.append(Point(description=desc, score=score, report_ids=[hrid], tokens=count_tokens(desc)))
+        points.append(Point(description=desc, score=score, report_ids=[hrid]))
     return points
 
 

@@ -60,7 +60,8 @@ class Point:
     report_ids: list[int] = field(default_factory=list)
     """human_readable_ids of the reports the point cites."""
     tokens: int = 0
-    """Tokens of the description (what it costs in the reduce context)."""
+    """What the point costs in the reduce context (its block: analyst header, score and
+    description); set for every point above 0, selected or cut."""
     batch: int | None = None
     """The map batch it came from."""
 
