@@ -11,7 +11,8 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
   FatalLLMError for a refused key (401/403), an unknown model (404, listing the served models),
   an exhausted quota; ContextOverflowError for a prompt that does not fit the model's context.
 - response_format {"type": "json_object"} is sent in JSON mode until the endpoint rejects it;
-  the rejection is remembered per endpoint and the call is repeated without it.
+  the rejection is remembered per endpoint and the call is repeated without it. The same for
+  reasoning models that refuse max_tokens (max_completion_tokens is sent) or a temperature.
 - The API key never appears in a message, a log line or a repr: server messages are redacted.
 """
 from __future__ import annotations
@@ -54,6 +55,7 @@ class _Endpoint:
 
 _ENDPOINTS: dict[tuple, _Endpoint] = {}
 _JSON_OBJECT: dict[tuple[str, str], bool] = {}  # (url, model) -> response_format accepted?
+_QUIRKS: dict[tuple[str, str], frozenset[str]] = {}  # (url, model) -> parameters it refuses
 _LOCK = threading.Lock()
 
 
@@ -281,6 +283,43 @@ class OpenAIChatClient(_Caller):
                           finish_reason=choice.finish_reason)
 
     def _create(self, kwargs: dict[str, Any], json_mode: bool) -> Any:
+        """One request, adapted to what this endpoint is known to refuse; a refusal of a
+        parameter it had not refused before is learnt and the request sent again at once."""
+        for _ in range(3):
+            try:
+                return self._create_json(self._adapted(kwargs), json_mode)
+            except openai.APIStatusError as exc:
+                if not self._learn_quirk(exc):
+                    raise
+        return self._create_json(self._adapted(kwargs), json_mode)
+
+    def _adapted(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        quirks = _QUIRKS.get(self._rf_key, frozenset())
+        kwargs = dict(kwargs)
+        if "max_completion_tokens" in quirks and "max_tokens" in kwargs:
+            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+        if "no_temperature" in quirks:
+            kwargs.pop("temperature", None)
+        return kwargs
+
+    def _learn_quirk(self, exc: openai.APIStatusError) -> bool:
+        """Reasoning models (o-series, gpt-5) refuse max_tokens and any temperature but 1."""
+        if exc.status_code not in (400, 422):
+            return False
+        msg, known = self._server_message(exc), _QUIRKS.get(self._rf_key, frozenset())
+        quirk = None
+        if "max_completion_tokens" in msg and "max_tokens" in msg:
+            quirk = "max_completion_tokens"
+        elif "temperature" in msg and re.search(r"unsupported|not support|only the default", msg, re.I):
+            quirk = "no_temperature"
+        if quirk is None or quirk in known:
+            return False
+        with _LOCK:
+            _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {quirk})
+        log.info("%s refuses a parameter for %s; adapting: %s", self.url, self.model, quirk)
+        return True
+
+    def _create_json(self, kwargs: dict[str, Any], json_mode: bool) -> Any:
         create = self._ep.client.chat.completions.create
         accepted = _JSON_OBJECT.get(self._rf_key)
         if not json_mode or accepted is False:
@@ -304,6 +343,8 @@ class OpenAIChatClient(_Caller):
             return False
         if "response_format" in msg or "json_object" in msg:
             return status in (400, 422, 500)
+        if "max_completion_tokens" in msg or "temperature" in msg:
+            return False  # another parameter was refused: _learn_quirk adapts to it
         return first  # the first time it was sent, any other error may be the rejection
 
 

@@ -44,6 +44,8 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
                        `reject_status`, default 500) or "json_object" (json_object as well)
   context_window       prompt tokens + max_tokens above it get a 400 context-length error
   include_usage        False leaves usage out of the answers
+  unsupported_params   ("max_tokens", "temperature"): refused with HTTP 400 and OpenAI's message
+                       for reasoning models (use max_completion_tokens; only the default 1)
 Every request is recorded in `server.calls` (Call: endpoint, body, fault, status);
 `server.max_in_flight` is the most requests it was handling at once.
 
@@ -126,7 +128,8 @@ class FakeOpenAIServer:
                  transient_faults: tuple[str, ...] = ("500", "503", "429:0.2"),
                  api_key: str | None = None, models: tuple[str, ...] = DEFAULT_MODELS,
                  reject_response_format: str | None = None, reject_status: int = 500,
-                 context_window: int | None = None, include_usage: bool = True, dim: int = 64):
+                 context_window: int | None = None, include_usage: bool = True, dim: int = 64,
+                 unsupported_params: tuple[str, ...] = ()):
         self.respond = respond or default_respond
         self.latency = latency
         self.fail_rate = fail_rate
@@ -138,6 +141,7 @@ class FakeOpenAIServer:
         self.context_window = context_window
         self.include_usage = include_usage
         self.dim = dim
+        self.unsupported_params = tuple(unsupported_params)
         self.calls: list[Call] = []
         self.max_in_flight = 0
         self.in_flight = 0
@@ -335,6 +339,15 @@ class FakeOpenAIServer:
             message = (f"response_format {rf!r} is not supported" if self.reject_status < 500
                        else "Internal Server Error")
             return _error(self.reject_status, message, "server_error")
+        if "max_tokens" in self.unsupported_params and "max_tokens" in body:
+            return _error(400, "Unsupported parameter: 'max_tokens' is not supported with this "
+                               "model. Use 'max_completion_tokens' instead.",
+                          "invalid_request_error", "unsupported_parameter")
+        if ("temperature" in self.unsupported_params and "temperature" in body
+                and body["temperature"] != 1):
+            return _error(400, f"Unsupported value: 'temperature' does not support "
+                               f"{body['temperature']} with this model. Only the default (1) "
+                               f"value is supported.", "invalid_request_error", "unsupported_value")
         prompt_tokens = sum(_count_tokens(str(m.get("content") or "")) + 4 for m in messages)
         cap = body.get("max_tokens") or body.get("max_completion_tokens") or 0
         if self.context_window and prompt_tokens + cap > self.context_window:

@@ -191,6 +191,27 @@ def test_a_server_rejecting_only_json_schema_keeps_json_object():
         assert [call.body.get("response_format") for call in s.calls] == [{"type": "json_object"}] * 2
 
 
+def test_a_reasoning_model_gets_max_completion_tokens_and_no_temperature():
+    with FakeOpenAIServer(lambda m, r: ENTITIES, unsupported_params=("max_tokens", "temperature")) as s:
+        c = OpenAIChatClient(s.settings())
+        assert json.loads(c.complete(USER, json_mode=True, max_tokens=300).text) == ENTITIES
+        assert json.loads(c.complete(USER, json_mode=True, max_tokens=300).text) == ENTITIES
+        last = s.calls[-1].body
+        assert last["max_completion_tokens"] == 300 and "max_tokens" not in last
+        assert "temperature" not in last and last["response_format"] == {"type": "json_object"}
+        assert [c.status for c in s.calls] == [400, 400, 200, 200]
+
+
+def test_tokens_per_minute_counts_the_usage_the_api_reports():
+    for usage, at_least, below in ((True, 0.0, 0.5), (False, 0.9, 3.0)):
+        with FakeOpenAIServer(lambda m, r: "ok", include_usage=usage) as s:
+            c = OpenAIChatClient(s.settings(tokens_per_minute=60_000))  # 1000 a second, burst 10,000
+            t = time.monotonic()
+            for i in range(2):  # each reserves prompt + 5,500; the answer uses a handful
+                c.complete([{"role": "user", "content": f"q{i}"}], max_tokens=5_500)
+            assert at_least <= time.monotonic() - t < below, usage
+
+
 def test_the_concurrency_limit_is_never_exceeded():
     with FakeOpenAIServer(lambda m, r: "ok", latency=0.05) as s:
         c = OpenAIChatClient(s.settings(concurrency=3))
