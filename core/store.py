@@ -19,6 +19,7 @@ import sqlite_utils
 
 from core.errors import UserError
 
+from core.textutil import has_cjk
 from core.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
 
 DB_FILE = "sensemaker.db"
@@ -53,9 +54,13 @@ class Store:
         db = getattr(self._local, "db", None)
         if db is None:
             conn = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout = 60000")
-            conn.execute("PRAGMA foreign_keys = OFF")
-            conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                conn.execute("PRAGMA busy_timeout = 60000")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute("select count(*) from sqlite_master").fetchone()
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                raise StoreError(f"{self.path} is not a Sensemaker workspace database: {exc}") from exc
             db = sqlite_utils.Database(conn)
             self._local.db = db
         return db
@@ -107,7 +112,29 @@ class Store:
         for name, cols in FTS.items():
             if not db[f"{name}_fts"].exists():
                 db[name].enable_fts(list(cols), create_triggers=True, tokenize="porter")
+            if not db[f"{name}_cjk"].exists():
+                self._enable_trigram_fts(name, cols)
         self.set_meta("schema_version", str(SCHEMA_VERSION))
+
+    def _enable_trigram_fts(self, table: str, cols: tuple[str, ...]) -> None:
+        """A second full-text index with SQLite's trigram tokenizer: it matches Chinese,
+        Japanese and Korean text (no spaces between words) by substring, which the word
+        tokenizer cannot. Kept in step with the table by triggers, like the first."""
+        fts, names = f"{table}_cjk", ", ".join(f"[{c}]" for c in cols)
+        new = ", ".join(f"new.[{c}]" for c in cols)
+        old = ", ".join(f"old.[{c}]" for c in cols)
+        with self.atomic() as db:
+            db.conn.executescript(f"""
+                create virtual table [{fts}] using fts5({names}, content=[{table}], tokenize='trigram');
+                create trigger [{table}_cjk_ai] after insert on [{table}] begin
+                    insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
+                create trigger [{table}_cjk_ad] after delete on [{table}] begin
+                    insert into [{fts}] ([{fts}], rowid, {names}) values ('delete', old.rowid, {old}); end;
+                create trigger [{table}_cjk_au] after update on [{table}] begin
+                    insert into [{fts}] ([{fts}], rowid, {names}) values ('delete', old.rowid, {old});
+                    insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
+                insert into [{fts}] ([{fts}]) values ('rebuild');
+            """)
 
     def schema_version(self) -> int:
         db = self.db
@@ -175,7 +202,16 @@ class Store:
 
     def search(self, table: str, query: str, limit: int = 20) -> list[dict[str, Any]]:
         """Full-text search, best first. Query text is reduced to quoted terms, so user input
-        can never be an FTS syntax error."""
+        can never be an FTS syntax error. Queries with CJK text also search the trigram index
+        with the question's words (jieba segmentation), ranked by how many of them a row holds."""
+        out = self._search_words(table, query, limit)
+        if has_cjk(query):
+            seen = {r["id"] for r in out}
+            cjk = [r for r in self._search_cjk(table, query, limit) if r["id"] not in seen]
+            out = sorted(cjk + out, key=lambda r: r["_rank"])[:limit]
+        return out
+
+    def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
         q = fts_query(query)
         if not q:
             return []
@@ -183,6 +219,28 @@ class Store:
                f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
                f"where [{table}_fts] match ? order by _rank limit ?")
         return [decode(table, r) for r in self.query(sql, [q, limit])]
+
+    def _search_cjk(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
+        terms = cjk_terms(query)
+        if not terms:
+            return []
+        cols = FTS[table]
+        long_terms = [t for t in terms if len(t) >= 3]
+        short_terms = [t for t in terms if len(t) < 3]
+        clauses, params = [], []
+        if long_terms:
+            clauses.append(f"[{table}].rowid in (select rowid from [{table}_cjk] where [{table}_cjk] match ?)")
+            params.append(" OR ".join('"' + t.replace('"', '""') + '"' for t in long_terms))
+        for t in short_terms:
+            clauses.append("(" + " or ".join(f"[{table}].[{c}] like ?" for c in cols) + ")")
+            params += [f"%{t}%"] * len(cols)
+        rows = self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
+        for r in rows:
+            hay = " ".join(str(r.get(c) or "") for c in cols)
+            # more and longer question words in the row rank it higher (negative like bm25)
+            r["_rank"] = -sum(len(t) * (1 + hay.count(t) ** 0.5) for t in terms if t in hay)
+        rows.sort(key=lambda r: r["_rank"])
+        return [decode(table, r) for r in rows[:limit]]
 
     # writing -----------------------------------------------------------------------------
     def _next_hrid(self, table: str) -> int:
@@ -324,6 +382,23 @@ def fts_query(text: str) -> str:
     """Turn free text into an FTS5 OR-query of quoted terms (no operators from user input)."""
     terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))
     return " OR ".join(f'"{t}"' for t in terms[:64])
+
+
+def cjk_terms(text: str) -> list[str]:
+    """The words of a CJK question worth searching for: jieba's segmentation (search mode),
+    CJK words of two or more characters and Latin-script names, stop-words dropped."""
+    import jieba
+    jieba.setLogLevel(60)
+    out = []
+    for w in jieba.cut_for_search(text):
+        w = w.strip()
+        if len(w) >= 2 and w not in _CJK_STOP and (has_cjk(w) or w.isalnum()):
+            out.append(w)
+    return list(dict.fromkeys(out))[:32]
+
+
+_CJK_STOP = {"什么", "哪些", "这些", "那些", "如何", "怎么", "为什么", "我们", "他们", "一个", "没有", "可以",
+             "主要", "讨论", "文章", "作用", "问题", "以及", "还是", "因为", "所以", "是否"}
 
 
 def open_store(workspace: str | Path) -> Store:

@@ -1,0 +1,103 @@
+"""The workspace store: schema, stable ids, full-text search (Latin and CJK), WAL, versions."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from core.schema import SCHEMA_VERSION, TABLES
+from core.store import Store, StoreError
+
+
+def test_every_table_has_id_and_human_readable_id(tmp_path):
+    store = Store(tmp_path)
+    for table in TABLES:
+        cols = store.db[table].columns_dict
+        assert "id" in cols and "human_readable_id" in cols, table
+    assert store.db.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert store.schema_version() == SCHEMA_VERSION
+
+
+def test_human_readable_ids_are_assigned_in_order_and_kept_on_replace(tmp_path):
+    store = Store(tmp_path)
+    store.insert("entities", [{"id": "a", "title": "A"}, {"id": "b", "title": "B"}])
+    assert [r["human_readable_id"] for r in store.rows("entities")] == [0, 1]
+    store.replace_table("entities", [{"id": "c", "title": "C"}, {"id": "b", "title": "B2"}])
+    rows = {r["id"]: r["human_readable_id"] for r in store.rows("entities")}
+    assert rows == {"b": 1, "c": 2}  # b kept its id; the new row did not reuse a's
+    store.upsert("entities", [{"id": "b", "description": "kept"}])
+    b = store.get("entities", "b")
+    assert b["human_readable_id"] == 1 and b["title"] == "B2" and b["description"] == "kept"
+
+
+def test_json_columns_round_trip(tmp_path):
+    store = Store(tmp_path)
+    store.insert("communities", [{"id": "c", "community": 3, "children": [4, 5], "entity_ids": ["x"]}])
+    row = store.get("communities", "c")
+    assert row["children"] == [4, 5] and row["entity_ids"] == ["x"]
+
+
+def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path):
+    store = Store(tmp_path)
+    store.insert("entities", [{"id": "a", "title": "SCROOGE", "description": "a miserly old man"},
+                              {"id": "b", "title": "FRED", "description": "Scrooge's cheerful nephew"}])
+    assert [r["id"] for r in store.search("entities", "miserly")] == ["a"]
+    store.update("entities", "a", description="a generous old man")
+    assert store.search("entities", "miserly") == []
+    assert {r["id"] for r in store.search("entities", 'scrooge AND "NEAR(')} == {"a", "b"}
+
+
+def test_chinese_search_matches_inside_unspaced_text(tmp_path):
+    store = Store(tmp_path)
+    store.insert("text_units", [
+        {"id": "t1", "text": "微软研究院提出的社区摘要方法可以回答全局问题。"},
+        {"id": "t2", "text": "Scrooge was a miser."},
+        {"id": "t3", "text": "Leiden 算法把图划分为社区。"}])
+    assert store.search("text_units", "社区摘要")[0]["id"] == "t1"
+    assert store.search("text_units", "Leiden 算法起什么作用？")[0]["id"] == "t3"
+    assert [r["id"] for r in store.search("text_units", "miser")] == ["t2"]  # English keeps working
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    store = Store(tmp_path)
+    store.set_meta("schema_version", str(SCHEMA_VERSION + 1))
+    with pytest.raises(StoreError, match="newer Sensemaker"):
+        Store(tmp_path)
+
+
+def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
+    (tmp_path / "sensemaker.db").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a Sensemaker workspace"):
+        Store(tmp_path)
+
+
+def test_readers_are_not_blocked_by_a_writer(tmp_path):
+    store = Store(tmp_path)
+    store.insert("entities", [{"id": f"e{i}", "title": f"E{i}"} for i in range(100)])
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def write():
+        i = 100
+        while not stop.is_set():
+            store.insert("entities", [{"id": f"e{i}", "title": f"E{i}"}])
+            i += 1
+
+    def read():
+        try:
+            for _ in range(200):
+                assert store.count("entities") >= 100
+        except (AssertionError, sqlite3.OperationalError) as exc:
+            errors.append(exc)
+
+    w = threading.Thread(target=write)
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    w.start()
+    for r in readers:
+        r.start()
+    for r in readers:
+        r.join()
+    stop.set()
+    w.join()
+    assert not errors
