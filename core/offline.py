@@ -3,8 +3,8 @@
 Extraction works sentence by sentence (core.textutil.split_sentences):
 - English: proper names are runs of capitalised words ("Bank of England", "Ghost of Christmas
   Past", with a title kept: "Mr. Fezziwig"); leading sentence words such as "The", "But", "Old"
-  are stripped. A single word must earn its place: seen twice in the unit (four times if only
-  ever at a sentence start), or once mid-sentence next to a type cue ("said Belle", "in London"),
+  are stripped. A single word must earn its place: seen twice in the unit, once not at a
+  sentence start, or once mid-sentence next to a type cue ("said Belle", "in London"),
   or introduced by an apposition ("Belle, a comely matron"); a word more often written lower
   case in the unit is a common word.
 - Salient noun phrases, sparingly: a lower-case pair of content words repeated three times in
@@ -52,7 +52,8 @@ TITLES = _set("mr mrs ms miss mister madam madame dr doctor sir lady lord dame m
               "rev reverend capt captain col colonel gen general lt lieutenant sgt sergeant major admiral "
               "president senator governor mayor judge inspector detective officer agent king queen prince "
               "princess duke duchess earl count countess baron uncle aunt father mother brother sister "
-              "st saint")
+              "st saint councillor councilor alderman minister secretary chancellor commissioner director "
+              "superintendent constable sheriff")
 _PERIOD_TITLES = _set("mr mrs ms dr prof rev capt col gen lt sgt st")
 CONNECTORS = _set("of the de du da di del della van von der den la le y")
 SPEECH = _set("said says cried replied asked exclaimed returned answered whispered observed added "
@@ -66,11 +67,14 @@ ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council depar
                  "bureau administration trust fund federation league team labs laboratory partners "
                  "holdings industries systems technologies media news times post press army navy force "
                  "government parliament congress senate assembly firm exchange court hospital church "
-                 "gazette journal")
+                 "gazette journal squad corps division brigade regiment coalition estates chemicals "
+                 "pharmaceuticals motors airlines energy logistics shipping associates consulting capital "
+                 "ventures brothers")
 GEO_WORDS = _set("street road lane avenue square city town county river lake mountain mountains hill "
                  "island islands park bridge churchyard cathedral market station harbour harbor bay "
                  "valley forest place row gardens house heath common kingdom republic states province region "
-                 "district village castle sea ocean coast north south east west quarter borough port")
+                 "district village castle sea ocean coast north south east west quarter borough port quay "
+                 "wharf creek pier dock docks marina beach cove point")
 EVENT_WORDS = _set("festival meeting war battle conference summit election olympics games christmas "
                    "easter day eve revolution crisis strike fire flood earthquake storm hurricane "
                    "ceremony parade fair tournament championship cup incident attack trial hearing "
@@ -82,7 +86,13 @@ FIRST_NAMES = _set("james john robert michael william david richard joseph thoma
                    "bob tim tom dick harry jack joe ben sam jacob samuel arthur albert alfred walter "
                    "mary patricia jennifer linda elizabeth barbara susan jessica sarah karen nancy lisa "
                    "margaret betty sandra ashley emily martha anna anne jane alice grace rose ruth helen "
-                   "emma olivia sophia charlotte caroline kate catherine ellen laura julia maria clara")
+                   "emma olivia sophia charlotte caroline kate catherine ellen laura julia maria clara "
+                   "alex sam jordan taylor chris pat jamie morgan casey riley max lee kim tony nick dan jim "
+                   "bill will kevin brian jason ryan eric steve scott greg adam josh luke kyle sean ian "
+                   "amy lucy sophie hannah chloe megan rachel rebecca amanda nicole michelle diana victoria "
+                   "eve claire julie karen ann louise marie paula ella mia zoe leo noah liam ethan oliver "
+                   "victor owen julian nora rosa ingrid carlos jose juan luis ahmed omar fatima aisha priya "
+                   "ravi ana elena sofia ivan olga")
 KNOWN_ORGS = _set("microsoft google openai meta amazon apple ibm nvidia intel oracle alibaba tencent "
                   "baidu huawei anthropic deepmind samsung bytedance "
                   "微软 谷歌 百度 腾讯 阿里巴巴 阿里 华为 字节跳动 京东 美团 小米 英伟达 亚马逊 网易 "
@@ -102,7 +112,7 @@ _LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-
 _LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*"
                         r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")
 _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?![A-Za-z0-9_])")
-_MASK = re.compile(r"https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
+_MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
 _CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
                    r"\basync |\bawait |</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
 _META = re.compile(r"^\s*[a-z_]+:\s")
@@ -169,12 +179,13 @@ class OfflineEngine:
         text = unit.get("text") or ""
         spans = _whole_sentences(text, split_sentences(text), unit.get("char_start"))
         sentences = [text[a:b] for a, b in spans]
+        found = [[] if _skip(s) else (_zh_mentions(s) if has_cjk(s) else _en_mentions(s)) for s in sentences]
+        _drop_initial_verbs(found)
         cands: dict[str, _Cand] = {}
         mentions: list[list[tuple[str, _Mention]]] = []
-        for i, s in enumerate(sentences):
-            found = [] if _skip(s) else (_zh_mentions(s) if has_cjk(s) else _en_mentions(s))
+        for i, ms in enumerate(found):
             keyed = []
-            for m in found:
+            for m in ms:
                 key = normalize_title(m.surface)
                 if len(key) < 2:
                     continue
@@ -221,7 +232,7 @@ class OfflineEngine:
             return "written in lower case more often than capitalised in this text"
         if c.strong or c.lower_check:
             return None
-        if c.count >= 2 and (c.mid or c.count >= 4):
+        if c.count >= 2 and c.mid:
             return None
         if c.mid and max(c.votes.values(), default=0) >= 1:  # "said Belle", "in London"
             return None
@@ -274,6 +285,17 @@ class OfflineEngine:
 
 
 _TERMINAL = re.compile(r"[.!?\u3002\uff01\uff1f\uff1b:;\u2026][\"'\u2019\u201d\u300d\u300f)\]]*$")
+
+
+def _drop_initial_verbs(found: list[list[_Mention]]) -> None:
+    """"Require Calloway Chemicals to..." at a sentence start: when the name without its first
+    word is mentioned elsewhere in the unit, the first word was not part of it."""
+    keys = {normalize_title(m.surface) for ms in found for m in ms}
+    for ms in found:
+        for m in ms:
+            first, _, rest = m.surface.partition(" ")
+            if m.initial and rest and normalize_title(rest) in keys and first.lower() not in TITLES:
+                m.surface, m.start, m.initial = rest, m.start + len(first) + 1, False
 
 
 def _whole_sentences(text: str, spans: list[tuple[int, int]], char_start: int | None) -> list[tuple[int, int]]:
@@ -351,7 +373,8 @@ def _en_mentions(sentence: str) -> list[_Mention]:
         poss = bool(_POSS.search(w))
         if poss:
             w = w[:-2]
-        toks.append((w, a, a + len(w), initial, poss, stop_after, gap))
+        header = "\n" in gap and s[m.end():m.end() + 1] == ":"  # "Subject:" starting a line
+        toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
         prev_end = m.end()
     out: list[_Mention] = []
     i = 0
@@ -375,11 +398,23 @@ def _en_mentions(sentence: str) -> list[_Mention]:
                 and toks[j + 1][0].lower() in GEO_WORDS | ORG_WORDS:
             run.append(j + 1)  # "St. Paul's Churchyard"
             j += 1
-        m = _mention(sentence, toks, run)
-        if m:
-            out.append(m)
+        for part in _split_of(toks, run):
+            m = _mention(sentence, toks, part)
+            if m:
+                out.append(m)
         i = j + 1
     return out
+
+
+def _split_of(toks, run: list[int]) -> list[list[int]]:
+    """"Rosa Delgado of the Harbour Workers Union" is a person and an organisation; "Bank of
+    England" and "Ghost of Christmas Past" (one word before "of") stay whole."""
+    lo = [toks[x][0].lower() for x in run]
+    if "of" in lo:
+        i = lo.index("of")
+        if i >= 2 and not any(w in ORG_WORDS or w in GEO_WORDS or w in EVENT_WORDS for w in lo[:i]):
+            return [run[:i], run[i + 1:]]
+    return [run]
 
 
 def _cap(w: str) -> bool:
@@ -388,6 +423,8 @@ def _cap(w: str) -> bool:
 
 def _adjacent(toks, k: int) -> bool:
     gap = toks[k][6]
+    if toks[k][7]:
+        return False
     if not gap.strip():
         return True
     return gap.strip() == "." and toks[k - 1][0].lower() in ABBREVIATIONS and toks[k - 1][0].lower() in TITLES
@@ -395,7 +432,7 @@ def _adjacent(toks, k: int) -> bool:
 
 def _mention(sentence: str, toks, run: list[int]) -> _Mention | None:
     words = [toks[x][0] for x in run]
-    lo = [w.lower() for w in words]
+    lo = [w.lower().replace("\u2019", "'") for w in words]
     start = 0
     while start < len(words) and (lo[start] in CONNECTORS or (lo[start] in STOPWORDS and not (
             lo[start] in TITLES and start + 1 < len(words)))):
@@ -437,8 +474,8 @@ def _mention(sentence: str, toks, run: list[int]) -> _Mention | None:
     if before and before[-1] in GEO_PREPS and not toks[first][6].strip():
         votes["geo"] += GEO_PREPS[before[-1]]
     follow = sentence[toks[last][2]:toks[last][2] + 40]
-    appositive = bool(_APPOSITIVE.match(follow)) and (
-        not after or after[0] in ("a", "an", "the") or after[0] in KIN or toks[last + 1][4])
+    appositive = bool(_APPOSITIVE.match(follow)) and bool(after) and (
+        after[0] in ("a", "an", "the") or after[0] in KIN or toks[last + 1][4])
     if appositive:
         votes["person"] += 2 if after and after[0] in KIN else 1
     if any(toks[x][0].lower() in _PRONOUNS for x in range(last + 1, len(toks))):

@@ -139,6 +139,8 @@ def _join(names: list[str], zh: bool) -> str:
     return ("、".join(names[:-1]) + "与" + names[-1]) if zh else (", ".join(names[:-1]) + " and " + names[-1])
 
 
+# the opening sentences write_report puts in every summary: not worth quoting in a parent report
+_BOILERPLATE = re.compile(r"^(?:This community centres on .*?\. The report covers .*?\.|该社区以.*?。)\s*")
 _MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+|\*\*|__|`")
 _FAKE_CITE = re.compile(r"\[(\s*Data\s*:)", re.IGNORECASE)
 
@@ -234,7 +236,7 @@ def _findings(ents, rels, claims, subs, nm, zh: bool) -> list[dict[str, str]]:
     used: list[frozenset] = []  # sentences quoted by earlier findings
 
     for s in subs[:5]:
-        text = _first(s.get("summary") or "", 80)
+        text = _first(_BOILERPLATE.sub("", s.get("summary") or ""), 60) or _first(s.get("summary") or "", 60)
         if text:
             findings.append({"summary": s.get("title") or f"Community {s['community']}",
                              "explanation": text + _cite(reports=[s["community"]])})
