@@ -31,6 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)
 
+    m = sub.add_parser("merges", help="entity merges made by entity resolution; undo one")
+    m.add_argument("--workspace", "-w", required=True)
+    m.add_argument("--undo", metavar="NAME_OR_ID", help="undo this merge and rebuild the graph")
+    m.set_defaults(func=cmd_merges)
+
     a = sub.add_parser("app", help="start the web app (indexes the sample corpus on first start)")
     a.add_argument("--port", type=int, default=8501)
     a.add_argument("--no-sample", action="store_true", help="do not create the sample workspace")
@@ -126,6 +131,21 @@ def cmd_status(args) -> int:
         print(f"  {r['started_at']}  {r['status']:<22} engine={r['engine']} llm_calls={r['llm_calls'] or 0} "
               f"tokens={(r['prompt_tokens'] or 0) + (r['completion_tokens'] or 0)} cache_hits={r['cache_hits'] or 0}"
               + (f"  error: {r['error']}" if r.get("error") else ""))
+    return 0
+
+
+def cmd_merges(args) -> int:
+    from core.index.entity_resolution import undo_merge
+    from core.index.pipeline import run_index
+    from core.settings import load_settings
+
+    store = _open(args.workspace, create=False)
+    if args.undo:
+        row = undo_merge(store, args.undo)
+        print(f"undid the merge of {row['merged']} into {row['into']}; rebuilding the graph", file=sys.stderr)
+        run_index(store, load_settings(args.workspace))
+    for r in store.rows("entity_merges", order_by="merged"):
+        print(f"{r['status']:<7} {r['merged']} -> {r['into']}  ({r['reason']})")
     return 0
 
 

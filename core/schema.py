@@ -69,6 +69,11 @@ TABLES: dict[str, dict[str, type]] = {
         "id": str, "human_readable_id": int, "created_at": str, "question": str, "method": str,
         "params": str, "answer": str, "trace": str,
     },
+    # entity resolution: which names were merged into which, why, and whether a user undid it
+    "entity_merges": {
+        "id": str, "human_readable_id": int, "merged": str, "into": str, "reason": str,
+        "status": str, "updated_at": str,
+    },
     "meta": {"id": str, "human_readable_id": int, "value": str},
 }
 

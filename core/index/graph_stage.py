@@ -17,6 +17,7 @@ from typing import Any
 import networkx as nx
 
 from core.engine import IndexEngine
+from core.index.entity_resolution import apply_merges, find_merges, record_merges, undone_merges
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store import Store
@@ -79,6 +80,15 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
               cancel: threading.Event | None = None) -> dict[str, int]:
     ents, rels, raw_claims = collect(store, engine.name)
     rels = {k: v for k, v in rels.items() if k[0] in ents and k[1] in ents}
+    merges = find_merges(ents, rels, undone_merges(store))
+    ents, rels = apply_merges(ents, rels, merges)
+    record_merges(store, merges)
+    merged_into = {m["from"]: m["into"] for m in merges}
+    for c in raw_claims:  # claims follow their subject into the merged entity
+        subj = normalize_title(c.get("subject") or "")
+        while subj in merged_into:
+            subj = merged_into[subj]
+        c["subject"] = subj
     graph = nx.Graph()
     graph.add_nodes_from(ents)
     graph.add_edges_from(rels)
@@ -153,4 +163,5 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
     store.replace_table("claims", claim_rows)
     on_progress(Progress("graph", 1, 1, f"{len(entity_rows)} entities, {len(rel_rows)} relationships, "
                                          f"{len(claim_rows)} claims"))
-    return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows)}
+    return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows),
+            "merges": len(merges)}

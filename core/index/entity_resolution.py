@@ -1,0 +1,170 @@
+"""Entity resolution beyond exact names: "DR. JORDAN HAYES" and "JORDAN HAYES", "TAYLOR CRUS" and
+"TAYLOR CRUZ". A merge needs both a name match and evidence in the graph (a shared neighbour or a
+shared text unit), every merge is recorded in `entity_merges` with its reason, and a merge a user
+undoes is never made again for that workspace.
+
+Rules (conservative on purpose; a wrong merge hides a person):
+- titles: names equal after removing leading titles (Dr., Agent, Mr., Captain ...) merge when
+  the name left has at least two words (a bare surname is ambiguous: "MRS. CRATCHIT" is not
+  "CRATCHIT"), and titles of opposite gender never merge;
+- spelling: names with the same number of words (at least two), the same first letter in each
+  word, and a similarity of at least 0.9 merge;
+- both need evidence: a shared neighbour or a shared text unit.
+"""
+from __future__ import annotations
+
+import hashlib
+from difflib import SequenceMatcher
+from typing import Any
+
+from core.store import Store, now
+
+MALE = {"MR", "SIR", "LORD", "MISTER"}
+FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME"}
+NEUTRAL = {"DR", "DOCTOR", "PROF", "PROFESSOR", "AGENT", "CAPTAIN", "CAPT", "COUNCILLOR",
+           "COUNCILOR", "MAYOR", "SENATOR", "GENERAL", "SGT", "SERGEANT", "DETECTIVE", "OFFICER",
+           "JUDGE", "PRESIDENT", "MINISTER", "INSPECTOR", "LT", "LIEUTENANT", "COLONEL", "COMMANDER"}
+SIMILARITY = 0.9
+
+
+def split_title(name: str) -> tuple[str, str]:
+    """(gender of the leading titles: 'm', 'f' or '', the name without them)."""
+    words = name.split()
+    gender = ""
+    while len(words) > 1:
+        w = words[0].rstrip(".").upper()
+        if w in MALE:
+            gender = gender or "m"
+        elif w in FEMALE:
+            gender = gender or "f"
+        elif w not in NEUTRAL:
+            break
+        words = words[1:]
+    return gender, " ".join(words)
+
+
+def merge_id(a: str, b: str) -> str:
+    x, y = sorted((a, b))
+    return "mrg-" + hashlib.sha256(f"{x}\x1f{y}".encode("utf-8")).hexdigest()[:16]
+
+
+def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[str]]) -> str | None:
+    shared_n = (neighbours.get(a, set()) & neighbours.get(b, set())) - {a, b}
+    if shared_n:
+        return f"{len(shared_n)} shared neighbour{'s' * (len(shared_n) > 1)} ({', '.join(sorted(shared_n)[:3])})"
+    shared_u = set(ents[a]["units"]) & set(ents[b]["units"])
+    if shared_u:
+        return f"{len(shared_u)} shared text unit{'s' * (len(shared_u) > 1)}"
+    return None
+
+
+def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dict[str, Any]],
+                undone: set[str]) -> list[dict[str, Any]]:
+    """Pairs to merge: [{from, into, reason}], `into` the better-attested name."""
+    neighbours: dict[str, set[str]] = {}
+    for a, b in rels:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    weight = lambda k: (len(ents[k]["units"]), -len(k), k)
+    candidates: list[tuple[str, str, str]] = []
+    by_core: dict[str, list[tuple[str, str]]] = {}
+    for key in ents:
+        gender, core = split_title(key)
+        if len(core.split()) >= 2:
+            by_core.setdefault(core, []).append((key, gender))
+    for core, group in by_core.items():
+        if len(group) < 2:
+            continue
+        genders = {g for _, g in group if g}
+        if len(genders) > 1:
+            continue
+        names = [k for k, _ in group]
+        for k in names:
+            if k != core:
+                candidates.append((k, core if core in ents else max(names, key=weight), "same name without titles"))
+    # spelling variants, blocked by word count and initials so the comparison stays near-linear
+    blocks: dict[tuple, list[str]] = {}
+    for key in ents:
+        _, core = split_title(key)
+        words = core.split()
+        if len(words) >= 2 and all(w[:1].isalpha() for w in words):
+            blocks.setdefault((len(words), tuple(w[0] for w in words)), []).append(key)
+    for keys in blocks.values():
+        if len(keys) > 400:  # a huge block is a list of unrelated names, not variants
+            continue
+        keys.sort()
+        for i, a in enumerate(keys):
+            for b in keys[i + 1:]:
+                if abs(len(a) - len(b)) > 2:
+                    continue
+                ratio = SequenceMatcher(None, split_title(a)[1], split_title(b)[1]).ratio()
+                if ratio >= SIMILARITY and split_title(a)[1] != split_title(b)[1]:
+                    into, frm = sorted((a, b), key=weight, reverse=True)
+                    candidates.append((frm, into, f"spelling variant (similarity {ratio:.2f})"))
+    merges, taken = [], {}
+    for frm, into, why in candidates:
+        into = taken.get(into, into)
+        if frm == into or frm in taken or merge_id(frm, into) in undone:
+            continue
+        ev = _evidence(frm, into, ents, neighbours)
+        if ev is None:
+            continue
+        taken[frm] = into
+        merges.append({"from": frm, "into": into, "reason": f"{why}; {ev}"})
+    return merges
+
+
+def apply_merges(ents: dict, rels: dict, merges: list[dict[str, Any]]) -> tuple[dict, dict]:
+    """Fold each merged entity into its target: descriptions, units, aliases, relationships."""
+    target = {m["from"]: m["into"] for m in merges}
+
+    def final(k: str) -> str:
+        seen = set()
+        while k in target and k not in seen:
+            seen.add(k)
+            k = target[k]
+        return k
+
+    for frm in target:
+        into = final(frm)
+        src, dst = ents.pop(frm), ents[into]
+        dst["types"].update(src["types"])
+        dst["descriptions"] += src["descriptions"]
+        dst["aliases"].update(src["aliases"])
+        dst["units"] += [u for u in src["units"] if u not in dst["units"]]
+    out: dict[tuple[str, str], dict] = {}
+    for (a, b), g in rels.items():
+        a2, b2 = final(a), final(b)
+        if a2 == b2:
+            continue
+        key = tuple(sorted((a2, b2)))
+        if key in out:
+            out[key]["descriptions"] += g["descriptions"]
+            out[key]["weight"] += g["weight"]
+            out[key]["units"] += [u for u in g["units"] if u not in out[key]["units"]]
+        else:
+            out[key] = {**g, "source": final(g["source"]), "target": final(g["target"])}
+    return ents, out
+
+
+def record_merges(store: Store, merges: list[dict[str, Any]]) -> None:
+    """Keep undone merges; replace the rest with this run's merges."""
+    undone = store.rows("entity_merges", "status = 'undone'")
+    rows = [{"id": merge_id(m["from"], m["into"]), "merged": m["from"], "into": m["into"],
+             "reason": m["reason"], "status": "merged", "updated_at": now()} for m in merges]
+    store.replace_table("entity_merges", undone + [r for r in rows if r["id"] not in {u["id"] for u in undone}])
+
+
+def undone_merges(store: Store) -> set[str]:
+    return {r["id"] for r in store.rows("entity_merges", "status = 'undone'", select="id")}
+
+
+def undo_merge(store: Store, merge: str) -> dict[str, Any]:
+    """Mark a merge undone (by id or by the merged name). The next index run, which only redoes
+    the graph and what depends on it, keeps the two entities apart."""
+    rows = store.rows("entity_merges", "id = ? or merged = ?", [merge, merge])
+    if not rows:
+        from core.errors import UserError
+        raise UserError(f"no merge {merge!r} in this workspace")
+    store.update("entity_merges", rows[0]["id"], status="undone", updated_at=now())
+    return rows[0]
