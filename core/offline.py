@@ -111,7 +111,6 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z0-9]+
 _LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-9]|[A-Za-z]")
 _LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*"
                         r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")
-_LATIN_NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?![A-Za-z0-9_])")
 _MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
 _CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
                    r"\basync |\bawait |</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
@@ -217,7 +216,8 @@ class OfflineEngine:
         for key, c in cands.items():
             reason = self._reject_reason(c, lower)
             if reason:
-                out.rejected.append({"kind": "entity", "name": c.forms.most_common(1)[0][0], "reason": reason})
+                if len(out.rejected) < 50:
+                    out.rejected.append({"kind": "entity", "name": c.forms.most_common(1)[0][0], "reason": reason})
                 continue
             title = max(c.forms.items(), key=lambda kv: (kv[1], -list(c.forms).index(kv[0])))[0]
             accepted[key] = title
@@ -498,7 +498,7 @@ def _zh_mentions(sentence: str) -> list[_Mention]:
                 m.start, m.end, m.initial = m.start + seg.start(), m.end + seg.start(), False
                 out.append(m)
             continue
-        for m in _latin_names(s, seg.start(), seg.end()):
+        for m in _LATIN_RUN.finditer(s, seg.start(), seg.end()):  # "Naive RAG" is one name
             w = m.group(0).rstrip(".")
             if _latin_name(w):
                 known = w.lower() in KNOWN_ORGS
@@ -546,12 +546,6 @@ def _zh_mentions(sentence: str) -> list[_Mention]:
 def _place_shaped(word: str) -> bool:
     """北京市, 杭州, 美国: a place suffix after a name, not 上市 or 城市."""
     return word.endswith(ZH_PLACE_SUFFIX) and (len(word) >= 3 or word[-1] in "国州省")
-
-
-def _latin_names(s: str, start: int, end: int) -> list[re.Match]:
-    """Latin names in s[start:end]; capitalised words joined by one space are one name
-    ("Naive RAG", "Microsoft GraphRAG")."""
-    return list(_LATIN_RUN.finditer(s, start, end))
 
 
 def _org_head(name: str) -> bool:

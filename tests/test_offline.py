@@ -70,6 +70,20 @@ def test_code_urls_and_inline_code_are_not_names():
     assert set(ents) == {"MARY SMITH", "LEIDEN REPORT"}
 
 
+def test_sentences_cut_by_a_chunk_boundary_are_left_to_the_neighbouring_chunk():
+    unit = {"id": "u", "char_start": 5000,
+            "text": "ziwig and Old Bailey laughed. Mr. Topper sang to Mary Smith. Bob Cratchit smiled at "
+                    "Mary Smith. Then Mrs. Fezzi"}
+    ents = {normalize_title(e["title"]) for e in ENGINE.extract(unit).entities}
+    assert ents == {"MR. TOPPER", "MARY SMITH", "BOB CRATCHIT"}
+    assert ENGINE.extract({"id": "e", "text": ""}).entities == []
+
+
+def test_a_sentence_initial_verb_is_not_part_of_the_name():
+    text = "Require Calloway Chemicals to report. The council wrote to Calloway Chemicals again."
+    assert set(entities(text)) == {"CALLOWAY CHEMICALS"}
+
+
 def test_salient_noun_phrases_sparingly():
     text = ("The community reports are written first. Each of the community reports cites entities. "
             "Readers trust community reports. The city council met.")
