@@ -36,15 +36,21 @@ def _key(sentence: str) -> str:
     return re.sub(r"\W+", " ", sentence.lower()).strip()
 
 
+MAX_SENTENCES = 400
+
+
 def summarize_descriptions(name: str, descriptions: list[str], max_words: int = 120) -> str:
     """One extractive description from several: central, distinct sentences, original order."""
-    seen: dict[str, str] = {}
+    unique: dict[str, str] = {}
     for d in descriptions:
         for s in _sentences(d):
-            k = _key(s)
-            if k and k not in seen and not any(k in other for other in seen if len(other) > len(k)):
-                seen[k] = s
-    sents = list(seen.values())
+            unique.setdefault(_key(s), s)
+    unique.pop("", None)
+    keys = list(unique)
+    if len(keys) > MAX_SENTENCES:  # an entity named in thousands of units: an even sample, in order
+        keys = [keys[i * len(keys) // MAX_SENTENCES] for i in range(MAX_SENTENCES)]
+    # a sentence contained in a longer one (trimmed at extraction) is the same sentence
+    sents = [unique[k] for k in keys if not any(k in o for o in keys if len(o) > len(k))]
     if sum(text_length(s) for s in sents) <= max_words:
         return " ".join(sents)
     name_words = set(content_words(name.replace("->", " ")))
