@@ -10,6 +10,7 @@ import html
 from typing import Any
 
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 
 from core.query.types import Point, SearchResult
 
@@ -17,6 +18,9 @@ SELECTED = "in the answer's context"
 CUT = "cut by the reduce budget"
 ZERO = "score 0 (dropped)"
 STATUS_COLOURS = {SELECTED: "#2F7D4A", CUT: "#E8A33D", ZERO: "#B8C0CC"}
+SCALE = "YlOrRd"
+ROOT_COLOUR = "#f5f7fa"
+NO_REPORT_COLOUR = "#d9dee5"
 FONT = dict(family="Inter, system-ui, -apple-system, Segoe UI, sans-serif", size=13, color="#1f2933")
 
 
@@ -50,7 +54,8 @@ def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, 
             value[cid] = max(own[cid], kids)
         return value[cid]
 
-    ids, parents, labels, values, colours, hover = ["all"], [""], ["All communities"], [0], [0.0], [""]
+    ids, parents, labels, values, colours, hover = (["all"], [""], ["All communities"], [0],
+                                                   [ROOT_COLOUR], ["the whole corpus"])
     for c in sorted(communities, key=lambda c: (int(c.get("level") or 0), int(c["community"]))):
         cid = int(c["community"])
         rep = report_of.get(cid)
@@ -61,7 +66,7 @@ def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, 
         labels.append(_text(title, 40))
         values.append(total(cid))
         rating = (rep or {}).get("rating")
-        colours.append(float(rating) if rating is not None else 0.0)
+        colours.append(rating_colour(rating))
         hover.append(f"<b>{_text(title, 80)}</b><br>community {cid} \u00b7 level {c.get('level')}"
                      f"<br>{own[cid]} entities<br>"
                      + (f"rating {float(rating):.1f}" if rating is not None else "no report yet"))
@@ -69,12 +74,25 @@ def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, 
     fig = go.Figure(go.Treemap(
         ids=ids, parents=parents, labels=labels, values=values, branchvalues="total",
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        marker=dict(colors=colours, colorscale="YlOrRd", cmin=0, cmax=10,
-                    colorbar=dict(title="rating", thickness=12)),
-        maxdepth=3, root_color="#f5f7fa", textinfo="label+value",
+        marker=dict(colors=colours, line=dict(color="#ffffff", width=1)),
+        maxdepth=3, textinfo="label", pathbar=dict(visible=True),
     ))
-    fig.update_layout(margin=dict(l=4, r=4, t=8, b=4), height=height, font=FONT)
+    # the colour scale, drawn by an invisible scatter (a treemap with explicit colours has none)
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", hoverinfo="skip", showlegend=False,
+                             marker=dict(colorscale=SCALE, cmin=0, cmax=10, color=[0], showscale=True,
+                                         colorbar=dict(title="rating", thickness=12, len=0.9))))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    fig.update_layout(margin=dict(l=4, r=4, t=24, b=4), height=height, font=FONT,
+                      plot_bgcolor="rgba(0,0,0,0)", uniformtext=dict(minsize=9, mode="hide"))
     return fig
+
+
+def rating_colour(rating: float | None) -> str:
+    """The colour of a rating on the 0-10 scale (grey when there is no report)."""
+    if rating is None:
+        return NO_REPORT_COLOUR
+    return sample_colorscale(SCALE, [min(max(float(rating), 0.0), 10.0) / 10.0])[0]
 
 
 def point_status(result: SearchResult) -> list[tuple[Point, str]]:

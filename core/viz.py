@@ -157,8 +157,11 @@ html, body {{ margin: 0; padding: 0; font-family: Inter, system-ui, -apple-syste
 #sm-bar button {{ padding: 5px 10px; border: 1px solid #cbd2d9; background: #fff; border-radius: 6px; cursor: pointer; font-size: 13px; }}
 #sm-bar button:hover {{ background: #f0f4f8; }}
 #sm-status {{ color: #616e7c; }}
-#sm-graph {{ width: 100%; height: {height}px; border: 1px solid #e4e7eb; border-radius: 8px; background: #fbfcfd; }}
-#sm-legend {{ display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 6px 2px; font-size: 12px; color: #3e4c59; }}
+#sm-graph {{ box-sizing: border-box; width: 100%; height: {height}px; border: 1px solid #e4e7eb; border-radius: 8px; background: #fbfcfd; }}
+#sm-wrap {{ position: relative; }}
+#sm-legend {{ position: absolute; left: 8px; top: 8px; max-width: 45%; max-height: {legend_h}px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; padding: 6px 8px; font-size: 11.5px; color: #3e4c59; background: rgba(255,255,255,.88); border: 1px solid #e4e7eb; border-radius: 6px; }}
+#sm-legend:empty {{ display: none; }}
+#sm-legend > span {{ white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
 #sm-legend span.sw {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }}
 #sm-note {{ font-size: 12px; color: #8d5b00; padding: 2px; }}
 div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; line-height: 1.4; background: #fff; border: 1px solid #cbd2d9; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.12); padding: 8px 10px; color: #1f2933; font-family: inherit; }}
@@ -170,8 +173,8 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
   <button id="sm-fit" type="button">Fit all</button>
   <span id="sm-status"></span>
 </div>
-<div id="sm-graph" data-nodes="{n_nodes}" data-edges="{n_edges}"></div>
-<div id="sm-legend">{legend}</div>
+<div id="sm-wrap"><div id="sm-graph" data-nodes="{n_nodes}" data-edges="{n_edges}"></div>
+<div id="sm-legend">{legend}</div></div>
 {note}
 <script>{js}</script>
 <script>
@@ -179,11 +182,28 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
   var nodes = new vis.DataSet({nodes});
   var edges = new vis.DataSet({edges});
   var container = document.getElementById("sm-graph");
-  var network = new vis.Network(container, {{nodes: nodes, edges: edges}}, {vis_options});
-  network.once("stabilizationIterationsDone", function () {{
-    network.setOptions({{physics: false}});
-    container.setAttribute("data-ready", "1");
-  }});
+  var network = null;
+  var touched = false;
+  function start() {{
+    // vis-network fits the view to the container's size: wait until the frame is laid out
+    if (!(container.clientWidth > 0 && container.clientHeight > 0)) {{ setTimeout(start, 60); return; }}
+    if (nodes.length === 0) {{
+      container.textContent = "No entities to draw.";
+      container.setAttribute("data-ready", "1");
+      return;
+    }}
+    network = new vis.Network(container, {{nodes: nodes, edges: edges}}, {vis_options});
+    network.once("stabilizationIterationsDone", function () {{
+      network.setOptions({{physics: false}});
+      network.fit();
+      network.moveTo({{scale: network.getScale() * 0.92}});  // room for the labels at the edges
+      container.setAttribute("data-ready", "1");
+    }});
+    network.on("dragStart", function () {{ touched = true; }});
+    network.on("zoom", function () {{ touched = true; }});
+  }}
+  start();
+  window.addEventListener("resize", function () {{ if (network && !touched) {{ network.fit(); }} }});
   var status = document.getElementById("sm-status");
   function focusOn(text) {{
     var q = (text || "").trim().toLowerCase();
@@ -191,8 +211,10 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
     var all = nodes.get();
     var hit = all.filter(function (n) {{ return String(n.label).toLowerCase() === q; }})[0]
       || all.filter(function (n) {{ return String(n.label).toLowerCase().indexOf(q) >= 0; }})[0];
+    if (!network) {{ return; }}
     if (!hit) {{ status.textContent = "No entity matches \\u201c" + text + "\\u201d"; return; }}
     status.textContent = "";
+    touched = true;
     network.selectNodes([hit.id]);
     network.focus(hit.id, {{scale: 1.4, animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
   }}
@@ -200,7 +222,8 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
   find.addEventListener("change", function () {{ focusOn(find.value); }});
   find.addEventListener("keydown", function (ev) {{ if (ev.key === "Enter") {{ focusOn(find.value); }} }});
   document.getElementById("sm-fit").addEventListener("click", function () {{
-    network.unselectAll(); network.fit({{animation: {{duration: 400}}}}); status.textContent = "";
+    if (!network) {{ return; }}
+    touched = false; network.unselectAll(); network.fit({{animation: {{duration: 400}}}}); status.textContent = "";
   }});
 }})();
 </script>
@@ -213,7 +236,7 @@ def _render(nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
     js, css = _vis_assets()
     options = "".join(f'<option value="{html.escape(str(n["label"]))}"></option>' for n in nodes)
     legend_html = "".join(
-        f'<span><span class="sw" style="background:{c}"></span>{html.escape(g)}</span>'
+        f'<span title="{html.escape(g)}"><span class="sw" style="background:{c}"></span>{html.escape(g)}</span>'
         for g, c in legend)
     note_html = f'<div id="sm-note">{html.escape(note)}</div>' if note else ""
     keep = ("id", "label", "title", "color", "size", "shape")
@@ -221,4 +244,5 @@ def _render(nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
     edges = [{k: e[k] for k in ("from", "to", "width", "title") if k in e} for e in edges]
     return _PAGE.format(css=css, js=js, height=int(height), datalist=options, legend=legend_html,
                         note=note_html, nodes=script_json(nodes), edges=script_json(edges),
-                        vis_options=script_json(_OPTIONS), n_nodes=len(nodes), n_edges=len(edges))
+                        vis_options=script_json(_OPTIONS), n_nodes=len(nodes), n_edges=len(edges),
+                        legend_h=int(height * 0.45))

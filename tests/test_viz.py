@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 import re
 
-from core.charts import CUT, SELECTED, ZERO, hierarchy_figure, point_status, score_figure
+from core.charts import (CUT, SELECTED, ZERO, hierarchy_figure, point_status, rating_colour,
+                         score_figure)
 from core.query.types import MapBatch, Point, SearchResult
 from core.viz import community_graph
 
@@ -111,5 +112,7 @@ def test_hierarchy_treemap_sizes_and_escapes():
     vals = dict(zip(t.ids, t.values))
     assert vals["c0"] == 5 and vals["c1"] == 3 and vals["c2"] == 2
     assert dict(zip(t.ids, t.parents))["c1"] == "c0"
-    assert dict(zip(t.ids, t.marker.colors))["c0"] == 7.5
+    colours = dict(zip(t.ids, t.marker.colors))
+    assert colours["c0"] == rating_colour(7.5) != colours["c1"] == rating_colour(2.0)
+    assert colours["c2"] == rating_colour(None)  # no report: grey, not a low rating
     assert all("<img" not in label for label in t.labels)

@@ -1,0 +1,177 @@
+"""Ask: global (map-reduce over community reports) or local (an entity's neighbourhood) questions;
+the answer with clickable references; how it was made; past questions."""
+from __future__ import annotations
+
+import queue
+import threading
+
+import streamlit as st
+
+from core.query.global_search import global_search, report_levels
+from core.query.local_search import local_search
+from core.query.traces import list_traces, load_trace
+from core.query.types import GlobalParams, LocalParams, SearchResult
+from core.store import Store
+from pages import ui_chips, ui_drilldown as drill, ui_trace
+from pages import ui_state as ui
+
+METHODS = {"global": "Global: the corpus as a whole", "local": "Local: specific entities"}
+EXAMPLES = {"global": "What are the main themes in these documents?",
+            "local": "What do we know about the harbour authority?"}
+
+
+def _result() -> SearchResult | None:
+    data = st.session_state.get("ask_result")
+    return SearchResult.from_dict(data) if data else None
+
+
+def _keep(result: SearchResult) -> None:
+    st.session_state["ask_result"] = result.to_dict()
+    drill.close()
+
+
+def options(store: Store, method: str) -> GlobalParams | LocalParams:
+    with st.expander("Options", icon=":material/tune:"):
+        if method == "global":
+            levels = report_levels(store)
+            lv = sorted(levels)
+            default = 1 if 1 in levels else lv[0]
+            c = st.columns(3)
+            level = c[0].selectbox("Community level", lv, index=lv.index(default),
+                                   format_func=lambda n: f"level {n} ({levels[n]} reports)",
+                                   key="ask_level")
+            threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
+            concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
+                                            key="ask_conc")
+            c = st.columns(3)
+            map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
+                                           key="ask_map")
+            reduce_budget = c[1].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
+                                              500, key="ask_reduce")
+            seed = c[2].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
+                                     key="ask_seed")
+            return GlobalParams(level=int(level), rating_threshold=float(threshold),
+                                seed=int(seed) or None, map_max_tokens=int(map_budget),
+                                reduce_max_tokens=int(reduce_budget), concurrency=int(concurrency))
+        c = st.columns(3)
+        budget = c[0].number_input("Context budget (tokens)", 1000, 128000, 12000, 1000, key="ask_ctx")
+        top_k = c[1].number_input("Entry entities", 1, 50, 10, key="ask_topk")
+        text_prop = c[2].slider("Share for source text", 0.1, 0.9, 0.5, 0.05, key="ask_prop")
+        return LocalParams(max_tokens=int(budget), top_k_entities=int(top_k),
+                           text_unit_prop=float(text_prop))
+
+
+def run_global(store: Store, question: str, params: GlobalParams) -> SearchResult:
+    """Run the search in a worker thread and draw each map batch as it arrives."""
+    llm = ui.query_llm(store)
+    live = st.empty()
+    events: queue.Queue = queue.Queue()
+
+    def work() -> None:
+        try:
+            events.put(("done", global_search(store, question, params, llm=llm,
+                                              on_batch=lambda b: events.put(("batch", b)))))
+        except BaseException as exc:  # noqa: BLE001 - handed to the page thread
+            events.put(("error", exc))
+
+    threading.Thread(target=work, name="sensemaker-global-search", daemon=True).start()
+    batches = []
+    with live.container():
+        with st.status("Mapping community reports...", expanded=True):
+            box = st.empty()
+            ui_trace.live_batches(box, batches)
+            while True:
+                kind, value = events.get()
+                if kind == "batch":
+                    batches.append(value)
+                    ui_trace.live_batches(box, batches)
+                elif kind == "error":
+                    live.empty()
+                    raise value
+                else:
+                    break
+    live.empty()  # the finished batches are shown under "How this answer was made"
+    return value
+
+
+def ask_form(store: Store) -> None:
+    method = st.segmented_control("Method", list(METHODS), format_func=METHODS.get,
+                                  default="global", key="ask_method", label_visibility="collapsed")
+    method = method or "global"
+    with st.form("ask", border=False):
+        question = st.text_area("Question", key="ask_question", height=90,
+                                placeholder=EXAMPLES[method], label_visibility="collapsed")
+        params = options(store, method)
+        go = st.form_submit_button("Ask", type="primary", icon=":material/send:")
+    if go:
+        if not question.strip():
+            st.warning("Type a question first.")
+            return
+        if method == "global":
+            result = run_global(store, question, params)
+        else:
+            with st.spinner("Collecting the entities' neighbourhood and answering..."):
+                result = local_search(store, question, params, llm=ui.query_llm(store))
+        _keep(result)
+
+
+def answer_view(store: Store, result: SearchResult) -> None:
+    with st.container(border=True):
+        st.markdown(f"#### {ui.md(result.question)}")
+        engine = "offline engine" if result.engine == "offline" else f"LLM {result.model}"
+        st.caption(f"{result.method} search \u00b7 {ui.md(engine)}"
+                   + (f" \u00b7 level {result.level}" if result.level is not None else ""))
+        if result.error:
+            st.error(ui.md(result.error), icon=":material/error:")
+        if result.no_data:
+            st.info("Nothing in the data answers this question.", icon=":material/search_off:")
+        n = ui_chips.cited_text(store, result.answer, f"ans_{result.trace_id}")
+        missing = [c for c in result.citations if c.get("dangling")]
+        if missing:
+            st.warning(f"{len(missing)} reference{'s' if len(missing) != 1 else ''} point to ids "
+                       "that do not exist in this workspace (marked missing).")
+        if n:
+            st.caption(f"{n} references \u00b7 click one to see the source text behind it.")
+    ui_trace.how(store, result)
+
+
+def past_queries(store: Store) -> None:
+    st.markdown("#### Past questions")
+    traces = list_traces(store, 30)
+    if not traces:
+        st.caption("Your questions appear here; each can be opened again exactly as answered.")
+        return
+    current = (st.session_state.get("ask_result") or {}).get("trace_id")
+    for t in traces:
+        label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
+        if st.button(label, key=f"trace_{t['id']}", width="stretch",
+                     type="primary" if t["id"] == current else "secondary",
+                     help=f"{t['method']} \u00b7 {t['created_at']}"):
+            _keep(load_trace(store, t["id"]))
+            st.rerun()
+
+
+def main() -> None:
+    store = ui.require_store()
+    st.title("Ask")
+    if not store.count("community_reports"):
+        st.info("There is nothing to ask yet: index a corpus on the Corpus page first.",
+                icon=":material/info:")
+        st.page_link("pages/corpus.py", label="Go to the corpus", icon=":material/library_books:")
+        return
+    st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    main_col, side = st.columns([3.2, 1], gap="large")
+    with main_col:
+        with ui.guard():
+            ask_form(store)
+        result = _result()
+        if result is not None:
+            answer_view(store, result)
+    with side:
+        past_queries(store)
+    drill.show(store)
+
+
+ui.ensure_routed()
+with ui.guard():
+    main()

@@ -1,0 +1,115 @@
+"""Corpus: add documents, see what is in the workspace, index it and watch the run."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.index.background import current_run
+from core.ingest import ingest_files
+from core.loaders import SUPPORTED
+from core.store import Store
+from pages import ui_runs
+from pages import ui_state as ui
+
+MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pdf": "PDF",
+              "text/html": "HTML", "text/csv": "CSV row", "application/jsonl": "JSONL row",
+              "application/x-ndjson": "JSONL row",
+              "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word"}
+
+
+def counts_row(store: Store) -> None:
+    c = store.counts()
+    cols = st.columns(6)
+    for col, (label, table) in zip(cols, [("Documents", "documents"), ("Text units", "text_units"),
+                                          ("Entities", "entities"), ("Relationships", "relationships"),
+                                          ("Communities", "communities"), ("Reports", "community_reports")]):
+        col.metric(label, f"{c.get(table, 0):,}")
+
+
+def upload_panel(store: Store) -> None:
+    st.markdown("#### Add documents")
+    n = st.session_state.setdefault("upload_round", 0)
+    cfg = ui.settings()
+    files = st.file_uploader(
+        "Drop files here", accept_multiple_files=True, key=f"uploader_{n}",
+        help=f"Sensemaker reads {SUPPORTED}; up to {cfg.max_file_mb:g} MB per file. "
+             "A .csv or .jsonl file becomes one document per row.")
+    if files:
+        with st.spinner(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}..."):
+            report = ingest_files(store, [(f.name, f.getvalue()) for f in files],
+                                  max_bytes=int(cfg.max_file_mb * 1e6))
+        st.session_state["last_ingest"] = report
+        st.session_state["upload_round"] = n + 1  # a fresh uploader: the files are in the store
+        st.rerun()
+    report = st.session_state.get("last_ingest")
+    if report is None:
+        return
+    if report.added:
+        st.success(ui.md(f"Added {len(report.added)} document{'s' if len(report.added) != 1 else ''}: "
+                         + ", ".join(d["title"] for d in report.added[:8])
+                         + (" ..." if len(report.added) > 8 else "")), icon=":material/check:")
+    if report.duplicates:
+        st.info(ui.md("Already in the corpus, skipped: " + ", ".join(report.duplicates[:8])
+                      + (" ..." if len(report.duplicates) > 8 else "")))
+    for r in report.rejected:
+        reason = r.reason if r.reason.startswith(r.source_name) else f"{r.source_name}: {r.reason}"
+        st.error(ui.md(f"Not added: {reason}"), icon=":material/block:")
+
+
+def documents_table(store: Store, running: bool) -> None:
+    rows = store.db.execute("""
+        select d.human_readable_id, d.title, d.mime, d.n_tokens, d.status, d.created_at,
+               count(distinct t.id) as chunks,
+               count(distinct case when e.status = 'ok' then t.id end) as extracted,
+               count(distinct case when e.status = 'failed' then t.id end) as failed
+        from documents d
+        left join text_units t on t.document_id = d.id
+        left join extractions e on e.text_unit_id = t.id
+        group by d.id order by d.human_readable_id""").fetchall()
+    st.markdown(f"#### Documents ({len(rows)})")
+    if not rows:
+        st.caption("No documents yet. Drop some files above.")
+        return
+    has_reports = store.count("community_reports") > 0
+    data = []
+    for hrid, title, mime, n_tokens, status, created, chunks, extracted, failed in rows:
+        if failed:
+            state = f"{failed} chunk{'s' if failed != 1 else ''} failed"
+        elif chunks and extracted >= chunks and has_reports:
+            state = "indexed"
+        elif running:
+            state = "indexing"
+        elif not chunks:
+            state = "waiting to be indexed"
+        else:
+            state = f"{extracted}/{chunks} chunks extracted"
+        data.append({"#": hrid, "title": title, "type": MIME_NAMES.get(mime, mime),
+                     "tokens": n_tokens, "chunks": chunks, "status": state,
+                     "added": (created or "").replace("T", " ")[:16]})
+    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch",
+                 height=min(38 + 35 * len(data), 420),
+                 column_config={"tokens": st.column_config.NumberColumn(format="%d"),
+                                "#": st.column_config.NumberColumn(width="small")})
+
+
+def main() -> None:
+    store = ui.require_store()
+    workspace = ui.workspace_dir()
+    st.title("Corpus")
+    st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    running = current_run(store) is not None
+    counts_row(store)
+    left, right = st.columns([1, 1.25], gap="large")
+    with left:
+        upload_panel(store)
+    with right:
+        ui_runs.estimate_panel(store, workspace, running)
+        ui_runs.live_panel(store, workspace)
+        ui_runs.failed_panel(store, workspace, running)
+    documents_table(store, running)
+    ui_runs.history_panel(store)
+
+
+ui.ensure_routed()
+with ui.guard():
+    main()

@@ -1,0 +1,293 @@
+"""The drill-down shared by the communities and ask pages, in a dialog:
+record (report, entity, relationship, claim, source) -> its text units, each with the sentence
+that best supports the cited claim highlighted and the support verdict -> the whole document with
+the chunk highlighted.
+
+Every piece of document or model text is escaped before it becomes HTML (html.escape) or
+markdown (ui.md / ui.safe_markdown)."""
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from core.query.citations import Ref
+from core.query.resolve import Resolved, resolve
+from core.query.support import Support, claim_text, judge
+from core.store import Store
+from pages import ui_state as ui
+
+SINGULAR = {"Reports": "Report", "Entities": "Entity", "Relationships": "Relationship",
+            "Claims": "Claim", "Sources": "Source"}
+VERDICT_HELP = {"supported": "one source sentence says most of it",
+                "weak": "the source says part of it",
+                "unsupported": "the source text does not say it"}
+SHOW_UNITS = 4
+MAX_JUDGED = 80
+DOC_WINDOW = 200_000
+CONTEXT_CHARS = 420
+
+
+def ref_label(kind: str, id: int | None) -> str:
+    return f"{SINGULAR.get(kind, kind)} {id}" if id is not None else f"{kind} +more"
+
+
+def open_ref(kind: str, id: int | None, sentence: str | None = None) -> None:
+    """Open the drill-down on a reference (call from a widget callback or before show())."""
+    st.session_state["drill"] = {"kind": kind, "id": id, "sentence": sentence}
+    st.session_state["drill_back"] = []
+    st.session_state.pop("drill_doc", None)
+
+
+def _go(kind: str, id: int, sentence: str | None = None) -> None:
+    here = st.session_state.get("drill")
+    if here:
+        st.session_state.setdefault("drill_back", []).append(here)
+    st.session_state["drill"] = {"kind": kind, "id": id, "sentence": sentence}
+    st.session_state.pop("drill_doc", None)
+
+
+def _back() -> None:
+    if st.session_state.get("drill_doc"):
+        st.session_state.pop("drill_doc", None)
+        return
+    trail = st.session_state.get("drill_back") or []
+    if trail:
+        st.session_state["drill"] = trail.pop()
+
+
+def close() -> None:
+    for k in ("drill", "drill_back", "drill_doc"):
+        st.session_state.pop(k, None)
+
+
+def show(store: Store) -> None:
+    """Render the drill-down dialog when a reference is open."""
+    if st.session_state.get("drill"):
+        _dialog(store)
+
+
+@st.dialog("Evidence", width="large", on_dismiss=close)
+def _dialog(store: Store) -> None:
+    render(store)
+
+
+def render(store: Store) -> None:
+    d = st.session_state.get("drill")
+    if not d:
+        return
+    if st.session_state.get("drill_back") or st.session_state.get("drill_doc"):
+        st.button("Back", icon=":material/arrow_back:", on_click=_back, key="drill_back_btn")
+    doc = st.session_state.get("drill_doc")
+    if doc:
+        render_document(store, doc)
+        return
+    res = resolve(store, Ref(d["kind"], d["id"]))
+    label = ref_label(d["kind"], d["id"])
+    if res.more:
+        st.info(f"{label}: the text says there are more {d['kind'].lower()} without listing "
+                "them, so there is nothing to open.")
+        return
+    if res.dangling:
+        st.error(f"{label} does not exist in this workspace: the text cites an id that is not "
+                 "there. Treat the sentence that cites it as unverified.", icon=":material/link_off:")
+        return
+    st.markdown(f"### {ui.md(label)} \u00b7 {ui.md(res.title)}")
+    sentence = d.get("sentence")
+    claim = sentence or _default_claim(res)
+    if sentence:
+        st.markdown("**Cited for**")
+        st.html(f'<div class="sm-quote">{html.escape(claim_text(sentence))}</div>')
+    _record(res)
+    _members(res)
+    _sources(store, res, claim, bool(sentence))
+
+
+def _default_claim(res: Resolved) -> str:
+    texts = res.record_texts()
+    return texts[0][:600] if texts else ""
+
+
+def _record(res: Resolved) -> None:
+    r = res.record or {}
+    if res.kind == "Reports":
+        st.caption(f"Community {r.get('community')} \u00b7 level {r.get('level')} \u00b7 "
+                   f"rating {float(r.get('rating') or 0):.1f}")
+        st.markdown(ui.safe_markdown(r.get("summary") or ""))
+        findings = [f for f in (r.get("findings") or []) if isinstance(f, dict)]
+        if findings:
+            with st.expander(f"Findings ({len(findings)})"):
+                for f in findings:
+                    st.markdown(f"**{ui.md(f.get('summary') or '')}**")
+                    st.markdown(ui.safe_markdown(f.get("explanation") or ""))
+    elif res.kind == "Entities":
+        st.caption(ui.md(f"{r.get('type') or 'entity'} \u00b7 degree {r.get('degree') or 0} \u00b7 "
+                         f"mentioned in {len(r.get('text_unit_ids') or [])} text units"))
+        st.markdown(ui.safe_markdown(r.get("description") or ""))
+    elif res.kind == "Relationships":
+        st.caption(f"weight {float(r.get('weight') or 0):g}")
+        st.markdown(ui.safe_markdown(r.get("description") or ""))
+    elif res.kind == "Claims":
+        st.caption(ui.md(f"{r.get('type') or 'claim'} \u00b7 status {r.get('status') or '-'}"
+                         + (f" \u00b7 {r.get('start_date')}" if r.get("start_date") else "")))
+        st.markdown(ui.safe_markdown(r.get("description") or ""))
+        if r.get("source_text"):
+            st.html(f'<div class="sm-quote">{html.escape(str(r["source_text"]))}</div>')
+
+
+def _members(res: Resolved) -> None:
+    if res.kind != "Reports" or not res.members:
+        return
+    options = [(k, i) for k in ("Entities", "Relationships", "Claims")
+               for i in (res.members.get(k) or [])[:40]]
+    if not options:
+        return
+    key = f"drill_members_{res.kind}_{res.id}"
+
+    def picked() -> None:
+        choice = st.session_state.get(key)
+        st.session_state[key] = None
+        if choice:
+            _go(choice[0], choice[1])
+
+    st.pills("Members of this community", options, format_func=lambda o: ref_label(*o),
+             key=key, on_change=picked)
+
+
+def _judged(res: Resolved, claim: str) -> list[tuple[dict, Support]]:
+    units = res.text_units[:MAX_JUDGED]
+    texts = res.record_texts()
+    out = [(u, judge(claim, [u], texts)) for u in units]
+    out.sort(key=lambda p: (-p[1].score, p[0].get("document_id") or "", p[0].get("ordinal") or 0))
+    return out
+
+
+def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
+    units = res.text_units
+    st.markdown(f"#### Source text ({len(units)} text unit{'s' if len(units) != 1 else ''})")
+    if not units:
+        st.caption("No text units are linked to this record.")
+        return
+    if claim:
+        overall = judge(claim, units[:MAX_JUDGED], res.record_texts())
+        what = "the cited sentence" if from_text else "its description"
+        st.html(f'<div class="sm-meta">Support for {what}: '
+                f'<span class="sm-verdict {overall.verdict}">{overall.verdict}</span> '
+                f'{overall.score:.0%} of its terms in one sentence, '
+                f'{overall.coverage:.0%} across the sources \u2014 '
+                f'{html.escape(VERDICT_HELP.get(overall.verdict, ""))}</div>')
+    docs = {d["id"]: d for d in res.documents}
+    judged = _judged(res, claim) if claim else [(u, Support("unsupported", 0.0)) for u in units]
+    for i, (unit, sup) in enumerate(judged[:SHOW_UNITS]):
+        _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
+    rest = judged[SHOW_UNITS:]
+    if rest:
+        with st.expander(f"{len(rest)} more text unit{'s' if len(rest) != 1 else ''}"
+                         + (f" (of {len(units)}; the first {MAX_JUDGED} were ranked)"
+                            if len(units) > MAX_JUDGED else "")):
+            for i, (unit, sup) in enumerate(rest, start=SHOW_UNITS):
+                _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
+
+
+def highlighted(text: str, start: int | None, end: int | None, cls: str = "") -> str:
+    """Escaped text with text[start:end] in a <mark>."""
+    if start is None or end is None or not (0 <= start < end <= len(text)):
+        return html.escape(text)
+    attr = f' class="{cls}"' if cls else ""
+    return (html.escape(text[:start]) + f"<mark{attr}>" + html.escape(text[start:end]) + "</mark>"
+            + html.escape(text[end:]))
+
+
+def excerpt(text: str, start: int | None, end: int | None, around: int = CONTEXT_CHARS) -> str:
+    """Escaped HTML of a text unit: the highlighted sentence with some text on either side (cut
+    at line or word boundaries, "..." where cut), or the whole unit when nothing is highlighted."""
+    if start is None or end is None or not (0 <= start < end <= len(text)):
+        return highlighted(text, None, None)
+    lo, hi = max(0, start - around), min(len(text), end + around)
+    if lo > 0:
+        nl = text.rfind("\n", lo, start)
+        lo = nl + 1 if nl >= 0 else (text.find(" ", lo, start) + 1 or lo)
+    if hi < len(text):
+        nl = text.find("\n", end, hi)
+        hi = nl if nl >= 0 else (text.rfind(" ", end, hi) if text.rfind(" ", end, hi) > 0 else hi)
+    body = highlighted(text[lo:hi], start - lo, end - lo)
+    return ("… " if lo > 0 else "") + body + (" …" if hi < len(text) else "")
+
+
+def _unit(unit: dict, sup: Support, doc: dict | None, key: str) -> None:
+    text = unit.get("text") or ""
+    here = sup.text_unit_id == unit.get("id")
+    title = (doc or {}).get("title") or "document"
+    meta = (f'Source {unit.get("human_readable_id")} \u00b7 {html.escape(str(title))} \u00b7 '
+            f'chunk {int(unit.get("ordinal") or 0) + 1}')
+    if here:
+        meta += f' <span class="sm-verdict {sup.verdict}">{sup.verdict} {sup.score:.0%}</span>'
+    st.html(f'<div class="sm-meta">{meta}</div><div class="sm-source">'
+            f'{excerpt(text, sup.unit_start if here else None, sup.unit_end if here else None)}</div>')
+    if doc is not None:
+        st.button("Open the whole document", key=f"doc_{key}", icon=":material/description:",
+                  on_click=_open_doc, args=({"document_id": doc["id"], "start": unit.get("char_start"),
+                                             "end": unit.get("char_end"),
+                                             "mark_start": sup.char_start if here else None,
+                                             "mark_end": sup.char_end if here else None,
+                                             "unit": unit.get("human_readable_id")},))
+
+
+def _open_doc(doc: dict[str, Any]) -> None:
+    st.session_state["drill_doc"] = doc
+
+
+_DOC_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
+<style>
+body {{ margin: 0; font-family: "Source Serif Pro", Georgia, serif; font-size: 15px; line-height: 1.6;
+  color: #1f2933; }}
+#doc {{ white-space: pre-wrap; padding: 12px 16px; height: {inner}px; overflow-y: auto;
+  border: 1px solid #e4e7eb; border-radius: 8px; box-sizing: border-box; }}
+mark.chunk {{ background: #e0ecff; padding: 2px 0; }}
+mark.sent {{ background: #fff1a8; }}
+.gap {{ color: #8a94a3; font-style: italic; }}
+</style></head><body><div id="doc">{body}</div>
+<script>var m = document.querySelector("mark.chunk"); if (m) {{ m.scrollIntoView({{block: "center"}}); }}</script>
+</body></html>"""
+
+
+def document_html(text: str, start: int, end: int, mark_start: int | None = None,
+                  mark_end: int | None = None, height: int = 520) -> str:
+    """The document as an escaped HTML page with the chunk (and its supporting sentence)
+    highlighted, scrolled to the chunk. Very long documents are cut to a window around it."""
+    lo, hi = 0, len(text)
+    if len(text) > DOC_WINDOW:
+        lo = max(0, start - DOC_WINDOW // 2)
+        hi = min(len(text), max(end, lo + DOC_WINDOW))
+    parts = []
+    if lo > 0:
+        parts.append(f'<div class="gap">[{lo:,} characters before this point are not shown]</div>')
+    parts.append(html.escape(text[lo:start]))
+    chunk = text[start:end]
+    if mark_start is not None and mark_end is not None and start <= mark_start < mark_end <= end:
+        inner = highlighted(chunk, mark_start - start, mark_end - start, "sent")
+    else:
+        inner = html.escape(chunk)
+    parts.append(f'<mark class="chunk">{inner}</mark>')
+    parts.append(html.escape(text[end:hi]))
+    if hi < len(text):
+        parts.append(f'<div class="gap">[{len(text) - hi:,} more characters are not shown]</div>')
+    return _DOC_PAGE.format(body="".join(parts), inner=height - 8)
+
+
+def render_document(store: Store, doc: dict[str, Any]) -> None:
+    row = store.get("documents", doc["document_id"])
+    if row is None:
+        st.error("This document is no longer in the workspace.")
+        return
+    text = row.get("text") or ""
+    start = int(doc.get("start") or 0)
+    end = int(doc.get("end") or start)
+    st.markdown(f"### {ui.md(row.get('title') or 'Document')}")
+    st.caption(ui.md(f"{row.get('source_name') or ''} \u00b7 {row.get('n_tokens') or 0:,} tokens "
+                     f"\u00b7 Source {doc.get('unit')} is highlighted in blue, the supporting "
+                     "sentence in yellow"))
+    st.iframe(document_html(text, start, end, doc.get("mark_start"), doc.get("mark_end")),
+              height=530)

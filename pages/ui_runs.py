@@ -1,0 +1,188 @@
+"""The index panel of the corpus page: estimate, start, live progress, cancel, failed items with
+retry, run history. The run itself is a separate process (core.index.background); this panel only
+reads the runs row, so leaving the page or reloading the browser finds the live run again."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.index.background import (current_run, estimate_run, failed_items, request_cancel,
+                                   retry_failed, start_index)
+from core.index.pipeline import STAGES, last_runs
+from core.store import Store
+from pages import ui_state as ui
+
+STAGE_NAMES = {"chunk": "Chunk documents", "extract": "Extract entities and relationships",
+               "summarize": "Summarise descriptions", "graph": "Build the graph",
+               "communities": "Find communities", "reports": "Write community reports",
+               "embeddings": "Embed"}
+LIVE_EVERY = 1.0
+
+
+def _age(stamp: str | None) -> float | None:
+    if not stamp:
+        return None
+    try:
+        t = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=timezone.utc)
+    return (datetime.now(timezone.utc) - t).total_seconds()
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def eta(stage: dict[str, Any]) -> float | None:
+    """Seconds left in a stage from its own pace so far (None until there is a pace)."""
+    done, total, secs = stage.get("done") or 0, stage.get("total") or 0, stage.get("seconds")
+    if not secs or done <= 0 or total <= done:
+        return None
+    return secs / done * (total - done)
+
+
+def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
+    cfg = ui.settings()
+    est = estimate_run(store, cfg)
+    n_docs = store.count("documents")
+    has_reports = store.count("community_reports") > 0
+    st.markdown("#### Index")
+    if not n_docs:
+        st.caption("Add documents first; the estimate appears here.")
+        return
+    if est["chunks"] == 0 and has_reports:
+        st.success("Everything is indexed.", icon=":material/check_circle:")
+    c = st.columns(4)
+    c[0].metric("Chunks to process", f"{est['chunks']:,}")
+    c[1].metric("LLM calls", f"~{est['llm_calls']:,}")
+    c[2].metric("Tokens", f"~{est['prompt_tokens'] + est['completion_tokens']:,}")
+    c[3].metric("Cost", "free" if est["engine"] == "offline" else f"~${est['cost']:.2f}")
+    if est["engine"] == "offline":
+        st.caption("Offline engine: no model calls. Switch the engine in the sidebar to index "
+                   "with an LLM.")
+    else:
+        st.caption(ui.md(f"Estimate for {est.get('model')} at the prices in the settings; "
+                         "cached calls are free and not counted twice."))
+    label = "Index the corpus" if not has_reports else "Index new documents"
+    if st.button(label, type="primary", icon=":material/play_arrow:", disabled=running,
+                 key="start_index"):
+        with ui.guard():
+            start_index(workspace, cfg, api_key=ui.api_key())
+            st.session_state["watching_run"] = True
+            st.rerun()
+
+
+def live_panel(store: Store, workspace: Path) -> None:
+    run = current_run(store)
+    every = LIVE_EVERY if (run or st.session_state.get("watching_run")) else None
+
+    @st.fragment(run_every=every)
+    def panel() -> None:
+        live = current_run(store)
+        if live is None:
+            if st.session_state.pop("watching_run", False):
+                st.rerun(scope="app")  # the run ended: refresh documents, estimate and history
+            return
+        st.session_state["watching_run"] = True
+        _render_live(store, live)
+
+    panel()
+
+
+def _render_live(store: Store, run: dict[str, Any]) -> None:
+    with st.container(border=True):
+        head, btn = st.columns([4, 1])
+        elapsed = _age(run.get("started_at"))
+        status = run.get("status")
+        head.markdown(f"**Indexing** \u00b7 {ui.md(STAGE_NAMES.get(run.get('stage'), run.get('stage') or 'starting'))}"
+                      f" \u00b7 running for {_duration(elapsed)}"
+                      + (" \u00b7 *cancelling...*" if status == "cancelling" else ""))
+        if btn.button("Cancel", icon=":material/stop:", disabled=status == "cancelling",
+                      key="cancel_run", width="stretch"):
+            request_cancel(store, run["id"])
+            st.rerun(scope="fragment")
+        beat = _age(run.get("heartbeat_at"))
+        if beat is not None and beat > 60:
+            st.warning(f"No sign of life from the indexing process for {_duration(beat)}.")
+        progress = run.get("progress") or {}
+        for name in STAGES:
+            s = progress.get(name)
+            if not s:
+                continue
+            done, total = s.get("done") or 0, s.get("total") or 0
+            frac = min(1.0, done / total) if total else 1.0
+            left = eta(s)
+            text = f"{STAGE_NAMES.get(name, name)}: {done:,} / {total:,}"
+            if left is not None:
+                text += f" \u00b7 about {_duration(left)} left"
+            elif total and done >= total:
+                text += f" \u00b7 done in {_duration(s.get('seconds'))}"
+            st.progress(frac, text=text)
+            if s.get("message") and done < total:
+                st.caption(ui.md(s["message"]))
+        m = st.columns(5)
+        m[0].metric("LLM calls", f"{run.get('llm_calls') or 0:,}")
+        m[1].metric("Prompt tokens", f"{run.get('prompt_tokens') or 0:,}")
+        m[2].metric("Completion tokens", f"{run.get('completion_tokens') or 0:,}")
+        m[3].metric("Cache hits", f"{run.get('cache_hits') or 0:,}")
+        m[4].metric("Cost", f"${run.get('cost') or 0:.4f}")
+
+
+def failed_panel(store: Store, workspace: Path, running: bool) -> None:
+    items = failed_items(store)
+    if not items:
+        return
+    with st.container(border=True):
+        st.markdown(f"**{len(items)} failed item{'s' if len(items) != 1 else ''}** from the last run")
+        st.dataframe(pd.DataFrame([{"kind": i["kind"], "item": i["item"], "error": i["error"]}
+                                   for i in items]),
+                     hide_index=True, width="stretch", height=min(38 + 35 * len(items), 240))
+        if st.button("Retry the failed items", icon=":material/refresh:", disabled=running,
+                     key="retry_failed"):
+            with ui.guard():
+                retry_failed(workspace, ui.settings(), api_key=ui.api_key())
+                st.session_state["watching_run"] = True
+                st.rerun()
+
+
+def history_panel(store: Store) -> None:
+    runs = last_runs(store, 20)
+    if not runs:
+        return
+    rows = []
+    for r in runs:
+        counts = r.get("counts") or {}
+        rows.append({
+            "run": r["human_readable_id"], "started": (r.get("started_at") or "").replace("T", " ")[:19],
+            "status": r.get("status"), "engine": r.get("engine"),
+            "took": _duration(_span(r.get("started_at"), r.get("finished_at"))),
+            "LLM calls": r.get("llm_calls") or 0, "cache hits": r.get("cache_hits") or 0,
+            "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
+            "cost $": round(r.get("cost") or 0.0, 4),
+            "entities": counts.get("entities"), "reports": counts.get("community_reports"),
+            "error": r.get("error") or "",
+        })
+    with st.expander(f"Run history ({len(runs)})", icon=":material/history:"):
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _span(start: str | None, end: str | None) -> float | None:
+    if not start or not end:
+        return None
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except ValueError:
+        return None

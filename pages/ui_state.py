@@ -1,0 +1,304 @@
+"""Session state shared by the pages: the workspace, its store, the engine settings, the sidebar,
+the style sheet, error display and escaping of untrusted text for markdown.
+
+The API key typed in the sidebar lives in this browser session only (st.session_state); it is
+never written to the workspace. A key from the environment (OPENAI_API_KEY) is used when none
+is typed.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import streamlit as st
+
+from core.errors import UserError
+from core.settings import Settings, load_settings, save_settings
+from core.store import Store
+
+APP_DIR = Path(__file__).resolve().parents[1]
+log = logging.getLogger("sensemaker.app")
+
+ENGINES = {"offline": "Offline (no model)", "llm": "LLM (OpenAI-compatible)"}
+
+
+# -- escaping -----------------------------------------------------------------------------
+_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&\"'=/^%@?;,])")
+
+
+def md(text: object) -> str:
+    """Untrusted text as literal markdown: every ASCII punctuation mark backslash-escaped, so no
+    link, image, HTML, directive, emoji shortcode or formula can come from it."""
+    return _PUNCT.sub(r"\\\1", str(text if text is not None else ""))
+
+
+_LINE_MARK = re.compile(r"^(\s{0,6})(#{1,6} |[-*] |\d{1,3}\. |> )?(.*)$")
+_BOLD = re.compile(r"\*\*([^*\n]{1,300}?)\*\*")
+
+
+def safe_markdown(text: str) -> str:
+    """Model-written markdown with only its harmless structure kept: headings, list items,
+    quotes and **bold**. Everything else (links, images, HTML, code) becomes literal text."""
+    out = []
+    for line in str(text or "").split("\n"):
+        m = _LINE_MARK.match(line)
+        indent, mark, rest = m.group(1), m.group(2) or "", m.group(3)
+        pieces, last = [], 0
+        for b in _BOLD.finditer(rest):
+            pieces.append(md(rest[last:b.start()]))
+            pieces.append(f"**{md(b.group(1))}**")
+            last = b.end()
+        pieces.append(md(rest[last:]))
+        out.append(indent + mark + "".join(pieces))
+    return "\n".join(out)
+
+
+# -- routing ------------------------------------------------------------------------------
+def ensure_routed() -> None:
+    """Make sure the app frame (app.py's st.navigation) routes this run.
+
+    While no run has called st.navigation yet (a fresh server; every AppTest run), Streamlit's
+    legacy multipage mode sees the pages/ folder and runs a deep link such as /communities as
+    pages/communities.py alone: no sidebar, no workspace. Then switch that mode off, run the
+    frame (which runs this page through st.navigation, with the widget values of this run),
+    and stop."""
+    from streamlit.runtime.pages_manager import PagesManager
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        from pages import ui_app
+        ui_app.run()
+        st.stop()
+
+
+# -- errors -------------------------------------------------------------------------------
+@contextmanager
+def guard() -> Iterator[None]:
+    """Show errors as messages, never as tracebacks. UserError messages are ours to show as
+    they are; anything else is a bug, logged with its traceback on the server."""
+    try:
+        yield
+    except UserError as exc:
+        st.error(str(exc), icon=":material/error:")
+    except (FileNotFoundError, PermissionError) as exc:
+        st.error(f"{exc.strerror or exc}: {exc.filename or ''}", icon=":material/error:")
+    except Exception as exc:  # noqa: BLE001 - the last line of defence of a page
+        log.exception("unexpected error in the app")
+        st.error(f"Something went wrong: {exc.__class__.__name__}: {exc}. The server log has "
+                 "the details.", icon=":material/error:")
+
+
+@st.cache_resource(show_spinner=False)
+def page_icon():
+    """The tab icon, drawn here (a material icon name would make the browser fetch the icon
+    from the internet, and nothing the app serves may)."""
+    from PIL import Image, ImageDraw
+    img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    nodes = [(32, 32), (12, 14), (52, 12), (10, 50), (54, 50)]
+    for x, y in nodes[1:]:
+        d.line([nodes[0], (x, y)], fill=(37, 99, 235, 255), width=5)
+    for i, (x, y) in enumerate(nodes):
+        r = 11 if i == 0 else 8
+        d.ellipse([x - r, y - r, x + r, y + r], fill=(37, 99, 235, 255) if i == 0 else (245, 133, 24, 255))
+    return img
+
+
+def load_css() -> None:
+    css = (APP_DIR / "assets" / "style.css").read_text(encoding="utf-8")
+    st.html(f"<style>{css}</style>")
+
+
+# -- workspace ----------------------------------------------------------------------------
+def root() -> Path:
+    from core.workspace import workspaces_root
+    return workspaces_root()
+
+
+@st.cache_resource(show_spinner=False)
+def _sample_workspace(root_dir: str) -> str:
+    """Index the sample corpus offline on the first start (once per server process)."""
+    from core.index.background import ensure_sample_workspace
+    return str(ensure_sample_workspace(Path(root_dir)))
+
+
+def workspace_name() -> str | None:
+    return st.session_state.get("workspace")
+
+
+def workspace_dir() -> Path | None:
+    name = workspace_name()
+    if not name:
+        return None
+    from core.workspace import workspace_path
+    return workspace_path(name)
+
+
+def store() -> Store | None:
+    """The Store of the selected workspace (one per session; each thread opens its own
+    connection inside it)."""
+    path = workspace_dir()
+    if path is None:
+        return None
+    cached = st.session_state.get("_store")
+    if cached is None or cached.workspace != path:
+        cached = Store(path)
+        st.session_state["_store"] = cached
+    return cached
+
+
+def require_store() -> Store:
+    s = store()
+    if s is None:
+        st.info("Create or pick a workspace in the sidebar to begin.", icon=":material/folder_open:")
+        st.stop()
+    return s
+
+
+# -- engine settings ----------------------------------------------------------------------
+def api_key() -> str | None:
+    return st.session_state.get("api_key_typed") or os.environ.get("OPENAI_API_KEY") or None
+
+
+def settings() -> Settings:
+    """The workspace's settings with this session's engine choices (and key) applied."""
+    path = workspace_dir()
+    engine = st.session_state.get("engine", "offline")
+    overrides = {"engine": engine}
+    if engine == "llm":
+        overrides.update(llm_base_url=st.session_state.get("llm_base_url") or None,
+                         chat_model=st.session_state.get("chat_model") or None,
+                         embedding_model=st.session_state.get("embedding_model") or None)
+    s = load_settings(path, **overrides)
+    key = api_key()
+    if engine == "llm" and key:
+        s = s.with_changes(api_key=key)
+    if engine == "llm":  # an empty embedding box means no embedding model
+        s = s.with_changes(embedding_model=st.session_state.get("embedding_model") or None)
+    return s
+
+
+def query_llm(s: Store):
+    """The LLM for queries, or None for the offline engine."""
+    cfg = settings()
+    if cfg.resolved_engine != "llm":
+        return None
+    from core.llm_openai import make_llm
+    return make_llm(cfg, s)
+
+
+def _load_engine_fields(path: Path | None) -> None:
+    """Fill the engine fields from the workspace's saved settings (once per workspace)."""
+    if st.session_state.get("_engine_loaded_for") == str(path):
+        return
+    try:
+        saved = load_settings(path) if path else Settings()
+    except UserError:
+        saved = Settings()
+    st.session_state["engine"] = "llm" if saved.resolved_engine == "llm" else "offline"
+    st.session_state["llm_base_url"] = saved.llm_base_url or ""
+    st.session_state["chat_model"] = saved.chat_model or ""
+    st.session_state["embedding_model"] = saved.embedding_model or ""
+    st.session_state["_engine_loaded_for"] = str(path)
+
+
+def _select_workspace(name: str) -> None:
+    st.session_state["workspace"] = name
+    st.query_params["ws"] = name
+    st.session_state.pop("_store", None)
+    for k in [k for k in st.session_state if str(k).startswith(("drill", "ask_", "nav_"))]:
+        del st.session_state[k]
+
+
+def sidebar() -> None:
+    from core.workspace import create_workspace, list_workspaces
+
+    with st.sidebar:
+        st.markdown("### :material/hub: Sensemaker")
+        base = root()
+        if not st.session_state.get("_sample_checked") and os.environ.get("SENSEMAKER_NO_SAMPLE") != "1":
+            with st.spinner("Preparing the sample workspace (first start)..."):
+                try:
+                    _sample_workspace(str(base))
+                except Exception as exc:  # noqa: BLE001 - the app works without the sample
+                    log.exception("sample workspace failed")
+                    st.warning(f"The sample workspace could not be prepared: {exc}")
+            st.session_state["_sample_checked"] = True
+        names = list_workspaces()
+        if "workspace" not in st.session_state:
+            wanted = st.query_params.get("ws")
+            first = wanted if wanted in names else ("sample" if "sample" in names else
+                                                    (names[0] if names else None))
+            if first:
+                _select_workspace(first)
+        current = workspace_name()
+        if names:
+            idx = names.index(current) if current in names else 0
+            picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}")
+            if picked != current:
+                _select_workspace(picked)
+                st.rerun()
+        with st.popover("New workspace", icon=":material/add:", width="stretch"):
+            with st.form("new_ws", clear_on_submit=True, border=False):
+                new_name = st.text_input("Name", placeholder="e.g. harbour-inquiry")
+                if st.form_submit_button("Create", type="primary"):
+                    with guard():
+                        path = create_workspace(new_name)
+                        _select_workspace(path.name)
+                        st.rerun()
+        _engine_panel(workspace_dir())
+
+
+_ENGINE_FIELDS = ("engine", "llm_base_url", "chat_model", "embedding_model", "api_key_typed")
+
+
+def _engine_panel(path: Path | None) -> None:
+    _load_engine_fields(path)
+    for k in _ENGINE_FIELDS:  # keep the values of fields hidden while the engine is offline
+        if k in st.session_state:
+            st.session_state[k] = st.session_state[k]
+    st.divider()
+    st.markdown("**Engine**")
+    st.radio("Engine", list(ENGINES), format_func=ENGINES.get, key="engine",
+             label_visibility="collapsed")
+    if st.session_state.get("engine") == "offline":
+        st.caption("Offline: no model at all. Extraction, summaries and answers are "
+                   "extractive, built from the documents' own sentences.")
+        return
+    st.text_input("Base URL", key="llm_base_url", placeholder="https://api.openai.com/v1",
+                  help="Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, llama.cpp, LM Studio).")
+    st.text_input("Chat model", key="chat_model")
+    st.text_input("Embedding model", key="embedding_model", placeholder="none",
+                  help="Leave empty to find entities by full-text search instead of embeddings.")
+    env_key = os.environ.get("OPENAI_API_KEY")
+    st.text_input("API key", type="password", key="api_key_typed",
+                  placeholder="using OPENAI_API_KEY" if env_key else "",
+                  help="Kept in this browser session only; never saved to the workspace.")
+    if not st.session_state.get("api_key_typed"):
+        st.caption("Key: from the environment (OPENAI_API_KEY)." if env_key else
+                   "No key: fine for local servers that do not ask for one.")
+    c1, c2 = st.columns(2)
+    if c1.button("Test connection", icon=":material/network_check:", width="stretch"):
+        with guard():
+            from core.llm_openai import check_connection
+            with st.spinner("Connecting..."):
+                ok, message = check_connection(settings())
+            st.session_state["_conn"] = (ok, message)
+    if c2.button("Save to workspace", width="stretch", disabled=path is None,
+                 help="Save engine, URL and models (never the key) as this workspace's defaults."):
+        with guard():
+            save_settings(path, settings())
+            st.toast("Saved (without the key).")
+    conn = st.session_state.get("_conn")
+    if conn:
+        (st.success if conn[0] else st.error)(md(conn[1]))
+
+
+def engine_label() -> str:
+    cfg = settings()
+    if cfg.resolved_engine == "offline":
+        return "offline engine"
+    return f"LLM engine, {cfg.chat_model}"

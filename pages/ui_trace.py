@@ -1,0 +1,151 @@
+""""How this answer was made": the map batches, the score chart and the reduce context of a global
+query; the four kinds of context of a local query; usage and timings."""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.charts import CUT, SELECTED, ZERO, point_status, score_figure
+from core.query.types import MapBatch, SearchResult
+from core.store import Store
+from pages import ui_drilldown as drill
+from pages import ui_state as ui
+
+
+def batch_rows(batches: list[MapBatch]) -> pd.DataFrame:
+    rows = []
+    for b in sorted(batches, key=lambda b: b.batch):
+        scores = [p.score for p in b.points]
+        rows.append({
+            "batch": b.batch, "reports": len(b.report_ids),
+            "report ids": ", ".join(str(i) for i in b.report_ids[:12]) + (" ..." if len(b.report_ids) > 12 else ""),
+            "points": len(b.points), "best score": max(scores) if scores else None,
+            "tokens": b.context_tokens, "seconds": round(b.seconds, 2),
+            "status": "failed: " + b.error if b.failed else "ok",
+        })
+    return pd.DataFrame(rows)
+
+
+def live_batches(box, batches: list[MapBatch], total: int | None = None) -> None:
+    """Redraw the table of map batches that have arrived so far."""
+    with box.container():
+        head = f"Map batches: {len(batches)}" + (f" of {total}" if total else "") + " answered"
+        st.markdown(f"**{head}**")
+        if batches:
+            st.dataframe(batch_rows(batches), hide_index=True, width="stretch")
+
+
+def usage_line(result: SearchResult) -> None:
+    u, t = result.usage or {}, result.timings or {}
+    c = st.columns(5)
+    c[0].metric("LLM calls", f"{u.get('llm_calls', 0):,}")
+    c[1].metric("Prompt tokens", f"{u.get('prompt_tokens', 0):,}")
+    c[2].metric("Completion tokens", f"{u.get('completion_tokens', 0):,}")
+    c[3].metric("Cache hits", f"{u.get('cache_hits', 0):,}")
+    c[4].metric("Time", f"{t.get('total', 0):.2f} s")
+    if result.engine == "offline":
+        st.caption("Offline engine: lexical scores for the map step and an extractive answer "
+                   "that keeps the references; no model was called.")
+    elif u.get("cost"):
+        st.caption(f"Cost: ${u['cost']:.4f} at the prices in the settings.")
+
+
+def global_how(store: Store, result: SearchResult) -> None:
+    p = result.params or {}
+    st.caption(f"Level {result.level} \u00b7 {p.get('reports_eligible', '?')} of "
+               f"{p.get('reports_at_level', '?')} reports rated at least "
+               f"{p.get('rating_threshold', 0):g} \u00b7 seed {p.get('seed')} \u00b7 "
+               f"map budget {p.get('map_max_tokens')} tokens \u00b7 reduce budget "
+               f"{p.get('reduce_max_tokens')} tokens")
+    failed = result.failed_batches
+    if failed:
+        st.warning(f"{len(failed)} map batch{'es' if len(failed) != 1 else ''} failed; their "
+                   "reports did not contribute (see the status column).")
+    st.markdown("**Map: one call per batch of reports**")
+    st.dataframe(batch_rows(result.batches), hide_index=True, width="stretch")
+    fates = point_status(result)
+    n = {s: sum(1 for _, f in fates if f == s) for s in (SELECTED, CUT, ZERO)}
+    st.markdown(f"**Point scores** \u00b7 {n[SELECTED]} in the answer's context, {n[CUT]} cut by "
+                f"the reduce budget, {n[ZERO]} scored 0")
+    if fates:
+        st.plotly_chart(score_figure(result), width="stretch",
+                        config={"displaylogo": False}, key=f"scores_{result.trace_id}")
+        table = [{"batch": pt.batch, "score": pt.score, "fate": fate, "tokens": pt.tokens,
+                  "point": pt.description} for pt, fate in
+                 sorted(fates, key=lambda t: -t[0].score)]
+        with st.expander(f"All {len(table)} points"):
+            st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch")
+    reduce = result.reduce or {}
+    if reduce.get("context_text"):
+        with st.expander(f"Reduce context as sent ({reduce.get('tokens', '?')} tokens)"):
+            st.text(reduce["context_text"])
+
+
+KIND_OF = {"entities": "Entities", "relationships": "Relationships", "reports": "Reports",
+           "sources": "Sources", "claims": "Claims"}
+
+
+def local_how(store: Store, result: SearchResult) -> None:
+    ctx = result.context or {}
+    entry = ctx.get("entry_entities") or []
+    how = ctx.get("entry_method") or "search"
+    st.caption(f"{len(entry)} entry entities found by {how}; the context is packed to "
+               f"{(result.params or {}).get('max_tokens', '?')} tokens.")
+    tokens = ctx.get("tokens") or {}
+    tabs = st.tabs([f"{label} ({len(ctx.get(k) or [])})" for k, label in
+                    (("sources", "Source text"), ("reports", "Community reports"),
+                     ("relationships", "Relationships"), ("entities", "Entities"))])
+    for tab, key in zip(tabs, ("sources", "reports", "relationships", "entities")):
+        with tab:
+            ids = ctx.get(key) or []
+            st.caption(f"{tokens.get(key, 0):,} tokens of context")
+            _id_table(store, key, ids, f"loc_{key}_{result.trace_id}")
+    if ctx.get("claims"):
+        st.caption(f"Also {len(ctx['claims'])} claims ({tokens.get('claims', 0):,} tokens).")
+    if ctx.get("context_text"):
+        with st.expander("Context as sent"):
+            st.text(ctx["context_text"])
+
+
+def _id_table(store: Store, key: str, ids: list[int], widget_key: str) -> None:
+    if not ids:
+        st.caption("None used.")
+        return
+    table = {"entities": "entities", "relationships": "relationships", "reports": "community_reports",
+             "sources": "text_units", "claims": "claims"}[key]
+    found = {r["human_readable_id"]: r for r in store.rows(
+        table, f"human_readable_id in ({','.join('?' * len(ids))})", list(ids))}
+    rows: list[dict[str, Any]] = []
+    for i in ids:
+        r = found.get(i) or {}
+        if key == "entities":
+            rows.append({"id": i, "entity": r.get("title"), "type": r.get("type"), "description": r.get("description")})
+        elif key == "relationships":
+            rows.append({"id": i, "source": r.get("source"), "target": r.get("target"), "weight": r.get("weight")})
+        elif key == "reports":
+            rows.append({"id": i, "title": r.get("title"), "rating": r.get("rating")})
+        else:
+            rows.append({"id": i, "text": (r.get("text") or "")[:300]})
+    widget_key = f"{widget_key}_{st.session_state.get('tbl_round', 0)}"
+
+    def picked() -> None:
+        sel = st.session_state[widget_key].selection.rows
+        if sel:
+            drill.open_ref(KIND_OF[key], ids[sel[0]])
+            st.session_state["tbl_round"] = st.session_state.get("tbl_round", 0) + 1
+
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=widget_key,
+                 on_select=picked, selection_mode="single-row")
+
+
+def how(store: Store, result: SearchResult) -> None:
+    with st.expander("How this answer was made", expanded=True, icon=":material/route:"):
+        if result.method == "global":
+            global_how(store, result)
+        else:
+            local_how(store, result)
+        st.markdown("**Usage**")
+        usage_line(result)
+        st.caption(ui.md(f"Trace {result.trace_id or '-'} \u00b7 {result.created_at or ''}"))

@@ -1,0 +1,95 @@
+"""Shared fixtures: small workspaces indexed by the real pipeline (offline engine), in a temporary
+SENSEMAKER_HOME. Built once per test session; tests must not change them."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.engine import Extraction, ReportInput
+from core.index.pipeline import run_index
+from core.ingest import ingest_files
+from core.offline import OfflineEngine
+from core.settings import load_settings, save_settings
+from core.store import Store
+from core.workspace import create_workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_corpus"
+HOSTILE = "<img src=x onerror=alert(1)>"
+HOSTILE_ORG = f"Acme {HOSTILE} Ltd"  # survives name normalisation with its tag in the middle
+
+
+def build_workspace(root: Path, name: str, files: list[tuple[str, bytes]],
+                    engine: Any = None) -> Path:
+    """A workspace under root holding files, indexed offline (or by engine) through run_index."""
+    path = create_workspace(name, root)
+    store = Store(path)
+    report = ingest_files(store, files, max_bytes=10_000_000)
+    assert not report.rejected, report.rejected
+    settings = load_settings(path, env={}, engine="offline")
+    save_settings(path, settings)
+    summary = run_index(store, settings, engine=engine)
+    assert summary["status"] == "finished", summary
+    store.close()
+    return path
+
+
+def sample_files(n: int = 3) -> list[tuple[str, bytes]]:
+    return [(p.name, p.read_bytes()) for p in sorted(SAMPLE.glob("*.*"))[:n]]
+
+
+class HostileEngine(OfflineEngine):
+    """The offline engine plus what a hostile document or model could put in the index: an
+    entity named like an HTML tag, descriptions, report titles and findings with live-looking
+    HTML, and citations of those records."""
+
+    name = "hostile-test"
+
+    def extract(self, unit: dict[str, Any]) -> Extraction:
+        ex = super().extract(unit)
+        anchor = ex.entities[0]["title"] if ex.entities else None
+        for title in (HOSTILE, HOSTILE_ORG):
+            ex.entities.append({"title": title, "type": "organization",
+                                "description": f"{HOSTILE} appears in the harbour records"})
+            if anchor:
+                ex.relationships.append({"source": title, "target": anchor, "weight": 3.0,
+                                         "description": f"{HOSTILE} works with {anchor}"})
+        ex.relationships.append({"source": HOSTILE, "target": HOSTILE_ORG, "weight": 2.0,
+                                 "description": f"{HOSTILE} is part of {HOSTILE_ORG}"})
+        return ex
+
+    def write_report(self, inp: ReportInput) -> dict[str, Any]:
+        report = super().write_report(inp)
+        ids = [e["human_readable_id"] for e in inp.entities if "IMG" in str(e.get("title")).upper()]
+        cite = f" [Data: Entities ({', '.join(map(str, ids))})]" if ids else ""
+        report["title"] = f"{HOSTILE} {report.get('title') or ''}"
+        report["findings"] = [{"summary": f"{HOSTILE} in the harbour",
+                               "explanation": f"The harbour records name {HOSTILE} often.{cite}"}] \
+            + list(report.get("findings") or [])
+        return report
+
+
+HOSTILE_TEXT = (
+    f"Harbour note. {HOSTILE_ORG} and the Port Authority met Maria Okafor at Berth 2.\n"
+    f"Maria Okafor said {HOSTILE} had been seen at Berth 2 with Owen Pike.\n"
+    "Owen Pike told the Port Authority that Calloway Chemicals had moved the tanker.\n"
+    "Calloway Chemicals denied it. Maria Okafor wrote to Mayor Helen Varga.\n"
+    "Mayor Helen Varga asked the Port Authority and Calloway Chemicals for the logs.\n")
+
+
+@pytest.fixture(scope="session")
+def indexed_home(tmp_path_factory) -> Path:
+    """A SENSEMAKER_HOME with one workspace, `test`: three sample documents indexed offline."""
+    root = tmp_path_factory.mktemp("home")
+    build_workspace(root, "test", sample_files(3))
+    return root
+
+
+@pytest.fixture(scope="session")
+def hostile_home(tmp_path_factory) -> Path:
+    """A SENSEMAKER_HOME with one workspace, `hostile`, indexed by HostileEngine."""
+    root = tmp_path_factory.mktemp("hostile-home")
+    build_workspace(root, "hostile", [("hostile.txt", HOSTILE_TEXT.encode())], engine=HostileEngine())
+    return root

@@ -1,0 +1,240 @@
+"""The app's pages under Streamlit's AppTest, on workspaces indexed by the real offline pipeline."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.workspace import create_workspace
+
+from conftest import HOSTILE
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def _app(home: Path, monkeypatch, workspace: str | None = None) -> AppTest:
+    monkeypatch.setenv("SENSEMAKER_HOME", str(home))
+    monkeypatch.setenv("SENSEMAKER_NO_SAMPLE", "1")
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE"):
+        monkeypatch.delenv(var, raising=False)
+    at = AppTest.from_file(APP, default_timeout=60)
+    if workspace:
+        at.query_params["ws"] = workspace
+    return at
+
+
+def _open(at: AppTest, page: str) -> AppTest:
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def _plain(markdown: str) -> str:
+    """Markdown escaped by the app (backslashes before punctuation) as the user reads it."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _frame_html(at: AppTest, marker: str = "vis.Network") -> str:
+    """The HTML of the page's iframe holding marker (the graph by default)."""
+    frames = [f.proto.srcdoc for f in at.get("iframe") if marker in f.proto.srcdoc]
+    assert frames, f"no iframe with {marker!r} on the page"
+    return frames[0]
+
+
+def _chips(at: AppTest, prefix: str) -> list:
+    return [b for b in at.button_group if str(b.key).startswith(prefix)]
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+# -- corpus ---------------------------------------------------------------------------------
+
+def test_corpus_page_shows_documents_and_that_all_is_indexed(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/corpus.py")
+    assert at.title[0].value == "Corpus"
+    assert _metric(at, "Documents") == "3" and int(_metric(at, "Entities")) > 10
+    docs = at.dataframe[0].value
+    assert list(docs.columns[:6]) == ["#", "title", "type", "tokens", "chunks", "status"]
+    assert len(docs) == 3 and set(docs["status"]) == {"indexed"} and (docs["chunks"] > 0).all()
+    assert any("Everything is indexed" in s.value for s in at.success)
+    assert any(f.type == "file_uploader" for f in at.get("file_uploader"))
+    history = at.dataframe[1].value
+    assert history.iloc[0]["status"] == "finished" and history.iloc[0]["engine"] == "offline"
+
+
+def test_upload_names_each_rejected_file_and_estimates(tmp_path, monkeypatch):
+    create_workspace("fresh", tmp_path)
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    at.get("file_uploader")[0].set_value([
+        ("minutes.txt", b"Maria Okafor met the Harbour Board at Tanner Quay. Maria Okafor spoke.",
+         "text/plain"),
+        ("empty.txt", b"", "text/plain"),
+        ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00binary", "application/octet-stream"),
+    ]).run()
+    assert not at.exception
+    assert any("Added 1 document" in s.value for s in at.success)
+    errors = [_plain(e.value) for e in at.error]
+    assert len(errors) == 2
+    assert any(e.startswith("Not added: empty.txt: the file is empty") for e in errors), errors
+    assert any(e.startswith("Not added: tool.exe: ") for e in errors), errors
+    assert _metric(at, "Documents") == "1"
+    assert _metric(at, "Chunks to process") == "1" and _metric(at, "Cost") == "free"
+    assert at.dataframe[0].value.iloc[0]["status"] == "waiting to be indexed"
+    assert any(b.label == "Index the corpus" for b in at.button)
+
+
+# -- communities ----------------------------------------------------------------------------
+
+def test_communities_page_shows_hierarchy_report_graph_and_tables(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    assert at.get("plotly_chart"), "no hierarchy overview"
+    assert at.selectbox[0].label == "Level 0 community"
+    assert at.subheader, "no report title"
+    graph = _frame_html(at)
+    nodes = json.loads(re.search(r"new vis\.DataSet\((\[.*?\])\);\s*var edges", graph, re.S).group(1))
+    assert len(nodes) > 3 and not re.search(r"https?://", graph)
+    entities = at.dataframe[-2].value if len(at.dataframe) > 2 else at.dataframe[0].value
+    assert {"entity", "type", "degree", "description"} <= set(entities.columns)
+    assert len(_chips(at, "find_")) >= 1
+
+
+def test_a_finding_chip_opens_the_source_text_highlighted(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    chip = _chips(at, "find_")[0]
+    chip.set_value(chip.options[0]).run()
+    assert not at.exception
+    body = _html(at)
+    assert "<mark>" in body and "sm-verdict" in body
+    assert any(b.label == "Open the whole document" for b in at.button)
+    next(b for b in at.button if b.label == "Open the whole document").click().run()
+    doc = _frame_html(at, 'id="doc"')
+    assert '<mark class="chunk">' in doc and "scrollIntoView" in doc
+
+
+def test_navigating_to_a_sub_community(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    assert any(":gray-badge[level 0]" in m.value for m in at.markdown)
+    level1 = at.selectbox[1]
+    assert level1.options[0].startswith("(all")  # the parent itself until a child is picked
+    child = level1.options[1]
+    level1.select_index(1).run()
+    assert not at.exception
+    title = at.subheader[0].value
+    assert any(":gray-badge[level 1]" in m.value for m in at.markdown)
+    assert child.split(" \u00b7 ")[0] == _plain(title)
+
+
+# -- ask ------------------------------------------------------------------------------------
+
+def _ask(at: AppTest, question: str) -> AppTest:
+    at.text_area(key="ask_question").input(question)
+    next(b for b in at.button if b.label == "Ask").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_global_question_shows_map_rows_scores_and_chips(indexed_home, monkeypatch):
+    at = _ask(_open(_app(indexed_home, monkeypatch), "pages/ask.py"),
+              "What happened at Tanner Quay and who was responsible?")
+    batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
+    assert len(batches) >= 1 and (batches["status"] == "ok").all()
+    assert batches["best score"].max() > 0
+    assert at.get("plotly_chart"), "no score chart"
+    chips = _chips(at, "ans_")
+    labels = [o for c in chips for o in c.options]
+    assert labels and all(re.fullmatch(r"(Report|Entity|Relationship|Claim|Source) \d+", l)
+                          for l in labels)
+    chips[0].set_value(chips[0].options[0]).run()
+    assert "<mark>" in _html(at)
+
+
+def test_local_question_shows_the_four_kinds_of_context(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.get("button_group")[0].set_value("local").run()
+    _ask(at, "What did Calloway Chemicals do?")
+    tabs = [t.label for t in at.tabs]
+    for kind in ("Source text", "Community reports", "Relationships", "Entities"):
+        assert any(t.startswith(kind) for t in tabs), tabs
+    assert _chips(at, "ans_"), "the local answer has no reference chips"
+
+
+def test_past_question_reopens_from_its_trace(indexed_home, monkeypatch):
+    question = "Who met at Lantern Wharf?"
+    at = _ask(_open(_app(indexed_home, monkeypatch), "pages/ask.py"), question)
+    shown = [m.value for m in at.markdown]
+    chips = [c.options for c in _chips(at, "ans_")]
+    assert any(_plain(m) == f"#### {question}" for m in shown) and chips
+    again = _open(_app(indexed_home, monkeypatch), "pages/ask.py")  # a new browser session
+    assert not any(_plain(m.value) == f"#### {question}" for m in again.markdown)
+    next(b for b in again.button if b.label == question).click().run()
+    assert [m.value for m in again.markdown if m.value in shown] == \
+        [m for m in shown if m in {x.value for x in again.markdown}]
+    assert any(_plain(m.value) == f"#### {question}" for m in again.markdown)
+    assert [c.options for c in _chips(again, "ans_")] == chips
+
+
+# -- sidebar, errors, untrusted text ----------------------------------------------------------
+
+def test_connection_test_says_what_is_wrong_and_the_key_is_never_saved(tmp_path, monkeypatch):
+    create_workspace("llm", tmp_path)
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    at.sidebar.radio[0].set_value("llm").run()
+    at.sidebar.text_input(key="llm_base_url").input("http://127.0.0.1:9/v1")
+    at.sidebar.text_input(key="api_key_typed").input("sk-test-secret-123").run()
+    next(b for b in at.sidebar.button if b.label == "Test connection").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.sidebar.error]
+    assert errors and "127.0.0.1:9" in _plain(errors[0])
+    next(b for b in at.sidebar.button if b.label == "Save to workspace").click().run()
+    saved = (tmp_path / "llm" / "settings.json").read_text()
+    assert "sk-test-secret-123" not in saved and json.loads(saved)["llm_base_url"] == "http://127.0.0.1:9/v1"
+
+
+def test_empty_workspace_pages_explain_what_to_do(tmp_path, monkeypatch):
+    create_workspace("empty", tmp_path)
+    for page, words in (("pages/communities.py", "No communities yet"),
+                        ("pages/ask.py", "nothing to ask yet")):
+        at = _open(_app(tmp_path, monkeypatch), page)
+        assert any(words in i.value for i in at.info), page
+
+
+def test_new_workspace_from_the_sidebar(tmp_path, monkeypatch):
+    create_workspace("first", tmp_path)
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    at.sidebar.text_input[0].input("../../Case Files")
+    at.sidebar.button[0].click().run()
+    assert not at.exception
+    assert (tmp_path / "Case-Files" / "sensemaker.db").exists()
+    assert at.sidebar.selectbox[0].value == "Case-Files"
+
+
+def _unescaped(markdown: str) -> bool:
+    """True when markdown holds a raw '<' (one not escaped with a backslash)."""
+    return re.search(r"(?<!\\)<", markdown) is not None
+
+
+def test_hostile_names_stay_text_on_every_page(hostile_home, monkeypatch):
+    at = _open(_app(hostile_home, monkeypatch), "pages/communities.py")
+    texts = [m.value for m in at.markdown] + [s.value for s in at.subheader]
+    assert any("img src" in t for t in texts), "the hostile report title is not shown"
+    assert not any(_unescaped(t) for t in texts)
+    assert "<img" not in _frame_html(at).lower()
+    chip = _chips(at, "find_")[0]
+    chip.set_value(chip.options[0]).run()
+    body = _html(at)
+    assert "&lt;img src=x onerror=alert(1)&gt;" in body and "<img" not in body.lower()
+    ask = _ask(_open(_app(hostile_home, monkeypatch), "pages/ask.py"), "What is in the harbour records?")
+    assert not any(_unescaped(m.value) for m in ask.markdown)
+    assert any("img src" in m.value for m in ask.markdown)
+    assert HOSTILE not in _html(ask)
