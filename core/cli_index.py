@@ -31,6 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)
 
+    k = sub.add_parser("check", help="verify a workspace's integrity: references, orphans, full-text indexes")
+    k.add_argument("--workspace", "-w", required=True)
+    k.add_argument("--json", action="store_true")
+    k.set_defaults(func=cmd_check)
+
     m = sub.add_parser("merges", help="entity merges made by entity resolution; undo one")
     m.add_argument("--workspace", "-w", required=True)
     m.add_argument("--undo", metavar="NAME_OR_ID", help="undo this merge and rebuild the graph")
@@ -132,6 +137,19 @@ def cmd_status(args) -> int:
               f"tokens={(r['prompt_tokens'] or 0) + (r['completion_tokens'] or 0)} cache_hits={r['cache_hits'] or 0}"
               + (f"  error: {r['error']}" if r.get("error") else ""))
     return 0
+
+
+def cmd_check(args) -> int:
+    from core.check import check_workspace
+
+    res = check_workspace(_open(args.workspace, create=False))
+    if args.json:
+        print(json.dumps({"ok": res.ok, "checked": res.checked, "problems": res.problems}, indent=2))
+    else:
+        for p in res.problems[:200]:
+            print(f"{p['table']} {p['row'] if p['row'] is not None else ''}: {p['problem']}")
+        print(res.summary())
+    return 0 if res.ok else 1
 
 
 def cmd_merges(args) -> int:
