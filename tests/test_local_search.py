@@ -3,6 +3,7 @@ their token shares, offline and LLM answers, Chinese questions, embeddings."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -249,3 +250,30 @@ def test_title_matches_are_whole_words(store):
     found, _ = entry_entities(store, "Is Timothy related to Tiny Tim?", LocalParams())
     assert found[0]["title"] == "TINY TIM"
     assert not re.search(r"\bMARLEY\b", " ".join(e["title"] for e in found[:1]))
+
+
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+
+@pytest.mark.skipif(not (CORPORA / "graphrag_articles_zh").is_dir(), reason="../shared/corpora/graphrag_articles_zh is absent")
+def test_chinese_corpus_offline_global_and_local(tmp_path):
+    from core.index.pipeline import run_index
+    from core.ingest import ingest_paths
+    from core.query.global_search import global_search
+    from core.settings import Settings
+    store = Store(tmp_path / "zh")
+    ingest_paths(store, sorted((CORPORA / "graphrag_articles_zh").glob("*.txt")), max_bytes=50_000_000)
+    run_index(store, Settings(engine="offline"))
+    broad = global_search(store, "这些文章主要讨论了哪些主题？")
+    assert broad.points and all(p.score > 0 for p in broad.reduce["selected"])
+    reports = [c for c in broad.citations if c["kind"] == "Reports"]
+    assert reports and all(c["resolved"] for c in reports)
+    assert re.search(r"[\u4e00-\u9fff]", broad.answer)
+    local = local_search(store, "Leiden 算法在 GraphRAG 中起什么作用？")
+    titles = [store.by_hrid("entities", i)["title"] for i in local.context["entry_entities"]]
+    assert "LEIDEN" in titles
+    sources = [c for c in local.citations if c["kind"] == "Sources"]
+    assert sources and all(c["resolved"] for c in sources)
+    cited = " ".join(store.by_hrid("text_units", c["id"])["text"] for c in sources)
+    assert "Leiden" in cited and "社区" in cited
+    assert any((c["support"] or {}).get("verdict") == "supported" for c in sources)

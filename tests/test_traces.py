@@ -96,3 +96,34 @@ def test_query_cli_reports_user_errors(tmp_path, capsys):
     build_store(ws)
     assert main(["query", "anything", "-w", ws, "--level", "7", "--engine", "offline"]) == 2
     assert "levels with reports: 0, 1" in capsys.readouterr().err
+
+
+def test_query_cli_with_an_openai_compatible_endpoint(tmp_path, capsys, monkeypatch):
+    from tests.openai_server import TEST_KEY, FakeOpenAIServer
+    from tests.test_global_search import batch_ids, map_answer
+
+    def respond(messages, request):
+        system = messages[0]["content"]
+        if "---Analyst reports---" in system:
+            return "Marley's ghost warned Scrooge [Data: Reports (3)]."
+        if "---Data table---" in system:
+            return map_answer(batch_ids(system), score=lambda i: 50)
+        return "Marley warned Scrooge that three spirits would come [Data: Sources (1); Claims (0)]."
+
+    ws = str(tmp_path / "ws")
+    build_store(ws)
+    with FakeOpenAIServer(respond) as server:
+        for k, v in {"OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": TEST_KEY,
+                     "SENSEMAKER_CHAT_MODEL": "test-model"}.items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.delenv("SENSEMAKER_EMBEDDING_MODEL", raising=False)
+        assert main(["query", "What did Marley warn?", "-w", ws, "--engine", "llm", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["engine"] == "llm" and out["model"] == "test-model"
+        assert out["answer"] == "Marley's ghost warned Scrooge [Data: Reports (3)]."
+        assert out["usage"]["llm_calls"] == len(out["map"]["batches"]) + 1
+        assert all(p["score"] == 50 for b in out["map"]["batches"] for p in b["points"])
+        assert main(["query", "What did Marley warn Scrooge about?", "-w", ws, "-m", "local", "--engine", "llm"]) == 0
+        text = capsys.readouterr().out
+        assert text.startswith("Marley warned Scrooge") and "model test-model" in text
+        assert "1 LLM call (local 1)" in text

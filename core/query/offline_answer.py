@@ -160,6 +160,9 @@ def split_refs(text: str) -> tuple[str, dict[str, list[int]]]:
     return re.sub(r"\s+([.,;:。，；：])", r"\1", body).strip(), refs
 
 
+_CJK_END = re.compile(rf"[{_CJK}。！？；：，、）」』”]$")
+
+
 def cite(text: str, refs: dict[str, list[int]]) -> str:
     """text followed by its reference, before the sentence's final punctuation."""
     text = text.strip()
@@ -169,25 +172,73 @@ def cite(text: str, refs: dict[str, list[int]]) -> str:
     m = _END_PUNCT.search(text)
     end = m.group(0).strip() if m else ""
     body = text[:m.start()] if m else text
-    punct = "。" if ("。" in end or (not end and has_cjk(body[-1:]))) else "."
-    return f"{body} {format_citation(refs)}{punct}"
+    cjk = any(c in end for c in "。！？；：") or bool(_CJK_END.search(body))
+    return f"{body} {format_citation(refs)}{'。' if cjk else '.'}"
+
+
+def join_sentences(parts: list[str]) -> str:
+    """Sentences into one paragraph: a space after Latin punctuation, none after Chinese."""
+    out = ""
+    for p in parts:
+        out += p if (not out or out.endswith(("。", "！", "？"))) else " " + p
+    return out
 
 
 def sentences(text: str) -> list[str]:
+    """The sentences of text, each on one line (hard line wraps joined)."""
     text = text or ""
-    return [text[a:b] for a, b in split_sentences(text) if b - a > 1]
+    return [_one_line(text[a:b]) for a, b in split_sentences(text) if b - a > 1]
 
 
-def _clip(text: str, max_tokens: int) -> str:
-    """Whole sentences from the start of text, up to max_tokens (at least one)."""
-    out, used = [], 0
+def _one_line(s: str) -> str:
+    s = re.sub(rf"(?<=[{_CJK}])\s*\n\s*(?=[{_CJK}])", "", s)
+    return re.sub(r"\s+", " ", s).strip()
+
+
+_FRONT_MATTER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,20}\s*[:：]\s")
+_ENDS = re.compile(r"[.!?。！？…][\"'”’」』）)\]]*$")
+_CODE = re.compile(r"-->|\||```|^\s*[#>*•-]|^\s*\d+[.)]\s")
+
+
+def is_prose(sentence: str) -> bool:
+    """A sentence worth quoting: not front matter ("tags: ..."), a diagram, table, list or
+    heading line, and mostly letters."""
+    s = sentence.strip()
+    ended = bool(_ENDS.search(s))
+    if _CODE.search(s) or (not ended and (_FRONT_MATTER.match(s) or len(s) < 25)):
+        return False
+    chars = [c for c in s if not c.isspace()]
+    return bool(chars) and sum(c.isalnum() for c in chars) / len(chars) >= 0.6
+
+
+def quoted_sentences(text: str) -> list[str]:
+    """The sentences of text, a citation marker written after a full stop kept with the
+    sentence before it."""
+    out: list[str] = []
     for s in sentences(text):
-        n = count_tokens(s)
-        if out and used + n > max_tokens:
+        if out and not split_refs(s)[0]:
+            out[-1] += " " + s
+        else:
+            out.append(s)
+    return out
+
+
+def best_sentences(text: str, q: set[str], max_tokens: int) -> str:
+    """The sentences of text that share most terms with q (in their original order), up to
+    max_tokens; the leading ones when none does."""
+    sents = quoted_sentences(text)
+    good = [s for s in sents if is_prose(split_refs(s)[0])] or sents
+    ranked = sorted(range(len(good)), key=lambda i: (-len(q & set(terms(good[i]))), i))
+    if not any(q & set(terms(s)) for s in good):
+        ranked = list(range(len(good)))
+    keep, used = [], 0
+    for i in ranked:
+        n = count_tokens(good[i])
+        if keep and used + n > max_tokens:
             break
-        out.append(s)
+        keep.append(i)
         used += n
-    return (" " if not has_cjk(text) else "").join(out)
+    return join_sentences([good[i] for i in sorted(keep)])
 
 
 def report_points(question: str, report: dict, score: int, max_points: int = 3,
@@ -209,11 +260,13 @@ def report_points(question: str, report: dict, score: int, max_points: int = 3,
     points: list[Point] = []
     best = chosen[0][0] if chosen else 0
     for rank, (overlap, _, summ, expl) in enumerate(chosen):
-        body, refs = split_refs(_clip(expl, point_tokens))
+        body, refs = split_refs(best_sentences(expl, q, point_tokens))
         head, head_refs = split_refs(summ)
         for k, v in head_refs.items():
             refs.setdefault(k, []).extend(i for i in v if i not in refs.get(k, []))
-        text = f"{_END_PUNCT.sub('', head)}: {body}" if head and body else (head or body)
+        head = _END_PUNCT.sub("", head)
+        sep = "：" if has_cjk(head[-1:]) else ": "
+        text = f"{head}{sep}{body}" if head and body else (head or body)
         if not text:
             continue
         all_refs = {"Reports": [hrid], **{k: v for k, v in refs.items() if k != "Reports"}}
@@ -221,7 +274,7 @@ def report_points(question: str, report: dict, score: int, max_points: int = 3,
         desc = cite(text, all_refs)
         points.append(Point(description=desc, score=min(score, s), report_ids=[hrid]))
     if not points and report.get("summary"):
-        desc = cite(_clip(report["summary"], point_tokens), {"Reports": [hrid]})
+        desc = cite(split_refs(best_sentences(report["summary"], q, point_tokens))[0], {"Reports": [hrid]})
         points.append(Point(description=desc, score=score, report_ids=[hrid]))
     return points
 
@@ -240,12 +293,8 @@ def extractive_reduce(points: list[Point], answer_tokens: int, per_paragraph: in
         seen.add(key)
         chosen.append(p.description)
         used += p.tokens
-    paragraphs = []
-    for i in range(0, len(chosen), per_paragraph):
-        group = chosen[i:i + per_paragraph]
-        sep = "" if all(has_cjk(g) for g in group) else " "
-        paragraphs.append(sep.join(group))
-    return "\n\n".join(paragraphs)
+    return "\n\n".join(join_sentences(chosen[i:i + per_paragraph])
+                       for i in range(0, len(chosen), per_paragraph))
 
 
 def no_data_answer(question: str, detail: str) -> str:
@@ -263,7 +312,8 @@ def extractive_local_answer(question: str, candidates: list[tuple[str, int, str]
     rows: list[tuple[str, int, str]] = []
     for kind, hrid, text in candidates:
         for s in sentences(text):
-            rows.append((kind, hrid, s))
+            if is_prose(s):
+                rows.append((kind, hrid, s))
     if not rows:
         return ""
     q = terms(question)
@@ -276,7 +326,7 @@ def extractive_local_answer(question: str, candidates: list[tuple[str, int, str]
             break
         kind, hrid, s = rows[-neg_i]
         key = re.sub(r"\W+", "", s.lower())
-        if key in seen or len(key) < 4:
+        if len(key) < 4 or any(key in k or k in key for k in seen):
             continue
         text = cite(s, {kind: [hrid]})
         n = count_tokens(text)
@@ -285,8 +335,4 @@ def extractive_local_answer(question: str, candidates: list[tuple[str, int, str]
         seen.add(key)
         chosen.append(text)
         used += n
-    paragraphs = []
-    for i in range(0, len(chosen), 4):
-        group = chosen[i:i + 4]
-        paragraphs.append(("" if all(has_cjk(g) for g in group) else " ").join(group))
-    return "\n\n".join(paragraphs)
+    return "\n\n".join(join_sentences(chosen[i:i + 4]) for i in range(0, len(chosen), 4))
