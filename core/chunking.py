@@ -8,6 +8,7 @@ characters.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 from core.tokens import get_encoding
 
@@ -29,24 +30,34 @@ def chunk_text(text: str, size: int = 600, overlap: int = 100,
         return []
     enc = get_encoding(encoding)
     tokens = enc.encode_ordinary(text)
-    # char offset of each token's first byte, rounded down to the character containing it
-    _, offsets = enc.decode_with_offsets(tokens)
+    data = text.encode("utf-8")
+    byte_at = [0, *accumulate(len(b) for b in enc.decode_tokens_bytes(tokens))]  # token i starts at byte_at[i]
+    step = size - overlap
+    starts = list(range(0, max(1, len(tokens) - overlap), step)) if len(tokens) > size else [0]
+    bounds = sorted({byte_at[i] for i in starts} | {byte_at[min(i + size, len(tokens))] for i in starts})
+    leads = _leads_before(data, bounds)  # characters starting before each boundary byte
 
-    def end_char(j: int) -> int:
-        """Character end of a window ending before token j (a split character is included)."""
-        if j >= len(tokens):
-            return len(text)
-        first = enc.decode_single_token_bytes(tokens[j])[0]
-        return offsets[j] + (1 if (first & 0xC0) == 0x80 else 0)
+    def mid(b: int) -> bool:
+        return b < len(data) and (data[b] & 0xC0) == 0x80
 
     chunks: list[Chunk] = []
-    step = size - overlap
-    start = 0
-    while start < len(tokens):
-        end = min(start + size, len(tokens))
-        c0, c1 = offsets[start], end_char(end)
-        chunks.append(Chunk(len(chunks), text[c0:c1], end - start, c0, c1))
-        if end == len(tokens):
-            break
-        start += step
+    for i in starts:
+        j = min(i + size, len(tokens))
+        b0, b1 = byte_at[i], byte_at[j]
+        c0 = leads[b0] - (1 if mid(b0) else 0)  # a split character is included whole
+        c1 = leads[b1]
+        chunks.append(Chunk(len(chunks), text[c0:c1], j - i, c0, c1))
     return chunks
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
+def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
+    """For each byte offset, how many UTF-8 characters start before it (counted stretch by
+    stretch between consecutive offsets, at C speed)."""
+    out, prev_b, n = {}, 0, 0
+    for b in bounds:
+        n += len(data[prev_b:b].translate(None, _CONTINUATION))
+        out[b], prev_b = n, b
+    return out

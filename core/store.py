@@ -73,11 +73,20 @@ class Store:
 
     @contextmanager
     def atomic(self) -> Iterator[sqlite_utils.Database]:
-        """One write transaction (serialised within this process)."""
+        """One write transaction (serialised within this process). Nested blocks join the
+        outermost one: it alone commits, or rolls everything back on an error."""
         with self._write_lock:
             db = self.db
-            with db.conn:
-                yield db
+            depth = getattr(self._local, "depth", 0)
+            self._local.depth = depth + 1
+            try:
+                if depth:
+                    yield db
+                else:
+                    with db.conn:
+                        yield db
+            finally:
+                self._local.depth = depth
 
     # schema ------------------------------------------------------------------------------
     def ensure_schema(self) -> None:

@@ -101,3 +101,17 @@ def test_readers_are_not_blocked_by_a_writer(tmp_path):
     stop.set()
     w.join()
     assert not errors
+
+
+def test_nested_writes_land_together_or_not_at_all(tmp_path):
+    store = Store(tmp_path)
+    with pytest.raises(RuntimeError):
+        with store.atomic():
+            store.insert("entities", [{"id": "a", "title": "A"}])
+            store.upsert("entities", [{"id": "b", "title": "B"}])
+            raise RuntimeError("crash in the middle of a batch")
+    assert store.count("entities") == 0
+    with store.atomic():
+        store.insert("entities", [{"id": "a", "title": "A"}])
+        store.insert("entities", [{"id": "b", "title": "B"}])
+    assert store.count("entities") == 2

@@ -74,3 +74,23 @@ def test_spans_are_exact_for_multibyte_text(text):
         assert text[c.char_start:c.char_end] == c.text
     for a, b in zip(chunks, chunks[1:]):
         assert b.char_start <= a.char_end  # windows overlap, nothing is skipped
+
+
+def test_windows_match_a_plain_token_slicing_for_many_lengths():
+    enc = get_encoding()
+    base = "Scrooge 微软 naïve 🎉 GraphRAG. " * 30
+    for n in (1, 5, 59, 60, 61, 119, 120, 121, 250):
+        text = enc.decode(enc.encode_ordinary(base)[:n])
+        chunks = chunk_text(text, size=60, overlap=10)
+        toks = enc.encode_ordinary(text)
+        expected = []
+        i = 0
+        while True:
+            expected.append(min(i + 60, len(toks)) - i)
+            if i + 60 >= len(toks):
+                break
+            i += 50
+        assert [c.n_tokens for c in chunks] == expected, n
+        assert chunks[-1].char_end == len(text)
+        for c in chunks:
+            assert text[c.char_start:c.char_end] == c.text
