@@ -147,3 +147,28 @@ def test_unparseable_extraction_is_recorded_as_failed(tmp_path):
     assert summary["status"] == "finished with failures"
     failed = store.rows("extractions", "status = 'failed'")
     assert len(failed) == store.count("text_units") and failed[0]["error"]
+
+
+def test_a_unit_too_long_for_the_context_is_split_not_lost(tmp_path):
+    store = Store(tmp_path)
+    _docs(store, 1)
+    from core.llm import ContextOverflowError
+    from core.tokens import count_tokens
+
+    def small_context(messages):
+        text = messages[0]["content"].split("-Text-\n", 1)[-1]
+        if messages[0]["content"].startswith("-Goal-\nRead the text below") and count_tokens(text) > 70:
+            raise ContextOverflowError("maximum context length exceeded")
+        return respond(messages)
+
+    summary = _run(store, _settings(chunk_size=120, chunk_overlap=0, max_gleanings=0), FakeChat(small_context))
+    assert summary["status"] == "finished"
+    assert store.count("extractions", "status = 'failed'") == 0
+    assert store.count("entities", "title = 'ALICE MORENO'") == 1
+    notes = [r for e in store.rows("extractions") for r in e["rejected"] if r["kind"] == "note"]
+    assert notes and "in halves" in notes[0]["reason"]
+
+
+def test_extraction_output_cap_follows_the_input():
+    from core.index.llm_engine import extract_cap
+    assert extract_cap(100) == 400 and extract_cap(600) == 900 and extract_cap(5000) == 1500

@@ -10,12 +10,20 @@ from typing import Any
 from core.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
 from core.jsonparse import JSONParseError, chat_json
-from core.llm import LLM
+from core.llm import LLM, ContextOverflowError
+from core.tokens import count_tokens, get_encoding
 from core.prompts import render
 from core.settings import Settings
 from core.textutil import is_cjk, normalize_title
 
 EXTRACT_MAX_TOKENS = 1500
+
+
+def extract_cap(unit_tokens: int) -> int:
+    """Output cap of an extraction call, fitted to its input: a unit's entities and relationships
+    as JSON take about as many tokens as the unit (measured on small models, which otherwise run
+    on to the context limit repeating themselves)."""
+    return max(400, min(EXTRACT_MAX_TOKENS, unit_tokens + 300))
 CLAIMS_MAX_TOKENS = 1000
 REPORT_MAX_TOKENS = 2000
 # claims calls run beside gleaning; the client's semaphore still caps requests in flight
@@ -42,12 +50,23 @@ class LLMEngine:
 
     # extraction ------------------------------------------------------------------------
     def extract(self, unit: dict[str, Any]) -> Extraction:
+        """Entities and relationships of one unit, then gleaning rounds, with claims asked for
+        beside them. A unit too long for the model's context is split in halves rather than
+        lost (the server's context-overflow error, or our own estimate before sending)."""
         text = unit["text"]
         prompt = render("extract_graph", self.workspace, entity_types=", ".join(self.settings.entity_types),
                         input_text=text)
+        cap = extract_cap(count_tokens(text))
+        if count_tokens(prompt) + cap > self.settings.context_window and count_tokens(text) > 50:
+            return self._split(unit)
         messages = [{"role": "user", "content": prompt}]
-        obj, raw, attempts = chat_json(self.llm, messages, max_tokens=EXTRACT_MAX_TOKENS,
-                                       stage="extract", validate=_validate_graph)
+        try:
+            obj, raw, attempts = chat_json(self.llm, messages, max_tokens=cap,
+                                           stage="extract", validate=_validate_graph)
+        except ContextOverflowError:
+            if count_tokens(text) <= 50:
+                raise
+            return self._split(unit)
         out = Extraction(llm_calls=attempts)
         folded = fold_text(text)
         self._add(out, obj, text, folded)
@@ -59,10 +78,12 @@ class LLMEngine:
         for _ in range(self.settings.max_gleanings):
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": render("extract_continue", self.workspace)}]
+            if sum(count_tokens(m["content"]) for m in messages) + cap > self.settings.context_window:
+                break  # one more round would overflow the context: keep what we have
             try:
-                more, raw, attempts = chat_json(self.llm, messages, max_tokens=EXTRACT_MAX_TOKENS,
+                more, raw, attempts = chat_json(self.llm, messages, max_tokens=cap,
                                                 stage="extract", validate=_validate_graph)
-            except JSONParseError:
+            except (JSONParseError, ContextOverflowError):
                 break  # a failed gleaning round loses nothing already extracted
             out.llm_calls += attempts
             before = len(out.entities) + len(out.relationships)
@@ -75,6 +96,24 @@ class LLMEngine:
             out.claims = [c for c in found if normalize_title(c["subject"]) in grounded]
             out.llm_calls += calls
             out.rejected += rejected
+        return out
+
+    def _split(self, unit: dict[str, Any]) -> Extraction:
+        """Extract the two halves of a unit separately and combine them."""
+        enc = get_encoding()
+        toks = enc.encode_ordinary(unit["text"])
+        half = len(toks) // 2
+        out = Extraction()
+        for part in (enc.decode(toks[:half]), enc.decode(toks[half:])):
+            sub = self.extract({**unit, "text": part})
+            have = {normalize_title(e["title"]) for e in out.entities}
+            out.entities += [e for e in sub.entities if normalize_title(e["title"]) not in have]
+            out.relationships += sub.relationships
+            out.claims += sub.claims
+            out.rejected += sub.rejected
+            out.llm_calls += sub.llm_calls
+        out.rejected.append({"kind": "note", "name": unit.get("id", ""),
+                             "reason": "the unit did not fit the model's context and was extracted in halves"})
         return out
 
     def _add(self, out: Extraction, obj: dict, text: str, folded: str) -> None:
