@@ -196,7 +196,8 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
     network.once("stabilizationIterationsDone", function () {{
       network.setOptions({{physics: false}});
       network.fit();
-      network.moveTo({{scale: network.getScale() * 0.92}});  // room for the labels at the edges
+      // room for the labels at the edges; a small graph is not blown up
+      network.moveTo({{scale: Math.min(network.getScale() * 0.92, 1.3)}});
       container.setAttribute("data-ready", "1");
     }});
     network.on("dragStart", function () {{ touched = true; }});
@@ -216,7 +217,7 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
     status.textContent = "";
     touched = true;
     network.selectNodes([hit.id]);
-    network.focus(hit.id, {{scale: 1.4, animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
+    network.focus(hit.id, {{scale: Math.max(network.getScale(), 1.5), animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
   }}
   var find = document.getElementById("sm-find");
   find.addEventListener("change", function () {{ focusOn(find.value); }});

@@ -126,10 +126,12 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if result.no_data:
             st.info("Nothing in the data answers this question.", icon=":material/search_off:")
         n = ui_chips.cited_text(store, result.answer, f"ans_{result.trace_id}")
-        missing = [c for c in result.citations if c.get("dangling")]
+        missing = [o for o in ui_chips.chip_options(store, result.answer) if not o[3]]
         if missing:
-            st.warning(f"{len(missing)} reference{'s' if len(missing) != 1 else ''} point to ids "
-                       "that do not exist in this workspace (marked missing).")
+            names = ", ".join(drill.ref_label(o[0], o[1]) for o in missing)
+            st.warning(f"Cited but not in this workspace: {names}. These references are marked "
+                       "missing; treat the sentences citing them as unverified.",
+                       icon=":material/link_off:")
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it.")
     ui_trace.how(store, result)

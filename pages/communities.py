@@ -168,7 +168,7 @@ def main() -> None:
     st.caption(f"{len(rows)} communities on {len(levels)} level{'s' if len(levels) != 1 else ''}, "
                f"{len(reports)} reports \u00b7 area = entities, colour = rating")
     with st.expander("Hierarchy overview", expanded=True, icon=":material/account_tree:"):
-        st.plotly_chart(hierarchy_figure(rows, reports, height=380), width="stretch",
+        st.plotly_chart(hierarchy_figure(rows, reports, height=320), width="stretch",
                         config={"displaylogo": False})
     path = navigator(comms, children, report_of)
     cid = path[-1]

@@ -2,7 +2,11 @@
 over the pages in pages/ (registered explicitly). app.py calls run()."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from pages import ui_state as ui
 
@@ -13,12 +17,25 @@ PAGES = (
 )
 
 
-def run() -> None:
-    st.set_page_config(page_title="Sensemaker", page_icon=ui.page_icon(), layout="wide",
-                       initial_sidebar_state="expanded")
-    ui.load_css()
-    with ui.guard():
-        ui.sidebar()
-    page = st.navigation([st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
-                          for i, (path, title, icon, url) in enumerate(PAGES)], position="top")
-    page.run()
+def run(legacy: bool = False) -> None:
+    """Render the frame and run the current page.
+
+    legacy: this run was started by Streamlit's old pages/-folder mode (the first run on a fresh
+    server, or any AppTest run), which runs app.py or a page file as a page of its own. The
+    frame is then rendered as the main script, so its widgets get the same ids as in every
+    later run and the user's first click is not lost."""
+    legacy = legacy or bool(PagesManager.uses_pages_directory)
+    PagesManager.uses_pages_directory = False
+    ctx = get_script_run_ctx()
+    scope = (ctx.run_with_active_hash(ctx.pages_manager.main_script_hash)
+             if legacy and ctx is not None else nullcontext())
+    with scope:
+        st.set_page_config(page_title="Sensemaker", page_icon=ui.page_icon(), layout="wide",
+                           initial_sidebar_state="expanded")
+        ui.load_css()
+        with ui.guard():
+            ui.sidebar()
+        page = st.navigation([st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
+                              for i, (path, title, icon, url) in enumerate(PAGES)],
+                             position="top")
+        page.run()

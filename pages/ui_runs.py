@@ -60,13 +60,17 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
     n_docs = store.count("documents")
     has_reports = store.count("community_reports") > 0
     st.markdown("#### Index")
+    if running:
+        return  # the live panel below says what is happening
     if not n_docs:
         st.caption("Add documents first; the estimate appears here.")
         return
     if est["chunks"] == 0 and has_reports:
-        st.success("Everything is indexed.", icon=":material/check_circle:")
+        st.success("Everything is indexed. Add documents to index more.",
+                   icon=":material/check_circle:")
+        return
     c = st.columns(4)
-    c[0].metric("Chunks to process", f"{est['chunks']:,}")
+    c[0].metric("Chunks", f"{est['chunks']:,}", help="Text chunks the next run will extract")
     c[1].metric("LLM calls", f"~{est['llm_calls']:,}")
     c[2].metric("Tokens", f"~{est['prompt_tokens'] + est['completion_tokens']:,}")
     c[3].metric("Cost", "free" if est["engine"] == "offline" else f"~${est['cost']:.2f}")
@@ -80,6 +84,7 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
     if st.button(label, type="primary", icon=":material/play_arrow:", disabled=running,
                  key="start_index"):
         with ui.guard():
+            ui.check_engine(cfg)
             start_index(workspace, cfg, api_key=ui.api_key())
             st.session_state["watching_run"] = True
             st.rerun()
@@ -104,20 +109,22 @@ def live_panel(store: Store, workspace: Path) -> None:
 
 def _render_live(store: Store, run: dict[str, Any]) -> None:
     with st.container(border=True):
-        head, btn = st.columns([4, 1])
+        head, btn = st.columns([4, 1.3], vertical_alignment="center")
         elapsed = _age(run.get("started_at"))
         status = run.get("status")
         head.markdown(f"**Indexing** \u00b7 {ui.md(STAGE_NAMES.get(run.get('stage'), run.get('stage') or 'starting'))}"
                       f" \u00b7 running for {_duration(elapsed)}"
                       + (" \u00b7 *cancelling...*" if status == "cancelling" else ""))
-        if btn.button("Cancel", icon=":material/stop:", disabled=status == "cancelling",
-                      key="cancel_run", width="stretch"):
+        if btn.button("Cancel", disabled=status == "cancelling", key="cancel_run",
+                      width="stretch", help="Stop after the current items; finished work is kept "
+                                            "and the next run resumes from there."):
             request_cancel(store, run["id"])
             st.rerun(scope="fragment")
         beat = _age(run.get("heartbeat_at"))
         if beat is not None and beat > 60:
             st.warning(f"No sign of life from the indexing process for {_duration(beat)}.")
         progress = run.get("progress") or {}
+        waiting = [STAGE_NAMES.get(n, n).lower() for n in STAGES if not progress.get(n)]
         for name in STAGES:
             s = progress.get(name)
             if not s:
@@ -133,12 +140,17 @@ def _render_live(store: Store, run: dict[str, Any]) -> None:
             st.progress(frac, text=text)
             if s.get("message") and done < total:
                 st.caption(ui.md(s["message"]))
-        m = st.columns(5)
-        m[0].metric("LLM calls", f"{run.get('llm_calls') or 0:,}")
-        m[1].metric("Prompt tokens", f"{run.get('prompt_tokens') or 0:,}")
-        m[2].metric("Completion tokens", f"{run.get('completion_tokens') or 0:,}")
-        m[3].metric("Cache hits", f"{run.get('cache_hits') or 0:,}")
-        m[4].metric("Cost", f"${run.get('cost') or 0:.4f}")
+        if waiting:
+            st.caption("Next: " + ", ".join(waiting))
+        if run.get("engine") == "offline":
+            st.caption("Offline engine: no model calls, no cost.")
+        else:
+            st.markdown(
+                f"**{run.get('llm_calls') or 0:,}** LLM calls \u00b7 "
+                f"**{run.get('prompt_tokens') or 0:,}** prompt + "
+                f"**{run.get('completion_tokens') or 0:,}** completion tokens \u00b7 "
+                f"**{run.get('cache_hits') or 0:,}** cache hits \u00b7 "
+                f"**${run.get('cost') or 0:.4f}**")
 
 
 def failed_panel(store: Store, workspace: Path, running: bool) -> None:
@@ -153,6 +165,7 @@ def failed_panel(store: Store, workspace: Path, running: bool) -> None:
         if st.button("Retry the failed items", icon=":material/refresh:", disabled=running,
                      key="retry_failed"):
             with ui.guard():
+                ui.check_engine(ui.settings())
                 retry_failed(workspace, ui.settings(), api_key=ui.api_key())
                 st.session_state["watching_run"] = True
                 st.rerun()

@@ -68,9 +68,8 @@ def ensure_routed() -> None:
     and stop."""
     from streamlit.runtime.pages_manager import PagesManager
     if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
         from pages import ui_app
-        ui_app.run()
+        ui_app.run(legacy=True)
         st.stop()
 
 
@@ -181,11 +180,19 @@ def settings() -> Settings:
     return s
 
 
+def check_engine(cfg: Settings) -> None:
+    """Refuse the LLM engine without an endpoint, with a message that says what to set."""
+    if cfg.resolved_engine == "llm" and not (cfg.llm_base_url or cfg.api_key):
+        raise UserError("The LLM engine needs an endpoint: type a base URL (a local server) or an "
+                        "API key (OpenAI) in the sidebar, or switch to the offline engine.")
+
+
 def query_llm(s: Store):
     """The LLM for queries, or None for the offline engine."""
     cfg = settings()
     if cfg.resolved_engine != "llm":
         return None
+    check_engine(cfg)
     from core.llm_openai import make_llm
     return make_llm(cfg, s)
 

@@ -79,6 +79,15 @@ HOSTILE_TEXT = (
     "Mayor Helen Varga asked the Port Authority and Calloway Chemicals for the logs.\n")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item (rep_setup, rep_call, rep_teardown), so a
+    fixture can tell at teardown that its test failed (the browser test saves a screenshot)."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
 @pytest.fixture(scope="session")
 def indexed_home(tmp_path_factory) -> Path:
     """A SENSEMAKER_HOME with one workspace, `test`: three sample documents indexed offline."""

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.query.traces import save_trace
+from core.query.types import SearchResult
+from core.store import Store
 from core.workspace import create_workspace
 
 from conftest import HOSTILE
@@ -89,7 +93,7 @@ def test_upload_names_each_rejected_file_and_estimates(tmp_path, monkeypatch):
     assert any(e.startswith("Not added: empty.txt: the file is empty") for e in errors), errors
     assert any(e.startswith("Not added: tool.exe: ") for e in errors), errors
     assert _metric(at, "Documents") == "1"
-    assert _metric(at, "Chunks to process") == "1" and _metric(at, "Cost") == "free"
+    assert _metric(at, "Chunks") == "1" and _metric(at, "Cost") == "free"
     assert at.dataframe[0].value.iloc[0]["status"] == "waiting to be indexed"
     assert any(b.label == "Index the corpus" for b in at.button)
 
@@ -238,3 +242,26 @@ def test_hostile_names_stay_text_on_every_page(hostile_home, monkeypatch):
     assert not any(_unescaped(m.value) for m in ask.markdown)
     assert any("img src" in m.value for m in ask.markdown)
     assert HOSTILE not in _html(ask)
+
+
+def test_a_dangling_reference_is_flagged_not_dropped(indexed_home, tmp_path, monkeypatch):
+    shutil.copytree(indexed_home / "test", tmp_path / "copy")
+    store = Store(tmp_path / "copy")
+    save_trace(store, SearchResult(
+        method="global", question="Which reports say so?", level=0,
+        answer="The harbour was closed [Data: Reports (999); Entities (0)]."))
+    store.close()
+    at = _open(_app(tmp_path, monkeypatch), "pages/ask.py")
+    next(b for b in at.button if b.label == "Which reports say so?").click().run()
+    chips = _chips(at, "ans_")[0]
+    assert chips.options == ["Report 999 (missing)", "Entity 0"]
+    assert any("Cited but not in this workspace: Report 999." in w.value for w in at.warning)
+    chips.set_value("Report 999 (missing)").run()
+    assert any("Report 999 does not exist in this workspace" in e.value for e in at.error)
+
+
+def test_the_llm_engine_without_an_endpoint_says_what_to_set(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.sidebar.radio[0].set_value("llm").run()
+    _ask(at, "What happened?")
+    assert any("needs an endpoint" in e.value for e in at.error)

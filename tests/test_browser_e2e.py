@@ -1,0 +1,235 @@
+"""End to end in headless Chromium: the app on a free port with a temporary SENSEMAKER_HOME.
+
+A user creates a workspace, uploads files (one is rejected with its reason), indexes them with
+the offline engine, sees the community graph, asks a global question, sees the map scores, clicks
+a citation and reads the highlighted source text. A second session opens a workspace full of
+hostile names (`<img src=x onerror=alert(1)>`): no dialog fires and no hostile element appears.
+
+Screenshots go to test-artifacts/ when a step fails (and of every step with
+SENSEMAKER_E2E_SHOTS=1)."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import HOSTILE, HOSTILE_TEXT, HostileEngine, build_workspace
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--no-first-run"]
+CHIP = re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+$")
+DOCUMENT = (
+    "Harbour inquiry notes.\n"
+    "Maria Okafor, the Harbour Master, inspected Berth 2 at Tanner Quay on Monday.\n"
+    "Maria Okafor told the Port Authority that Calloway Chemicals had not replaced the hose.\n"
+    "Thomas Whitlock of Calloway Chemicals said the hose was replaced in January.\n"
+    "The Port Authority asked Thomas Whitlock for the maintenance log of Berth 2.\n"
+    "Mayor Helen Varga asked Maria Okafor and the Port Authority for a report.\n"
+    f"A note pinned to the board read {HOSTILE} and nobody knew who wrote it.\n"
+    "Calloway Chemicals and the Port Authority will meet Mayor Helen Varga at Tanner Quay.\n"
+)
+
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
+                "(.ci/run installs it: apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    home = tmp_path_factory.mktemp("e2e-home")
+    build_workspace(home, "hostile", [("hostile.txt", HOSTILE_TEXT.encode())], engine=HostileEngine())
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
+                                                            "SENSEMAKER_ENGINE")}
+    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
+    log = open(home / "streamlit.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError((home / "streamlit.log").read_text())
+        time.sleep(0.3)
+    else:
+        proc.kill()
+        raise RuntimeError("the app did not start in 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture
+def browser_page(request):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        page.set_default_timeout(30_000)
+        page.dialogs = []
+        page.errors = []
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.step = lambda name: _shot(page, request.node.name, name, always=False)
+        try:
+            yield page
+        finally:
+            report = getattr(request.node, "rep_call", None)
+            if report is not None and report.failed:
+                _shot(page, request.node.name, "failure", always=True)
+            browser.close()
+
+
+def _shot(page: Page, test: str, step: str, always: bool) -> None:
+    if always or os.environ.get("SENSEMAKER_E2E_SHOTS") == "1":
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{test}-{step}.png"), full_page=True)
+
+
+def _settle(page: Page) -> None:
+    """Wait until Streamlit has finished running the script."""
+    page.wait_for_timeout(300)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=120_000)
+
+
+def _nav(page: Page, name: str) -> None:
+    page.locator('[data-testid="stTopNavLink"]', has_text=name).first.click()
+    _settle(page)
+
+
+def _graph_nodes(page: Page) -> int:
+    frame = page.frame_locator("iframe").first
+    graph = frame.locator("#sm-graph[data-ready='1']")
+    expect(graph).to_have_count(1, timeout=30_000)
+    expect(frame.locator("#sm-graph canvas")).to_have_count(1)
+    return int(graph.get_attribute("data-nodes"))
+
+
+def _open_first_chip(page: Page, within) -> str:
+    chip = within.locator('[data-testid="stButtonGroup"] button').filter(has_text=CHIP).first
+    label = chip.inner_text().strip()
+    chip.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("mark").first).to_be_visible(timeout=30_000)
+    return label
+
+
+def test_upload_index_browse_ask_and_verify(app_url, browser_page):
+    page = browser_page
+    page.goto(app_url)
+    _settle(page)
+    expect(page.get_by_text("Create or pick a workspace", exact=False).or_(
+        page.get_by_role("heading", name="Corpus"))).to_be_visible()
+
+    # a new workspace from the sidebar
+    page.get_by_role("button", name="New workspace").click()
+    page.get_by_label("Name").fill("harbour inquiry")
+    page.get_by_role("button", name="Create").click()
+    _settle(page)
+    expect(page.get_by_role("heading", name="Corpus")).to_be_visible()
+    expect(page.get_by_text("Workspace harbour-inquiry", exact=False)).to_be_visible()
+
+    # upload: one good file, one rejected with its reason
+    page.locator('input[type="file"]').set_input_files([
+        {"name": "harbour-notes.txt", "mimeType": "text/plain", "buffer": DOCUMENT.encode()},
+        {"name": "empty.txt", "mimeType": "text/plain", "buffer": b""},
+    ])
+    _settle(page)
+    expect(page.get_by_text("Added 1 document: harbour-notes.txt")).to_be_visible()
+    expect(page.get_by_text("Not added: empty.txt: the file is empty")).to_be_visible()
+    page.step("uploaded")
+
+    # index offline, in the background; the page shows the run, then that all is indexed
+    page.get_by_role("button", name="Index the corpus").click()
+    expect(page.get_by_text("Everything is indexed.")).to_be_visible(timeout=120_000)
+    _settle(page)
+    page.step("indexed")
+    expect(page.get_by_text("Run history")).to_be_visible()
+
+    # communities: a graph with nodes
+    _nav(page, "Communities")
+    expect(page.get_by_role("heading", name="Communities")).to_be_visible()
+    assert _graph_nodes(page) >= 3
+    page.step("communities")
+
+    # ask a global question: map batches and scores, then a citation down to the source text
+    _nav(page, "Ask")
+    page.get_by_placeholder("What are the main themes").fill(
+        "What did Maria Okafor find at Berth 2 and what did Calloway Chemicals say?")
+    page.get_by_role("button", name="Ask").click()
+    _settle(page)
+    expect(page.get_by_text("How this answer was made")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Point scores · \d+ in the answer's context"))).to_be_visible()
+    bars = page.locator(".js-plotly-plot .barlayer .point")
+    expect(bars.first).to_be_attached(timeout=30_000)
+    expect(page.get_by_role("button", name=re.compile("What did Maria Okafor find"))).to_be_visible()
+    page.step("answered")
+    label = _open_first_chip(page, page.locator('[data-testid="stMain"]'))
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_text(label, exact=False).first).to_be_visible()
+    assert dialog.locator("mark").first.inner_text().strip()
+    page.step("evidence")
+    dialog.get_by_role("button", name="Open the whole document").first.click()
+    _settle(page)
+    doc = page.frame_locator('[data-testid="stDialog"] iframe').first
+    expect(doc.locator("mark.chunk")).to_have_count(1)
+    page.step("document")
+    assert page.dialogs == [] and not page.errors
+
+
+def test_hostile_names_fire_no_dialog(app_url, browser_page):
+    page = browser_page
+    page.goto(f"{app_url}/communities?ws=hostile")
+    _settle(page)
+    expect(page.get_by_role("heading", name="Communities")).to_be_visible()
+    assert _graph_nodes(page) >= 2
+    expect(page.get_by_text(HOSTILE, exact=False).first).to_be_visible()  # shown as text
+    frame = page.frame_locator("iframe").first
+    frame.locator("#sm-find").fill("acme")
+    frame.locator("#sm-find").press("Enter")
+    page.step("hostile-communities")
+    _open_first_chip(page, page.locator('[data-testid="stMain"]'))
+    page.step("hostile-evidence")
+    page.keyboard.press("Escape")
+    _nav(page, "Ask")
+    page.get_by_placeholder("What are the main themes").fill("What is in the harbour records?")
+    page.get_by_role("button", name="Ask").click()
+    _settle(page)
+    expect(page.get_by_text("How this answer was made")).to_be_visible()
+    _open_first_chip(page, page.locator('[data-testid="stMain"]'))
+    page.step("hostile-ask")
+    assert page.dialogs == []
+    assert not [e for e in page.errors if "alert" in e.lower()]
+    for frame in page.frames:
+        assert frame.locator('img[src="x"], img[src="X"]').count() == 0
