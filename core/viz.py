@@ -193,6 +193,7 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
       return;
     }}
     network = new vis.Network(container, {{nodes: nodes, edges: edges}}, {vis_options});
+    window.smNetwork = network;  // for the browser tests and the console
     network.once("stabilizationIterationsDone", function () {{
       network.setOptions({{physics: false}});
       network.fit();
@@ -217,7 +218,7 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
     status.textContent = "";
     touched = true;
     network.selectNodes([hit.id]);
-    network.focus(hit.id, {{scale: Math.max(network.getScale(), 1.5), animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
+    network.focus(hit.id, {{scale: Math.max(network.getScale(), 1.0), animation: {{duration: 500, easingFunction: "easeInOutQuad"}}}});
   }}
   var find = document.getElementById("sm-find");
   find.addEventListener("change", function () {{ focusOn(find.value); }});

@@ -29,6 +29,9 @@ def navigator(comms: dict[int, dict], children: dict[int, list[int]], report_of:
     community (its last element)."""
     roots = [n for n, c in comms.items() if c.get("parent") is None or c["parent"] not in comms]
     roots.sort(key=lambda n: -(comms[n].get("size") or 0))
+    pending = st.session_state.pop("nav_pending", None)
+    if pending:  # a sub-community clicked in the table below
+        st.session_state[pending[0]] = pending[1]
     path: list[int] = []
     opts = roots
     cols = st.columns(3)
@@ -60,20 +63,13 @@ def _child_table(store: Store, cid: int, comms: dict, children: dict, report_of:
     data = [{"community": n, "title": (report_of.get(n) or {}).get("title") or comms[n].get("title") or "",
              "entities": comms[n].get("size") or len(comms[n].get("entity_ids") or []),
              "rating": (report_of.get(n) or {}).get("rating")} for n in kids]
-    key = f"kids_{cid}_{st.session_state.get('tbl_round', 0)}"
-
-    def picked() -> None:
-        rows = st.session_state[key].selection.rows
-        if rows:
-            st.session_state[depth_key] = kids[rows[0]]
-            st.session_state["tbl_round"] = st.session_state.get("tbl_round", 0) + 1
-
     st.markdown(f"**Sub-communities ({len(kids)})** \u00b7 click one to open it")
-    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", key=key,
-                 on_select=picked, selection_mode="single-row",
-                 height=min(38 + 35 * len(data), 250),
-                 column_config={"rating": st.column_config.ProgressColumn(
-                     min_value=0, max_value=10, format="%.1f")})
+    row = ui.selected_row(pd.DataFrame(data), f"kids_{cid}", height=min(38 + 35 * len(data), 250),
+                          column_config={"rating": st.column_config.ProgressColumn(
+                              min_value=0, max_value=10, format="%.1f")})
+    if row is not None:  # the navigator above is already drawn: set it and draw again
+        st.session_state["nav_pending"] = (depth_key, kids[row])
+        st.rerun()
 
 
 def report_view(store: Store, c: dict, report: dict | None) -> None:
@@ -115,16 +111,9 @@ def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str) -> None:
     if df.empty:
         st.caption(f"No {kind.lower()} in this community.")
         return
-    key = f"{key}_{st.session_state.get('tbl_round', 0)}"
-
-    def picked() -> None:
-        rows = st.session_state[key].selection.rows
-        if rows:
-            drill.open_ref(kind, hrids[rows[0]])
-            st.session_state["tbl_round"] = st.session_state.get("tbl_round", 0) + 1
-
-    st.dataframe(df, hide_index=True, width="stretch", key=key, on_select=picked,
-                 selection_mode="single-row", height=min(38 + 35 * len(df), 380))
+    row = ui.selected_row(df, key, height=min(38 + 35 * len(df), 380))
+    if row is not None:
+        drill.open_ref(kind, hrids[row])
 
 
 def tables(store: Store, entities: list[dict], rels: list[dict], claims: list[dict]) -> None:

@@ -106,6 +106,20 @@ def page_icon():
     return img
 
 
+def selected_row(df, key: str, **options) -> int | None:
+    """A table whose rows can be clicked: returns the clicked row's position, once. The key
+    changes after a click, so the next run shows a fresh table (the same row can be clicked
+    again) and nothing stays selected behind a closed dialog."""
+    key = f"{key}_{st.session_state.get('tbl_round', 0)}"
+    event = st.dataframe(df, key=key, on_select="rerun", selection_mode="single-row",
+                         hide_index=True, width="stretch", **options)
+    rows = list(event.selection.rows) if event is not None else []
+    if not rows:
+        return None
+    st.session_state["tbl_round"] = st.session_state.get("tbl_round", 0) + 1
+    return rows[0]
+
+
 def load_css() -> None:
     css = (APP_DIR / "assets" / "style.css").read_text(encoding="utf-8")
     st.html(f"<style>{css}</style>")

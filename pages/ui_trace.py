@@ -128,16 +128,9 @@ def _id_table(store: Store, key: str, ids: list[int], widget_key: str) -> None:
             rows.append({"id": i, "title": r.get("title"), "rating": r.get("rating")})
         else:
             rows.append({"id": i, "text": (r.get("text") or "")[:300]})
-    widget_key = f"{widget_key}_{st.session_state.get('tbl_round', 0)}"
-
-    def picked() -> None:
-        sel = st.session_state[widget_key].selection.rows
-        if sel:
-            drill.open_ref(KIND_OF[key], ids[sel[0]])
-            st.session_state["tbl_round"] = st.session_state.get("tbl_round", 0) + 1
-
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=widget_key,
-                 on_select=picked, selection_mode="single-row")
+    row = ui.selected_row(pd.DataFrame(rows), widget_key)
+    if row is not None:
+        drill.open_ref(KIND_OF[key], ids[row])
 
 
 def how(store: Store, result: SearchResult) -> None:

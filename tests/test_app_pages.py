@@ -265,3 +265,22 @@ def test_the_llm_engine_without_an_endpoint_says_what_to_set(indexed_home, monke
     at.sidebar.radio[0].set_value("llm").run()
     _ask(at, "What happened?")
     assert any("needs an endpoint" in e.value for e in at.error)
+
+
+def _click_row(at: AppTest, key_prefix: str, row: int) -> AppTest:
+    key = next(d.key for d in at.dataframe if str(d.key).startswith(key_prefix))
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    return at.run()
+
+
+def test_clicking_an_entity_row_opens_its_evidence(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    first = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e")).iloc[0]
+    _click_row(at, "tbl_e", 0)
+    assert not at.exception
+    heading = next(m.value for m in at.markdown if m.value.startswith("### Entity "))
+    assert _plain(heading) == f"### Entity {first['id']} \u00b7 {first['entity']}"
+    assert "<mark>" in _html(at)
+    again = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    _click_row(again, "kids_", 0)
+    assert any(":gray-badge[level 1]" in m.value for m in again.markdown)

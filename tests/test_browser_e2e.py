@@ -41,6 +41,15 @@ DOCUMENT = (
     "Calloway Chemicals and the Port Authority will meet Mayor Helen Varga at Tanner Quay.\n"
 )
 
+# where a node whose label contains the given text is drawn, in the graph frame's coordinates
+NODE_SPOT = """(text) => {
+    const net = window.smNetwork, nodes = net.body.data.nodes;
+    const id = nodes.getIds().find(i => String(nodes.get(i).label).includes(text));
+    const rect = document.getElementById("sm-graph").getBoundingClientRect();
+    const p = net.canvasToDOM(net.getPositions([id])[id]);
+    return {x: rect.left + p.x, y: rect.top + p.y};
+}"""
+
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed at /usr/bin/chromium "
                 "(.ci/run installs it: apt-get install chromium)", allow_module_level=True)
@@ -216,6 +225,23 @@ def test_hostile_names_fire_no_dialog(app_url, browser_page):
     assert _graph_nodes(page) >= 2
     expect(page.get_by_text(HOSTILE, exact=False).first).to_be_visible()  # shown as text
     frame = page.frame_locator("iframe").first
+    # hover the hostile node: its description shows as text in the tooltip
+    graph = page.locator("iframe").first
+    graph.scroll_into_view_if_needed()
+    tooltip = frame.locator("div.vis-tooltip")
+    for _ in range(3):  # the frame may still be settling: measure again and move again
+        box = graph.bounding_box()
+        spot = graph.element_handle().content_frame().evaluate(NODE_SPOT, "IMG")
+        page.mouse.move(box["x"] + spot["x"] - 30, box["y"] + spot["y"] - 30)
+        page.mouse.move(box["x"] + spot["x"], box["y"] + spot["y"], steps=8)
+        try:
+            expect(tooltip).to_be_visible(timeout=4_000)
+            break
+        except AssertionError:
+            continue
+    expect(tooltip).to_be_visible()
+    assert HOSTILE in tooltip.inner_text()
+    page.step("hostile-hover")
     frame.locator("#sm-find").fill("acme")
     frame.locator("#sm-find").press("Enter")
     page.step("hostile-communities")
