@@ -4,17 +4,19 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.index.background import current_run
+from core.ingest import ingest_files
 from core.query.traces import save_trace
 from core.query.types import SearchResult
 from core.store import Store
 from core.workspace import create_workspace
 
-from conftest import HOSTILE
+from conftest import HOSTILE, sample_files
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -284,3 +286,55 @@ def test_clicking_an_entity_row_opens_its_evidence(indexed_home, monkeypatch):
     again = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
     _click_row(again, "kids_", 0)
     assert any(":gray-badge[level 1]" in m.value for m in again.markdown)
+
+
+def _use_llm(at: AppTest, server, key: str) -> AppTest:
+    at.sidebar.radio[0].set_value("llm").run()
+    at.sidebar.text_input(key="llm_base_url").input(server.url)
+    at.sidebar.text_input(key="chat_model").input(server.models[0])
+    at.sidebar.text_input(key="embedding_model").input("")
+    at.sidebar.text_input(key="api_key_typed").input(key).run()
+    return at
+
+
+def test_llm_engine_from_the_sidebar_connection_and_question(indexed_home, monkeypatch):
+    from fake_model import respond
+    from openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer(lambda messages, request: respond(messages), api_key="sk-right") as server:
+        at = _use_llm(_open(_app(indexed_home, monkeypatch), "pages/ask.py"), server, "sk-wrong")
+        next(b for b in at.sidebar.button if b.label == "Test connection").click().run()
+        assert at.sidebar.error and "key" in _plain(at.sidebar.error[0].value).lower()
+        at.sidebar.text_input(key="api_key_typed").input("sk-right").run()
+        next(b for b in at.sidebar.button if b.label == "Test connection").click().run()
+        assert at.sidebar.success and server.models[0] in _plain(at.sidebar.success[0].value)
+        _ask(at, "What happened at Tanner Quay?")
+        assert not at.error, [e.value for e in at.error]
+        batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
+        assert len(batches) >= 1 and (batches["status"] == "ok").all()
+        assert int(_metric(at, "LLM calls")) == server.count("chat") >= 2  # map + reduce
+        assert [o for c in _chips(at, "ans_") for o in c.options][0].startswith("Report ")
+        assert any("LLM " + server.models[0] in _plain(c.value) for c in at.caption)
+
+
+def test_llm_index_run_in_the_background(tmp_path, monkeypatch):
+    from fake_model import respond
+    from openai_server import FakeOpenAIServer
+
+    path = create_workspace("llm", tmp_path)
+    store = Store(path)
+    ingest_files(store, sample_files(1), max_bytes=10_000_000)
+    with FakeOpenAIServer(lambda messages, request: respond(messages)) as server:
+        at = _use_llm(_open(_app(tmp_path, monkeypatch), "pages/corpus.py"), server, "sk-test")
+        assert int(_metric(at, "LLM calls").lstrip("~")) > 0 and _metric(at, "Cost").startswith("~$")
+        next(b for b in at.button if b.label == "Index the corpus").click().run()
+        assert not at.exception and not at.error
+        deadline = time.time() + 60
+        while current_run(store) is not None and time.time() < deadline:
+            time.sleep(0.3)
+        at.run()
+        assert any("Everything is indexed" in s.value for s in at.success)
+        history = next(d.value for d in at.dataframe if "LLM calls" in d.value.columns)
+        assert history.iloc[0]["status"] == "finished" and history.iloc[0]["engine"] != "offline"
+        assert history.iloc[0]["LLM calls"] == server.count("chat") > 0
+    assert "sk-test" not in (path / "settings.json").read_text()
