@@ -41,8 +41,8 @@ def usage_line(result: SearchResult) -> None:
     u, t = result.usage or {}, result.timings or {}
     c = st.columns(5)
     c[0].metric("LLM calls", f"{u.get('llm_calls', 0):,}")
-    c[1].metric("Prompt tokens", f"{u.get('prompt_tokens', 0):,}")
-    c[2].metric("Completion tokens", f"{u.get('completion_tokens', 0):,}")
+    c[1].metric("Tokens in", f"{u.get('prompt_tokens', 0):,}", help="Prompt tokens sent")
+    c[2].metric("Tokens out", f"{u.get('completion_tokens', 0):,}", help="Completion tokens received")
     c[3].metric("Cache hits", f"{u.get('cache_hits', 0):,}")
     c[4].metric("Time", f"{t.get('total', 0):.2f} s")
     if result.engine == "offline":
