@@ -9,10 +9,14 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from core.errors import UserError
 from core.index.background import current_run
+from core.index.pipeline import run_index
 from core.ingest import ingest_files
+from core.offline import OfflineEngine
 from core.query.traces import save_trace
 from core.query.types import SearchResult
+from core.settings import load_settings, save_settings
 from core.store import Store
 from core.workspace import create_workspace
 
@@ -338,3 +342,38 @@ def test_llm_index_run_in_the_background(tmp_path, monkeypatch):
         assert history.iloc[0]["status"] == "finished" and history.iloc[0]["engine"] != "offline"
         assert history.iloc[0]["LLM calls"] == server.count("chat") > 0
     assert "sk-test" not in (path / "settings.json").read_text()
+
+
+class _FailingEngine(OfflineEngine):
+    """The offline engine, except that it cannot read text units that mention Tanner Quay."""
+
+    def extract(self, unit):
+        if "Tanner Quay" in (unit.get("text") or ""):
+            raise UserError("the model returned unreadable JSON twice")
+        return super().extract(unit)
+
+
+def test_failed_items_are_listed_and_retried(tmp_path, monkeypatch):
+    path = create_workspace("flaky", tmp_path)
+    store = Store(path)
+    ingest_files(store, sample_files(3), max_bytes=10_000_000)
+    settings = load_settings(path, env={}, engine="offline")
+    save_settings(path, settings)
+    failing = _FailingEngine(settings)
+    failing.name = "offline"  # the retry below runs the real offline engine on the same items
+    summary = run_index(store, settings, engine=failing)
+    assert summary["status"] == "finished with failures"
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    failed = next(d.value for d in at.dataframe if "error" in d.value.columns and "kind" in d.value.columns)
+    assert len(failed) == summary["counts"]["failed_units"] > 0
+    assert set(failed["error"]) == {"the model returned unreadable JSON twice"}
+    docs = next(d.value for d in at.dataframe if "chunks" in d.value.columns)
+    assert any(str(v).endswith("failed") for v in docs["status"]), list(docs["status"])
+    next(b for b in at.button if b.label == "Retry the failed items").click().run()
+    deadline = time.time() + 60
+    while current_run(store) is not None and time.time() < deadline:
+        time.sleep(0.3)
+    at.run()
+    assert not any(b.label == "Retry the failed items" for b in at.button)
+    assert store.count("extractions", "status = 'failed'") == 0
+    assert any("Everything is indexed" in s.value for s in at.success)
