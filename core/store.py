@@ -53,7 +53,10 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         db = getattr(self._local, "db", None)
         if db is None:
-            conn = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False)
+            # autocommit mode: write transactions are opened explicitly with BEGIN IMMEDIATE in
+            # atomic(), so a writer takes the lock up front (waiting on busy_timeout) instead of
+            # upgrading a stale read snapshot, which SQLite refuses at once with "database is locked"
+            conn = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False, isolation_level=None)
             try:
                 conn.execute("PRAGMA busy_timeout = 60000")
                 conn.execute("PRAGMA synchronous = NORMAL")
@@ -83,8 +86,13 @@ class Store:
                 if depth:
                     yield db
                 else:
-                    with db.conn:
+                    db.conn.execute("BEGIN IMMEDIATE")
+                    try:
                         yield db
+                    except BaseException:
+                        db.conn.execute("ROLLBACK")
+                        raise
+                    db.conn.execute("COMMIT")
             finally:
                 self._local.depth = depth
 
@@ -132,8 +140,9 @@ class Store:
         fts, names = f"{table}_cjk", ", ".join(f"[{c}]" for c in cols)
         new = ", ".join(f"new.[{c}]" for c in cols)
         old = ", ".join(f"old.[{c}]" for c in cols)
-        with self.atomic() as db:
-            db.conn.executescript(f"""
+        with self._write_lock:  # executescript commits any open transaction: it carries its own
+            self.db.conn.executescript(f"""
+                begin immediate;
                 create virtual table [{fts}] using fts5({names}, content=[{table}], tokenize='trigram');
                 create trigger [{table}_cjk_ai] after insert on [{table}] begin
                     insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
@@ -143,6 +152,7 @@ class Store:
                     insert into [{fts}] ([{fts}], rowid, {names}) values ('delete', old.rowid, {old});
                     insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
                 insert into [{fts}] ([{fts}]) values ('rebuild');
+                commit;
             """)
 
     def schema_version(self) -> int:
