@@ -348,7 +348,9 @@ class FakeOpenAIServer:
             return _error(400, f"Unsupported value: 'temperature' does not support "
                                f"{body['temperature']} with this model. Only the default (1) "
                                f"value is supported.", "invalid_request_error", "unsupported_value")
-        prompt_tokens = sum(_count_tokens(str(m.get("content") or "")) + 4 for m in messages)
+        # counted in a worker thread: on the event loop it would delay every other answer
+        prompt_tokens = await run_in_threadpool(
+            lambda: sum(_count_tokens(str(m.get("content") or "")) + 4 for m in messages))
         cap = body.get("max_tokens") or body.get("max_completion_tokens") or 0
         if self.context_window and prompt_tokens + cap > self.context_window:
             return self._overflow(prompt_tokens + cap)
@@ -356,7 +358,7 @@ class FakeOpenAIServer:
         if not isinstance(text, str):
             text = json.dumps(text, ensure_ascii=False)
         text, finish = self._shape(text, fault, messages)
-        completion_tokens = _count_tokens(text)
+        completion_tokens = await run_in_threadpool(_count_tokens, text)
         if cap and completion_tokens > cap:
             keep = len(text) * cap // max(1, completion_tokens)
             text, finish = text[:keep], "length"
