@@ -91,7 +91,7 @@ def cmd_index(args) -> int:
         if missing:
             raise UserError(f"no such file or folder: {', '.join(missing)}")
         rep = ingest_paths(store, [Path(p) for p in args.paths], max_bytes=int(settings.max_file_mb * 1e6),
-                           text_column=args.text_column)
+                           text_column=args.text_column, near_duplicate=settings.near_duplicate_threshold)
         print(f"added {len(rep.added)} documents, {len(rep.duplicates)} duplicates skipped, "
               f"{len(rep.rejected)} rejected", file=sys.stderr)
         for r in rep.rejected:
@@ -179,4 +179,7 @@ def cmd_app(args) -> int:
     app = Path(__file__).resolve().parent.parent / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    return subprocess.call(cmd, cwd=str(app.parent))
+    env = dict(os.environ, SENSEMAKER_HOME=str(root))  # the app runs in the repo: same root
+    if args.no_sample:
+        env["SENSEMAKER_NO_SAMPLE"] = "1"  # the app itself skips the sample too
+    return subprocess.call(cmd, cwd=str(app.parent), env=env)

@@ -24,6 +24,7 @@ from core.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, JSONL_E
                           _short, _size, clean_text, decode_text, html_to_text, make_document,
                           read_docx, read_pdf, sniff, strip_gutenberg)
 from core.store import now
+from core.neardup import NearDupIndex, sketch
 from core.tokens import count_tokens
 
 __all__ = ["IngestError", "LoadedDocument", "Rejected", "IngestReport", "load_bytes",
@@ -253,15 +254,17 @@ def _load(source: str, data: bytes, max_bytes: int, text_column: str | None) -> 
 
 # a batch -------------------------------------------------------------------------------------
 def ingest_files(store, files: Iterable[tuple[str, bytes]], *, max_bytes: int,
-                 text_column: str | None = None, on_progress: Progress | None = None) -> IngestReport:
+                 text_column: str | None = None, on_progress: Progress | None = None,
+                 near_duplicate: float = 0.9) -> IngestReport:
     """Load every (name, bytes) and write the new documents. Never raises for a bad file."""
     if not isinstance(files, (list, tuple)):
         files = list(files)
-    return _ingest(store, iter(files), len(files), max_bytes, text_column, on_progress)
+    return _ingest(store, iter(files), len(files), max_bytes, text_column, on_progress, near_duplicate)
 
 
 def ingest_paths(store, paths: Iterable[str | Path], *, max_bytes: int,
-                 text_column: str | None = None, on_progress: Progress | None = None) -> IngestReport:
+                 text_column: str | None = None, on_progress: Progress | None = None,
+                 near_duplicate: float = 0.9) -> IngestReport:
     """Ingest files and directories (walked recursively in sorted order, hidden entries and
     symlinked directories skipped). Files are read one at a time; files over the limit are not
     read at all."""
@@ -290,7 +293,7 @@ def ingest_paths(store, paths: Iterable[str | Path], *, max_bytes: int,
                 yield name, IngestError(f"{safe_name(name)}: the file cannot be read "
                                         f"({exc.strerror or exc})")
 
-    return _ingest(store, entries(), len(found), max_bytes, text_column, on_progress)
+    return _ingest(store, entries(), len(found), max_bytes, text_column, on_progress, near_duplicate)
 
 
 def _walk(root: Path) -> list[Path]:
@@ -305,9 +308,12 @@ def _walk(root: Path) -> list[Path]:
 
 
 def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int, max_bytes: int,
-            text_column: str | None, on_progress: Progress | None) -> IngestReport:
+            text_column: str | None, on_progress: Progress | None, near_duplicate: float = 0.9) -> IngestReport:
     report = IngestReport()
     known = {r[0] for r in store.db.execute("select sha256 from documents").fetchall()}
+    near = NearDupIndex()
+    for r in store.rows("documents", "sketch is not null", select="title, sketch", order_by=None):
+        near.add(r["title"], r["sketch"])
     for done, (name, data) in enumerate(entries, start=1):
         source = safe_name(name)
         try:
@@ -326,8 +332,16 @@ def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int,
             if doc.sha256 in known:
                 report.duplicates.append(doc.title)
                 continue
+            row = _row(doc)
+            twin = near.find(row["sketch"], near_duplicate)
+            if twin is not None:
+                report.rejected.append(Rejected(source, (
+                    f"{source}: nearly the same text as '{twin[0]}' (about {twin[1]:.0%} of its passages "
+                    f"are the same), so it was not added as a second copy")))
+                continue
             known.add(doc.sha256)
-            rows.append(_row(doc))
+            near.add(doc.title, row["sketch"])
+            rows.append(row)
         if rows:
             report.added += _write(store, rows, report)
         if on_progress:
@@ -339,7 +353,8 @@ def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int,
 def _row(doc: LoadedDocument) -> dict[str, Any]:
     return {"id": "doc-" + doc.sha256[:16], "title": doc.title, "source_name": doc.source_name,
             "mime": doc.mime, "sha256": doc.sha256, "n_tokens": count_tokens(doc.text),
-            "text": doc.text, "metadata": doc.metadata, "created_at": now(), "status": "new"}
+            "text": doc.text, "metadata": doc.metadata, "created_at": now(), "status": "new",
+            "sketch": sketch(doc.text)}
 
 
 def _write(store, rows: list[dict[str, Any]], report: IngestReport) -> list[dict[str, Any]]:

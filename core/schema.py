@@ -12,7 +12,7 @@ TABLES: dict[str, dict[str, type]] = {
     "documents": {
         "id": str, "human_readable_id": int, "title": str, "source_name": str, "mime": str,
         "sha256": str, "n_tokens": int, "text": str, "metadata": str, "created_at": str,
-        "status": str,
+        "status": str, "sketch": str,
     },
     "text_units": {
         "id": str, "human_readable_id": int, "document_id": str, "ordinal": int, "text": str,
@@ -79,7 +79,7 @@ TABLES: dict[str, dict[str, type]] = {
 
 # Columns that hold JSON (decoded by Store.rows / Store.get).
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {
-    "documents": ("metadata",),
+    "documents": ("metadata", "sketch"),
     "extractions": ("entities", "relationships", "claims", "rejected"),
     "entities": ("text_unit_ids", "aliases"),
     "relationships": ("text_unit_ids",),

@@ -57,6 +57,7 @@ class Settings:
     report_max_tokens: int = 8000
     summary_max_tokens: int = 500
     max_file_mb: float = 50.0
+    near_duplicate_threshold: float = 0.9  # share of shared passages; above 1 turns the check off
     language: str = "auto"  # answer/report language: "auto" follows the question/source
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
