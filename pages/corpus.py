@@ -8,7 +8,7 @@ from core.index.background import current_run
 from core.ingest import ingest_files
 from core.loaders import SUPPORTED
 from core.store import Store
-from pages import ui_runs
+from pages import ui_import, ui_runs
 from pages import ui_state as ui
 
 MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pdf": "PDF",
@@ -56,7 +56,7 @@ def upload_panel(store: Store) -> None:
         st.error(ui.md(f"Not added: {reason}"), icon=":material/block:")
 
 
-def documents_table(store: Store, running: bool) -> None:
+def documents_table(store: Store, running: bool, imported: bool = False) -> None:
     rows = store.db.execute("""
         select d.human_readable_id, d.title, d.mime, d.n_tokens, d.status, d.created_at,
                count(distinct t.id) as chunks,
@@ -73,7 +73,9 @@ def documents_table(store: Store, running: bool) -> None:
     has_reports = store.count("community_reports") > 0
     data = []
     for hrid, title, mime, n_tokens, status, created, chunks, extracted, failed in rows:
-        if failed:
+        if imported:
+            state = "imported from GraphRAG"
+        elif failed:
             state = f"{failed} chunk{'s' if failed != 1 else ''} failed"
         elif chunks and extracted >= chunks and has_reports:
             state = "indexed"
@@ -99,6 +101,11 @@ def main() -> None:
     st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
     running = current_run(store) is not None
     counts_row(store)
+    if ui_import.is_imported(store):
+        ui_import.imported_panel(store)
+        documents_table(store, running, imported=True)
+        ui_runs.history_panel(store)
+        return
     left, right = st.columns([1, 1.25], gap="large")
     with left:
         upload_panel(store)

@@ -35,7 +35,9 @@ def run(legacy: bool = False) -> None:
         ui.load_css()
         with ui.guard():
             ui.sidebar()
-        page = st.navigation([st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
-                              for i, (path, title, icon, url) in enumerate(PAGES)],
-                             position="top")
+        pages = [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
+                 for i, (path, title, icon, url) in enumerate(PAGES)]
+        page = st.navigation(pages, position="top")
+        if st.session_state.pop("_goto_corpus", False) and page.title != pages[0].title:
+            st.switch_page(pages[0])  # after an import: the corpus page says what came in
         page.run()

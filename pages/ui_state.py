@@ -226,7 +226,7 @@ def _load_engine_fields(path: Path | None) -> None:
     st.session_state["_engine_loaded_for"] = str(path)
 
 
-def _select_workspace(name: str) -> None:
+def select_workspace(name: str) -> None:
     st.session_state["workspace"] = name
     st.query_params["ws"] = name
     st.session_state.pop("_store", None)
@@ -254,22 +254,29 @@ def sidebar() -> None:
             first = wanted if wanted in names else ("sample" if "sample" in names else
                                                     (names[0] if names else None))
             if first:
-                _select_workspace(first)
+                select_workspace(first)
         current = workspace_name()
         if names:
             idx = names.index(current) if current in names else 0
             picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}")
             if picked != current:
-                _select_workspace(picked)
+                select_workspace(picked)
                 st.rerun()
-        with st.popover("New workspace", icon=":material/add:", width="stretch"):
+        closing = st.session_state.pop("_close_popover", None)
+        if closing:  # an action in a popover finished: show it closed (before it is drawn)
+            st.session_state[closing] = False
+        with st.popover("New workspace", icon=":material/add:", width="stretch",
+                        key="new_ws_pop", on_change="rerun"):
             with st.form("new_ws", clear_on_submit=True, border=False):
                 new_name = st.text_input("Name", placeholder="e.g. harbour-inquiry")
                 if st.form_submit_button("Create", type="primary"):
                     with guard():
                         path = create_workspace(new_name)
-                        _select_workspace(path.name)
+                        select_workspace(path.name)
+                        st.session_state["_close_popover"] = "new_ws_pop"
                         st.rerun()
+        from pages.ui_import import import_popover
+        import_popover()
         _engine_panel(workspace_dir())
 
 
