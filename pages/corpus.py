@@ -37,7 +37,8 @@ def upload_panel(store: Store) -> None:
     if files:
         with st.spinner(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}..."):
             report = ingest_files(store, [(f.name, f.getvalue()) for f in files],
-                                  max_bytes=int(cfg.max_file_mb * 1e6))
+                                  max_bytes=int(cfg.max_file_mb * 1e6),
+                                  near_duplicate=cfg.near_duplicate_threshold)
         st.session_state["last_ingest"] = report
         st.session_state["upload_round"] = n + 1  # a fresh uploader: the files are in the store
         st.rerun()

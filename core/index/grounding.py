@@ -33,8 +33,24 @@ def is_grounded(name: str, text: str, folded_text: str | None = None) -> bool:
         if any("\u3000" <= ch <= "\u9fff" for ch in v):
             if v.replace(" ", "") in hay.replace(" ", ""):
                 return True
-        elif f" {v} " in hay:
+        elif _whole_word(v, hay):
             return True
+    return False
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+
+
+def _whole_word(v: str, hay: str) -> bool:
+    """v occurs in the folded text as whole words: bounded by spaces, or by CJK characters
+    (Chinese writes Latin names without spaces: "微软提出了graphrag方法")."""
+    i = hay.find(v)
+    while i != -1:
+        before, after = hay[i - 1:i], hay[i + len(v):i + len(v) + 1]
+        if (before in ("", " ") or _is_cjk(before)) and (after in ("", " ") or _is_cjk(after)):
+            return True
+        i = hay.find(v, i + 1)
     return False
 
 

@@ -41,6 +41,15 @@ def _validate_report(obj: Any) -> None:
         raise ValueError('expected {"title", "summary", "rating", "rating_explanation", "findings": [...]}')
 
 
+def _prose(inp: ReportInput) -> str:
+    """The report data's own words (descriptions and sub-report summaries), without the table
+    headers and upper-cased Latin titles that would make Chinese data look English."""
+    rows = inp.entities + inp.relationships + inp.claims
+    text = " ".join(str(r.get("description") or "") for r in rows)
+    text += " ".join(str(r.get("summary") or "") for r in inp.sub_reports)
+    return text if text.strip() else inp.context_text
+
+
 class LLMEngine:
     def __init__(self, llm: LLM, settings: Settings, workspace: str | Path | None = None):
         self.llm = llm
@@ -101,10 +110,13 @@ class LLMEngine:
     def _split(self, unit: dict[str, Any]) -> Extraction:
         """Extract the two halves of a unit separately and combine them."""
         enc = get_encoding()
-        toks = enc.encode_ordinary(unit["text"])
-        half = len(toks) // 2
+        text = unit["text"]
+        toks = enc.encode_ordinary(text)
+        # cut at the middle token, moved back to a whole character: a token boundary may fall
+        # inside a multi-byte character (Chinese), and decoding each half would garble it
+        cut = len(enc.decode_bytes(toks[:len(toks) // 2]).decode("utf-8", errors="ignore"))
         out = Extraction()
-        for part in (enc.decode(toks[:half]), enc.decode(toks[half:])):
+        for part in (text[:cut], text[cut:]):
             sub = self.extract({**unit, "text": part})
             have = {normalize_title(e["title"]) for e in out.entities}
             out.entities += [e for e in sub.entities if normalize_title(e["title"]) not in have]
@@ -185,7 +197,7 @@ class LLMEngine:
     def write_report(self, inp: ReportInput) -> dict[str, Any]:
         if self.settings.language not in ("", "auto"):
             lang = f"Write the report in {self.settings.language}."
-        elif is_cjk(inp.context_text):
+        elif is_cjk(_prose(inp)):
             lang = "Write the report in the language of the data (Chinese)."
         else:
             lang = "Write the report in the language of the data."

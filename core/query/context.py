@@ -182,7 +182,25 @@ def local_table(kind: str, records: list[dict], budget: int) -> Packed:
     return packed
 
 
-def language_instruction(language: str | None) -> str:
-    if not language or language == "auto":
-        return "Write in the language of the user's question."
-    return f"Write in {language}."
+def language_instruction(language: str | None, question: str = "") -> str:
+    """What the prompt says about the answer's language: the setting, or (auto) the question's,
+    named when it is Chinese, Japanese or Korean (models asked in English to "use the language
+    of the question" often answer a Chinese question in English)."""
+    if language and language != "auto":
+        return f"Write in {language}."
+    named = cjk_language(question)
+    if named:
+        return f"Write in {named}, the language of the user's question."
+    return "Write in the language of the user's question."
+
+
+def cjk_language(text: str) -> str | None:
+    """Japanese (kana), Korean (hangul) or Chinese for a text that is mainly CJK, else None."""
+    from core.textutil import is_cjk
+    if not text or not is_cjk(text):
+        return None
+    if re.search(r"[\u3040-\u30ff]", text):
+        return "Japanese"
+    if re.search(r"[\uac00-\ud7af]", text):
+        return "Korean"
+    return "Chinese"

@@ -137,7 +137,7 @@ def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params
     if not packed:
         return []
 
-    template = map_template(store, params)
+    template = map_template(store, params, question)
 
     def work(i: int, p: Packed) -> MapBatch:
         batch = map_batch(llm, question, i, p, params, template)
@@ -160,11 +160,11 @@ def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params
 _SLOT = "\x00context_data\x00"
 
 
-def map_template(store: Store, params: GlobalParams) -> str:
+def map_template(store: Store, params: GlobalParams, question: str = "") -> str:
     """The map prompt filled but for its data table (read and rendered once per query)."""
     return render("global_map", store.workspace, context_data=_SLOT,
                   max_length=max(50, int(params.map_answer_tokens * 0.6)),
-                  language_instruction=language_instruction(params.language))
+                  language_instruction=language_instruction(params.language, question))
 
 
 def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalParams,
@@ -254,7 +254,7 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
         return
     system = render("global_reduce", store.workspace, report_data=text,
                     response_type=params.response_type,
-                    language_instruction=language_instruction(params.language))
+                    language_instruction=language_instruction(params.language, result.question))
     messages = [{"role": "system", "content": system}, {"role": "user", "content": result.question}]
     try:
         result.answer = (llm.chat(messages, max_tokens=params.answer_tokens, stage="reduce").text

@@ -69,7 +69,7 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,
-                        language_instruction=language_instruction(params.language))
+                        language_instruction=language_instruction(params.language, question))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": question}]
         try:
             result.answer = (llm.chat(messages, max_tokens=params.answer_tokens,
