@@ -32,6 +32,16 @@ def leiden_hierarchy(edges: list[tuple[str, str, float]], max_cluster_size: int,
 
 
 def run_communities(store: Store, settings: Settings, on_progress: ProgressFn = noop) -> dict[str, int]:
+    """Compute and write the communities (the pipeline instead hands compute_communities' rows to
+    run_reports, which writes them together with their reports)."""
+    out, levels = compute_communities(store, settings, on_progress)
+    store.replace_table("communities", out, keep_hrids=False)
+    return {"communities": len(out), "levels": levels}
+
+
+def compute_communities(store: Store, settings: Settings, on_progress: ProgressFn = noop
+                        ) -> tuple[list[dict], int]:
+    """The community rows of the current graph (not written) and the number of levels."""
     entities = store.rows("entities", select="id, title, text_unit_ids")
     rels = store.rows("relationships", select="id, source, target, weight")
     by_title = {e["title"]: e for e in entities}
@@ -74,7 +84,6 @@ def run_communities(store: Store, settings: Settings, on_progress: ProgressFn = 
                     "children": sorted(children.get(c, [])), "title": f"Community {c}",
                     "entity_ids": ent_ids, "relationship_ids": rel_ids,
                     "text_unit_ids": list(dict.fromkeys(tus)), "size": len(nodes)})
-    store.replace_table("communities", out, keep_hrids=False)
     levels = len({r["level"] for r in out})
     on_progress(Progress("communities", 1, 1, f"{len(out)} communities on {levels} levels"))
-    return {"communities": len(out), "levels": levels}
+    return out, levels

@@ -158,9 +158,10 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
                            "type": c.get("type"), "status": c.get("status"), "description": c.get("description"),
                            "source_text": c.get("source_text"), "text_unit_id": c["text_unit_id"],
                            "start_date": c.get("start_date"), "end_date": c.get("end_date")})
-    store.replace_table("entities", entity_rows)
-    store.replace_table("relationships", rel_rows)
-    store.replace_table("claims", claim_rows)
+    with store.atomic():  # one transaction: readers never see new entities beside old relationships
+        store.replace_table("entities", entity_rows)
+        store.replace_table("relationships", rel_rows)
+        store.replace_table("claims", claim_rows)
     on_progress(Progress("graph", 1, 1, f"{len(entity_rows)} entities, {len(rel_rows)} relationships, "
                                          f"{len(claim_rows)} claims"))
     return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows),

@@ -19,7 +19,7 @@ from typing import Any
 from core.engine import IndexEngine
 from core.errors import UserError
 from core.index.chunk_stage import run_chunk
-from core.index.communities_stage import run_communities
+from core.index.communities_stage import compute_communities
 from core.index.embed_stage import run_embeddings
 from core.index.extract_stage import run_extract
 from core.index.graph_stage import run_graph
@@ -109,12 +109,14 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
         rec.flush(stage="graph")
         counts.update(run_graph(store, engine, settings, rec, cancel))
         rec.flush(stage="communities")
-        counts.update(run_communities(store, settings, rec))
+        communities, counts["levels"] = compute_communities(store, settings, rec)
+        counts["communities"] = len(communities)
         rec.flush(stage="reports")
-        # entity embeddings need only the graph: they go out while the reports are written
+        # entity embeddings need only the graph: they go out while the reports are written; the
+        # new communities are written with their reports, so readers never see them apart
         with ThreadPoolExecutor(max_workers=1) as side:
             ent_emb = side.submit(run_embeddings, store, llm, rec, cancel, "entities", settings.concurrency)
-            rep = run_reports(store, engine, settings, rec, cancel)
+            rep = run_reports(store, engine, settings, rec, cancel, communities=communities)
             counts["embeddings"] = ent_emb.result()
         counts["reports"], counts["reports_failed"] = rep["reports"], len(rep["failed"])
         store.replace_table("run_steps", [s for s in store.rows("run_steps") if s["stage"] != "reports"] +

@@ -17,6 +17,11 @@ from core.settings import Settings
 from core.store import Store
 
 
+def report_id(community_id: str) -> str:
+    """A report's id follows its community's (which changes with the community's members)."""
+    return "rep-" + hashlib.sha256(community_id.encode()).hexdigest()[:16]
+
+
 def full_content(report: dict[str, Any]) -> str:
     lines = [f"# {report['title']}", "", report.get("summary") or "", ""]
     for f in report.get("findings") or []:
@@ -25,8 +30,16 @@ def full_content(report: dict[str, Any]) -> str:
 
 
 def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progress: ProgressFn = noop,
-                cancel: threading.Event | None = None) -> dict[str, Any]:
-    communities = store.rows("communities", order_by="level desc, community")
+                cancel: threading.Event | None = None, communities: list[dict] | None = None) -> dict[str, Any]:
+    """Write the report of every community. Given `communities` (new rows not yet written), they
+    are written with their reports in one transaction: until then readers keep the previous
+    communities and reports, which belong together (a reader never sees a report beside another
+    version of its community, nor a re-index without reports)."""
+    new = communities is not None
+    if new:
+        communities = sorted(communities, key=lambda c: (-c["level"], c["community"]))
+    else:
+        communities = store.rows("communities", order_by="level desc, community")
     entities = {e["id"]: e for e in store.rows("entities", select="id, human_readable_id, title, description, degree")}
     rels = {r["id"]: r for r in store.rows("relationships",
                                            select="id, human_readable_id, source, target, description, combined_degree")}
@@ -58,7 +71,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
                 done += 1
                 on_progress(Progress("reports", done, total, f"community {c['community']} failed: {exc}"))
             return
-        row = {"id": "rep-" + hashlib.sha256(c["id"].encode()).hexdigest()[:16],
+        row = {"id": report_id(c["id"]),
                "human_readable_id": c["community"], "community": c["community"], "level": c["level"],
                "title": rep["title"], "summary": rep.get("summary", ""), "rating": float(rep.get("rating") or 0),
                "rating_explanation": rep.get("rating_explanation", ""), "findings": rep.get("findings") or [],
@@ -74,9 +87,12 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
             write(c)
     else:
         _write_when_children_done(communities, write, workers)
-    store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
     titles = {k: v["title"] for k, v in reports.items()}
-    with store.atomic() as db:
+    with store.atomic() as db:  # the communities, their reports and titles land together
+        if new:
+            store.replace_table("communities", sorted(communities, key=lambda c: (c["level"], c["community"])),
+                                keep_hrids=False)
+        store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
         db.conn.executemany("update communities set title = ? where community = ?",
                        [(t, k) for k, t in titles.items()])
     return {"reports": len(reports), "failed": failures}
