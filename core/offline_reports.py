@@ -22,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 from core.engine import ReportInput
+from core.query.citations import disarm
 from core.textutil import (content_words, has_cjk, normalize_title, split_sentences, text_length, trim_around,
                            words)
 
@@ -148,15 +149,14 @@ def _join(names: list[str], zh: bool) -> str:
 # the opening sentences write_report puts in every summary: not worth quoting in a parent report
 _BOILERPLATE = re.compile(r"^(?:This community centres on .*?\. The report covers .*?\.|该社区以.*?。)\s*")
 _MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+|\*\*|__|`")
-_FAKE_CITE = re.compile(r"\[(\s*Data\s*:)", re.IGNORECASE)
 
 
 def _clean(sentence: str) -> str:
-    """A source sentence as quoted in a report: markdown marks dropped, and a "[Data: ...]" written
-    in the source itself disarmed, so the report's only citations are its own."""
+    """A source sentence as quoted in a report: markdown marks dropped, and any "[Data: ...]"
+    written in the source itself disarmed, so the report's only citations are its own."""
     s = _MARKUP.sub("", sentence.strip())
     s = _MARKUP.sub("", s).replace(" | ", "; ").strip("| ")
-    return _FAKE_CITE.sub(r"(\1", s)
+    return disarm(s)
 
 
 def _first(text: str, n_words: int = 60) -> str:

@@ -243,6 +243,26 @@ def strip_citations(text: str, citations: list[Citation] | None = None) -> str:
     return "".join(out)
 
 
+_DATA_COLON = re.compile(r"(data|数据)\s*[:：]", re.IGNORECASE)
+_OPENERS, _CLOSERS = "[(【［〔〖（", "])】］〕〗）"
+
+
+def disarm(text: str) -> str:
+    """Text with every citation marker written in it made inert ("[Data: Reports (9)]" becomes
+    "‹Data - Reports (9)›"): the parser also reads round brackets and a bare "Data:", so only a
+    marker it no longer parses is harmless. One that survives three passes is removed."""
+    for _ in range(3):
+        cites = parse_citations(text)
+        if not cites:
+            return text
+        for c in reversed(cites):
+            m = _DATA_COLON.sub(r"\1 -", c.marker)
+            if m[:1] in _OPENERS:
+                m = "\u2039" + m[1:-1] + ("\u203a" if m[-1:] in _CLOSERS else m[-1:])
+            text = text[:c.start] + m + text[c.end:]
+    return strip_citations(text)
+
+
 def format_citation(refs: dict[str, list[int]], max_ids: int = 5, more: bool = False) -> str:
     """`[Data: Reports (1, 3); Entities (5, 7, +more)]` in GraphRAG's style: kinds in canonical
     order, at most max_ids ids per kind then "+more". Keys may be any alias ("entity"). more=True

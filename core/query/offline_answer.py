@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from typing import Any, Iterable
 
-from core.query.citations import format_citation, parse_citations
+from core.query.citations import disarm, format_citation, parse_citations
 from core.query.types import Point
 from core.textutil import has_cjk, split_sentences
 from core.tokens import count_tokens
@@ -312,8 +312,8 @@ def extractive_local_answer(question: str, candidates: list[tuple[str, int, str]
     rows: list[tuple[str, int, str]] = []
     for kind, hrid, text in candidates:
         for s in sentences(text):
-            if is_prose(s):
-                rows.append((kind, hrid, s))
+            if is_prose(s):  # a marker written in source text or a description is no citation
+                rows.append((kind, hrid, s if kind == "Reports" else disarm(s)))
     if not rows:
         return ""
     q = terms(question)
