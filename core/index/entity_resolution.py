@@ -8,7 +8,8 @@ Rules (conservative on purpose; a wrong merge hides a person):
   the name left has at least two words (a bare surname is ambiguous: "MRS. CRATCHIT" is not
   "CRATCHIT"), and titles of opposite gender never merge;
 - surnames: a one-word name merges with the one full name ending in it ("DELGADO" and "ROSA
-  DELGADO"), never when several full names end in it ("CRATCHIT": Bob, Martha, Belinda...);
+  DELGADO") when one of them is typed a person and neither an organisation, place or event;
+  never when several full names end in it ("CRATCHIT": Bob, Martha, Belinda...);
 - spelling: names with the same number of words (at least two), the same first letter in each
   word, and a similarity of at least 0.9 merge;
 - both need evidence: a shared neighbour or a shared text unit.
@@ -53,6 +54,11 @@ def _personal(group: dict[str, Any]) -> bool:
     """Could this entity be a person? (Its most frequent type is not an organisation, place or event.)"""
     types = group.get("types")
     return not types or types.most_common(1)[0][0] not in NOT_PERSONS
+
+
+def _top_type(group: dict[str, Any]) -> str:
+    types = group.get("types")
+    return types.most_common(1)[0][0] if types else ""
 
 
 def merge_id(a: str, b: str) -> str:
@@ -104,7 +110,8 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
                 and not any("\u3000" <= ch <= "\u9fff" for ch in core):
             by_last.setdefault(words[-1], []).append(key)
     for key in ents:
-        if len(key.split()) == 1 and _personal(ents[key]) and len(by_last.get(key, [])) == 1:
+        if len(key.split()) == 1 and _personal(ents[key]) and len(by_last.get(key, [])) == 1 \
+                and "person" in (_top_type(ents[key]), _top_type(ents[by_last[key][0]])):
             # the full name is the more informative title to keep
             candidates.append((key, by_last[key][0], "surname of the only full name ending in it"))
     # spelling variants, blocked by word count and initials so the comparison stays near-linear
