@@ -2,18 +2,75 @@
 not compete with the pipeline's for one interpreter): tests/openai_server.FakeOpenAIServer
 answering with the prompt-aware fake model of tests/fake_model.py after a fixed latency.
 
-    python bench/sim_server.py --latency 0.1 [--fail-rate 0.1]    # prints its base URL, serves until killed
+    python bench/sim_server.py --latency 0.1 [--fail-rate 0.1] [--request-log FILE] [--varied]
+    # prints its base URL, serves until killed
+
+--request-log FILE appends one JSON line per answered request (chat: the hash of model and
+messages, and the kind of prompt; embeddings: the hash of each input text), so a harness can tell
+across processes which calls were made and whether one was made twice.
+--varied makes the fake model's descriptions depend on the passage (so entities seen in several
+passages get several descriptions, which the pipeline summarises) and gives each passage a claim.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+PROMPT_KINDS = [("Some entities or relationships in the text may have been missed", "glean"),
+                ("-Goal-\nRead the text below", "extract"), ("Extract claims", "claims"),
+                ("You are writing one description", "summarize"),
+                ("writing a report about one community", "report"), ("---Analyst reports---", "reduce"),
+                ("---Data table---", "map"), ("entities the question is about", "local")]
+
+
+def chat_key(model: str, messages: list[dict]) -> str:
+    """The hash a request log records for a chat call (also computable from llm_cache rows)."""
+    payload = json.dumps({"model": model, "messages": messages}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def prompt_kind(messages: list[dict]) -> str:
+    text = (messages[-1].get("content") or "") + "\n" + (messages[0].get("content") or "")
+    return next((kind for marker, kind in PROMPT_KINDS if marker in text), "other")
+
+
+def varied(messages: list[dict], answer: str) -> str:
+    """The fake model's answer with passage-dependent descriptions and one claim per passage."""
+    first = messages[0]["content"]
+    kind = prompt_kind(messages)
+    text = first.split("-Text-\n", 1)[-1]
+    tag = hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
+    if kind == "extract":
+        obj = json.loads(answer.strip().removeprefix("```json").removesuffix("```"))
+        for e in obj["entities"]:
+            e["description"] = f"{e['name']} appears in passage {tag}."
+        for r in obj["relationships"]:
+            r["description"] = f"{r['source']} and {r['target']} appear together in passage {tag}."
+        return json.dumps(obj)
+    if kind == "claims":
+        names = first.split("about these entities:\n", 1)[1].split("\n", 1)[0].split(", ")
+        sentence = next((s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if names[0] in s), "")
+        if not names[0] or not sentence:
+            return answer
+        return json.dumps({"claims": [{"subject": names[0], "object": None, "type": "MENTION",
+                                       "status": "TRUE", "description": f"{names[0]} is named in passage {tag}.",
+                                       "source_text": sentence[:200]}]})
+    return answer
 
 
 def serve() -> None:
@@ -24,9 +81,32 @@ def serve() -> None:
     ap.add_argument("--latency", type=float, default=0.1)
     ap.add_argument("--fail-rate", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--request-log")
+    ap.add_argument("--varied", action="store_true")
     args = ap.parse_args()
-    server = FakeOpenAIServer(lambda m, r: respond(m), latency=args.latency, fail_rate=args.fail_rate,
-                              seed=args.seed, transient_faults=("500", "503", "429:0.1")).start()
+    lock = threading.Lock()
+    log_fd = os.open(args.request_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644) if args.request_log else None
+
+    def log(entry: dict) -> None:
+        if log_fd is not None:
+            with lock:
+                os.write(log_fd, (json.dumps(entry) + "\n").encode("utf-8"))
+
+    def answer(messages: list[dict], request: dict) -> str:
+        log({"endpoint": "chat", "kind": prompt_kind(messages),
+             "key": chat_key(request.get("model", ""), messages), "t": time.time()})
+        text = respond(messages)
+        return varied(messages, text) if args.varied else text
+
+    class LoggingServer(FakeOpenAIServer):
+        async def _embedding_answer(self, body: dict, fault: str, model: str):
+            inputs = body.get("input")
+            inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+            log({"endpoint": "embeddings", "keys": [text_key(str(x)) for x in inputs], "t": time.time()})
+            return await super()._embedding_answer(body, fault, model)
+
+    server = LoggingServer(answer, latency=args.latency, fail_rate=args.fail_rate, seed=args.seed,
+                           transient_faults=("500", "503", "429:0.1")).start()
     print(server.url, flush=True)
     try:
         while True:
@@ -38,13 +118,21 @@ def serve() -> None:
 class SimServer:
     """Start bench/sim_server.py in a child process; .url is its base URL."""
 
-    def __init__(self, latency: float, fail_rate: float = 0.0):
+    def __init__(self, latency: float, fail_rate: float = 0.0, request_log: str | Path | None = None,
+                 varied: bool = False, quiet: bool = False):
+        self.quiet = quiet  # no server tracebacks (a killed client's dropped connections)
         self.args = [sys.executable, str(Path(__file__)), "--latency", str(latency), "--fail-rate", str(fail_rate)]
+        if request_log:
+            self.args += ["--request-log", str(request_log)]
+        if varied:
+            self.args.append("--varied")
 
     def __enter__(self) -> "SimServer":
-        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, text=True, cwd=str(ROOT))
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+                                     stderr=subprocess.DEVNULL if self.quiet else None)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http"):
+            self.proc.kill()
             raise RuntimeError("the simulated endpoint did not start")
         return self
 
