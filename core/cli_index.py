@@ -119,7 +119,10 @@ def cmd_index(args) -> int:
 def cmd_status(args) -> int:
     from core.index.pipeline import last_runs
 
+    from core.index.background import current_run
+
     store = _open(args.workspace, create=False)
+    current_run(store)  # a run whose process died is shown as interrupted, not running
     counts = store.counts()
     levels = [r[0] for r in store.db.execute("select distinct level from communities order by level")]
     runs = last_runs(store, 5)

@@ -172,3 +172,18 @@ def test_a_unit_too_long_for_the_context_is_split_not_lost(tmp_path):
 def test_extraction_output_cap_follows_the_input():
     from core.index.llm_engine import extract_cap
     assert extract_cap(100) == 400 and extract_cap(600) == 900 and extract_cap(5000) == 1500
+
+
+def test_status_shows_a_killed_run_as_interrupted(tmp_path, capsys):
+    import subprocess
+    import sys
+    from core.cli import main
+    store = Store(tmp_path)
+    _docs(store, 1)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    store.insert("runs", [{"id": "r1", "status": "running", "pid": dead.pid, "engine": "x",
+                           "started_at": "2026-01-01T00:00:00+00:00", "heartbeat_at": "2026-01-01T00:00:00+00:00"}])
+    assert main(["status", "--workspace", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "interrupted" in out and "start indexing again to resume" in out

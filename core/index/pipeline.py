@@ -93,10 +93,10 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     if store.get("runs", run_id) is None:
         store.insert("runs", [{"id": run_id, "started_at": now(), "status": "running", "engine": engine.name,
                                "settings": settings.to_dict(), "stage": "chunk", "progress": {},
-                               "heartbeat_at": now(), "llm_calls": 0, "prompt_tokens": 0,
+                               "heartbeat_at": now(), "pid": os.getpid(), "llm_calls": 0, "prompt_tokens": 0,
                                "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
     else:
-        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None)
+        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid())
     store.set_meta("index_pid", str(os.getpid()))
     rec = RunRecorder(store, run_id, llm, cancel, on_progress)
     counts: dict[str, Any] = {}
