@@ -6,11 +6,12 @@ characters they stand for).
 """
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
+from plotly.colors import get_colorscale, sample_colorscale
 
 from core.query.types import Point, SearchResult
 
@@ -22,6 +23,7 @@ SCALE = "YlOrRd"
 ROOT_COLOUR = "#f5f7fa"
 NO_REPORT_COLOUR = "#d9dee5"
 FONT = dict(family="Inter, system-ui, -apple-system, Segoe UI, sans-serif", size=13, color="#1f2933")
+MAX_OVERVIEW = 1000  # communities drawn in the hierarchy treemap: a browser takes seconds for thousands
 
 
 def _text(value: Any, limit: int = 60) -> str:
@@ -92,7 +94,43 @@ def rating_colour(rating: float | None) -> str:
     """The colour of a rating on the 0-10 scale (grey when there is no report)."""
     if rating is None:
         return NO_REPORT_COLOUR
-    return sample_colorscale(SCALE, [min(max(float(rating), 0.0), 10.0) / 10.0])[0]
+    return _colour(min(max(float(rating), 0.0), 10.0))
+
+
+@functools.lru_cache(maxsize=1024)
+def _colour(rating: float) -> str:
+    # remembered: plotly looks a named scale up by inspecting its modules (2 ms a call), and a
+    # hierarchy of thousands of communities has few distinct ratings
+    return sample_colorscale(_scale(), [rating / 10.0])[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _scale() -> list:
+    return get_colorscale(SCALE)
+
+
+def overview_plan(level_counts: dict[int, int], max_nodes: int = MAX_OVERVIEW
+                  ) -> tuple[list[int], int | None, str | None]:
+    """Which communities the hierarchy overview draws, given how many each level holds: whole
+    levels from the top down while they fit in max_nodes, or, when even the top level does not
+    fit, its largest max_nodes communities. Returns (levels, limit or None, a note when some
+    communities are left out)."""
+    levels: list[int] = []
+    total, limit = 0, None
+    for level in sorted(level_counts):
+        if total + level_counts[level] > max_nodes:
+            if not levels:
+                levels, total, limit = [level], max_nodes, max_nodes
+            break
+        levels.append(level)
+        total += level_counts[level]
+    everything = sum(level_counts.values())
+    if total >= everything:
+        return levels, limit, None
+    shown = f"level {levels[0]}" if len(levels) == 1 else f"levels {levels[0]}-{levels[-1]}"
+    return levels, limit, (f"The overview draws {total:,} of {everything:,} communities ({shown}"
+                           + (", the largest" if limit else "")
+                           + "); the selectors below reach every community.")
 
 
 def point_status(result: SearchResult) -> list[tuple[Point, str]]:

@@ -102,9 +102,13 @@ INDEXES: dict[str, list[tuple[str, ...]]] = {
     "extractions": [("text_unit_id",)],
     "entities": [("title",)],
     "relationships": [("source",), ("target",)],
-    "claims": [("text_unit_id",)],
-    "communities": [("level",), ("community",), ("parent",)],
-    "community_reports": [("community",), ("level",)],
+    "claims": [("text_unit_id",), ("subject",)],
+    "communities": [("level",), ("community",), ("parent",),
+                    # covering: the communities page reads labels and levels of many communities
+                    # without reading their (large) member lists
+                    ("level", "community", "parent", "size", "title")],
+    "community_reports": [("community",), ("level",),
+                          ("level", "community", "rating", "title")],
     "embeddings": [("owner_table", "owner_id")],
     "run_steps": [("run_id", "stage")],
 }

@@ -7,13 +7,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.charts import hierarchy_figure
+from core.charts import hierarchy_figure, overview_plan
 from core.store import Store
 from core.viz import community_graph
 from pages import ui_chips, ui_drilldown as drill
 from pages import ui_state as ui
 
 MAX_GRAPH_NODES = 120
+MAX_TABLE_ROWS = 5000
 GRAPH_HEIGHT = 520
 
 
@@ -24,16 +25,102 @@ def _label(c: dict[str, Any], report: dict[str, Any] | None) -> str:
     return f"{title} \u00b7 {c.get('size') or len(c.get('entity_ids') or [])} entities{stars}"
 
 
-def navigator(comms: dict[int, dict], children: dict[int, list[int]], report_of: dict) -> list[int]:
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class Hierarchy:
+    """The communities the page shows, read as it needs them (the roots, the children of the
+    communities on the selected path) without member lists: a workspace can hold tens of
+    thousands of communities, and a page run must not read them all. `comms` and `report_of`
+    hold the light rows read so far (community, level, parent, title, size; report title and
+    rating)."""
+
+    COLUMNS = "community, level, parent, title, size"
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.comms: dict[int, dict[str, Any]] = {}
+        self.report_of: dict[int, dict[str, Any]] = {}
+        self._kids: dict[int, list[int]] = {}
+        self._roots: list[int] | None = None
+
+    def _read(self, where: str, params: list) -> list[int]:
+        rows = self.store.query(f"select {self.COLUMNS} from communities where {where} "
+                                "order by level, community", params)
+        self._add(rows)
+        return [int(r["community"]) for r in rows]
+
+    def _add(self, rows: list[dict[str, Any]]) -> None:
+        unsized = [r["community"] for r in rows if r["size"] is None]
+        if unsized:  # written without a size: count the members
+            sizes = {int(k["community"]): len(k["entity_ids"] or []) for k in self.members(unsized)}
+            for r in rows:
+                if r["size"] is None:
+                    r["size"] = sizes.get(int(r["community"]), 0)
+        new = [int(r["community"]) for r in rows if int(r["community"]) not in self.comms]
+        self.comms.update((int(r["community"]), r) for r in rows)
+        for i in range(0, len(new), 500):
+            part = new[i:i + 500]
+            for rep in self.store.query("select community, level, title, rating from community_reports "
+                                        f"where community in ({_marks(len(part))})", part):
+                self.report_of.setdefault(int(rep["community"]), rep)
+
+    def members(self, communities: list[int]) -> list[dict[str, Any]]:
+        """(community, entity_ids) of these communities."""
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(communities), 500):
+            part = communities[i:i + 500]
+            out += self.store.rows("communities", f"community in ({_marks(len(part))})", part,
+                                   order_by=None, select="community, entity_ids")
+        return out
+
+    def roots(self) -> list[int]:
+        """Communities without a parent (or whose parent is missing), largest first."""
+        if self._roots is None:
+            found = self._read("parent is null or parent not in "
+                               "(select community from communities where community is not null)", [])
+            self._roots = sorted(found, key=lambda n: -(self.comms[n].get("size") or 0))
+        return self._roots
+
+    def children(self, cid: int) -> list[int]:
+        """Sub-communities of cid, largest first."""
+        if cid not in self._kids:
+            found = [n for n in self._read("parent = ?", [cid]) if n != cid]
+            self._kids[cid] = sorted(found, key=lambda n: -(self.comms[n].get("size") or 0))
+        return self._kids[cid]
+
+    def label(self, n: int) -> str:
+        return _label(self.comms[n], self.report_of.get(n))
+
+    def title(self, n: int) -> str:
+        return (self.report_of.get(n) or {}).get("title") or self.comms[n].get("title") or ""
+
+    def overview(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
+        """The communities and reports the hierarchy overview draws (see overview_plan), and a
+        note when some are left out."""
+        counts = {int(lv): n for lv, n in self.store.db.conn.execute(
+            "select level, count(*) from communities where level is not null group by level")}
+        levels, limit, note = overview_plan(counts)
+        if not levels:
+            return [], [], None
+        where = f"level in ({_marks(len(levels))})"
+        rows = self.store.query(f"select {self.COLUMNS} from communities where {where} "
+                                + ("order by size desc, community limit ?" if limit else
+                                   "order by level, community"), levels + ([limit] if limit else []))
+        self._add(rows)
+        return rows, [self.report_of[int(r["community"])] for r in rows
+                      if int(r["community"]) in self.report_of], note
+
+
+def navigator(h: Hierarchy) -> list[int]:
     """Level -> parent -> children, one select box per level; returns the path to the selected
     community (its last element)."""
-    roots = [n for n, c in comms.items() if c.get("parent") is None or c["parent"] not in comms]
-    roots.sort(key=lambda n: -(comms[n].get("size") or 0))
     pending = st.session_state.pop("nav_pending", None)
     if pending:  # a sub-community clicked in the table below
         st.session_state[pending[0]] = pending[1]
     path: list[int] = []
-    opts = roots
+    opts = h.roots()
     cols = st.columns(3)
     while opts:
         depth = len(path)
@@ -41,13 +128,13 @@ def navigator(comms: dict[int, dict], children: dict[int, list[int]], report_of:
             cols = st.columns(3)
         choices = opts if depth == 0 else [None] + opts
         pick = cols[depth % 3].selectbox(
-            f"Level {comms[opts[0]].get('level', depth)}" + (" community" if depth == 0 else " sub-community"),
+            f"Level {h.comms[opts[0]].get('level', depth)}" + (" community" if depth == 0 else " sub-community"),
             choices, key=nav_key(depth, path[-1] if path else None),
-            format_func=lambda n: "(all of the level above)" if n is None else _label(comms[n], report_of.get(n)))
+            format_func=lambda n: "(all of the level above)" if n is None else h.label(n))
         if pick is None:
             break
         path.append(pick)
-        opts = sorted(children.get(pick, []), key=lambda n: -(comms[n].get("size") or 0))
+        opts = h.children(pick)
     return path
 
 
@@ -55,14 +142,12 @@ def nav_key(depth: int, parent: int | None) -> str:
     return f"nav_{depth}_{'root' if parent is None else parent}"
 
 
-def _child_table(store: Store, cid: int, comms: dict, children: dict, report_of: dict,
-                 depth_key: str) -> None:
-    kids = sorted(children.get(cid, []), key=lambda n: -(comms[n].get("size") or 0))
+def _child_table(h: Hierarchy, cid: int, depth_key: str) -> None:
+    kids = h.children(cid)
     if not kids:
         return
-    data = [{"community": n, "title": (report_of.get(n) or {}).get("title") or comms[n].get("title") or "",
-             "entities": comms[n].get("size") or len(comms[n].get("entity_ids") or []),
-             "rating": (report_of.get(n) or {}).get("rating")} for n in kids]
+    data = [{"community": n, "title": h.title(n), "entities": h.comms[n].get("size") or 0,
+             "rating": (h.report_of.get(n) or {}).get("rating")} for n in kids]
     st.markdown(f"**Sub-communities ({len(kids)})** \u00b7 click one to open it")
     row = ui.selected_row(pd.DataFrame(data), f"kids_{cid}", height=min(38 + 35 * len(data), 250),
                           column_config={"rating": st.column_config.ProgressColumn(
@@ -92,95 +177,110 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
             ui_chips.cited_text(store, f.get("explanation") or "", f"find_{c['community']}_{i}")
 
 
-def _groups(store: Store, c: dict, entities: list[dict], comms: dict, children: dict,
-            report_of: dict) -> tuple[dict[str, str], str]:
-    kids = children.get(c["community"], [])
+def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str], str]:
+    kids = h.children(c["community"])
     if kids:
         groups = {}
-        for n in kids:
-            title = (report_of.get(n) or {}).get("title") or comms[n].get("title") or ""
+        for k in h.members(kids):
+            n = int(k["community"])
+            title = h.title(n)
             name = f"C{n}" + (f" \u00b7 {title[:40]}" if title else "")
-            for eid in comms[n].get("entity_ids") or []:
+            for eid in k["entity_ids"] or []:
                 groups[eid] = name
         return groups, "colour: sub-community"
     return {e["id"]: f"{e.get('type') or 'entity'}" for e in entities}, \
         "colour: entity type (this community has no sub-communities)"
 
 
-def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str) -> None:
+def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int) -> None:
     if df.empty:
         st.caption(f"No {kind.lower()} in this community.")
         return
+    if total > len(df):
+        st.caption(f"The first {len(df):,} of {total:,} {kind.lower()}; the graph's search and the "
+                   "sub-communities reach the rest.")
     row = ui.selected_row(df, key, height=min(38 + 35 * len(df), 380))
     if row is not None:
         drill.open_ref(kind, hrids[row])
 
 
 def tables(store: Store, entities: list[dict], rels: list[dict], claims: list[dict]) -> None:
+    """Entities by degree, relationships by weight, claims; at most MAX_TABLE_ROWS rows each
+    (a browser table of a giant community would take seconds to send and draw)."""
     ents = sorted(entities, key=lambda e: -(e.get("degree") or 0))
     rels = sorted(rels, key=lambda r: -(r.get("weight") or 0))
     t1, t2, t3 = st.tabs([f"Entities ({len(ents)})", f"Relationships ({len(rels)})",
                           f"Claims ({len(claims)})"])
+    n = MAX_TABLE_ROWS
     with t1:
         _table(pd.DataFrame([{"id": e["human_readable_id"], "entity": e["title"], "type": e.get("type"),
                               "degree": e.get("degree"), "description": e.get("description")}
-                             for e in ents]), "Entities", [e["human_readable_id"] for e in ents], "tbl_e")
+                             for e in ents[:n]]), "Entities", [e["human_readable_id"] for e in ents[:n]],
+               "tbl_e", len(ents))
     with t2:
         _table(pd.DataFrame([{"id": r["human_readable_id"], "source": r["source"], "target": r["target"],
                               "weight": r.get("weight"), "description": r.get("description")}
-                             for r in rels]), "Relationships", [r["human_readable_id"] for r in rels], "tbl_r")
+                             for r in rels[:n]]), "Relationships", [r["human_readable_id"] for r in rels[:n]],
+               "tbl_r", len(rels))
     with t3:
         _table(pd.DataFrame([{"id": c["human_readable_id"], "subject": c.get("subject"),
                               "object": c.get("object"), "type": c.get("type"),
                               "status": c.get("status"), "description": c.get("description")}
-                             for c in claims]), "Claims", [c["human_readable_id"] for c in claims], "tbl_c")
+                             for c in claims[:n]]), "Claims", [c["human_readable_id"] for c in claims[:n]],
+               "tbl_c", len(claims))
     st.caption("Click a row to see where it comes from in the documents.")
+
+
+def _fetch(store: Store, table: str, column: str, values: list, select: str) -> list[dict]:
+    out: list[dict] = []
+    for i in range(0, len(values), 500):
+        part = values[i:i + 500]
+        out += store.rows(table, f"[{column}] in ({_marks(len(part))})", part, select=select)
+    return out
 
 
 def main() -> None:
     store = ui.require_store()
     st.title("Communities")
-    rows = store.rows("communities", order_by="level, community")
-    if not rows:
+    h = Hierarchy(store)
+    n_comms, n_levels = store.db.conn.execute(
+        "select count(*), count(distinct level) from communities").fetchone()
+    if not n_comms:
         st.info("No communities yet: add documents and index them on the Corpus page.",
                 icon=":material/info:")
         st.page_link("pages/corpus.py", label="Go to the corpus", icon=":material/library_books:")
         return
-    reports = store.rows("community_reports", order_by="level, community")
-    report_of = {int(r["community"]): r for r in reports}
-    comms = {int(c["community"]): c for c in rows}
-    children: dict[int, list[int]] = {}
-    for c in rows:
-        if c.get("parent") is not None and c["parent"] in comms:
-            children.setdefault(int(c["parent"]), []).append(int(c["community"]))
-    levels = sorted({c["level"] for c in rows})
-    st.caption(f"{len(rows)} communities on {len(levels)} level{'s' if len(levels) != 1 else ''}, "
-               f"{len(reports)} reports \u00b7 area = entities, colour = rating")
+    st.caption(f"{n_comms} communities on {n_levels} level{'s' if n_levels != 1 else ''}, "
+               f"{store.count('community_reports')} reports \u00b7 area = entities, colour = rating")
     with st.expander("Hierarchy overview", expanded=True, icon=":material/account_tree:"):
-        st.plotly_chart(hierarchy_figure(rows, reports, height=320), width="stretch",
+        drawn, drawn_reports, note = h.overview()
+        st.plotly_chart(hierarchy_figure(drawn, drawn_reports, height=320), width="stretch",
                         config={"displaylogo": False})
-    path = navigator(comms, children, report_of)
+        if note:
+            st.caption(note)
+    path = navigator(h)
     cid = path[-1]
-    c = comms[cid]
-    entities = store.by_ids("entities", c.get("entity_ids") or [])
-    rels = store.by_ids("relationships", c.get("relationship_ids") or [])
-    titles = [e["title"] for e in entities]
-    claims = []
-    for i in range(0, len(titles), 500):
-        part = titles[i:i + 500]
-        claims += store.rows("claims", f"subject in ({','.join('?' * len(part))})", part)
+    c = store.rows("communities", "community = ?", [cid], order_by=None, limit=1)[0]
+    # the columns the graph and the tables show (not the members' text unit lists)
+    entities = _fetch(store, "entities", "id", list(dict.fromkeys(c.get("entity_ids") or [])),
+                      "id, human_readable_id, title, type, degree, description")
+    rels = _fetch(store, "relationships", "id", list(dict.fromkeys(c.get("relationship_ids") or [])),
+                  "id, human_readable_id, source, target, weight, description")
+    claims = _fetch(store, "claims", "subject", [e["title"] for e in entities],
+                    "id, human_readable_id, subject, object, type, status, description")
+    report = store.rows("community_reports", "community = ?", [cid], order_by=None, limit=1)
     left, right = st.columns([1, 1.15], gap="large")
     with left:
-        report_view(store, c, report_of.get(cid))
+        report_view(store, c, report[0] if report else None)
     with right:
-        groups, colour_note = _groups(store, c, entities, comms, children, report_of)
+        groups, colour_note = _groups(h, c, entities)
         view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT)
         st.markdown(f"**Graph** \u00b7 {view.shown} entities, {view.edges} relationships \u00b7 "
                     f"size: degree \u00b7 edge width: weight \u00b7 {colour_note}")
         st.iframe(view.html, height=GRAPH_HEIGHT + 110)
         if view.note:
             st.caption(view.note)
-        _child_table(store, cid, comms, children, report_of, nav_key(len(path), cid))
+        _child_table(h, cid, nav_key(len(path), cid))
         tables(store, entities, rels, claims)
     drill.show(store)
 

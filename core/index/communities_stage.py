@@ -31,6 +31,24 @@ def leiden_hierarchy(edges: list[tuple[str, str, float]], max_cluster_size: int,
             for c in result]
 
 
+def _graph(entities: list[dict], rels: list[dict], use_lcc: bool) -> dict[tuple[str, str], float]:
+    """The entity graph as {(a, b) with a <= b: weight} (a later relationship between the same
+    two entities overwrites the weight, as networkx's add_edge does); only the largest connected
+    component when use_lcc."""
+    titles = {e["title"] for e in entities}
+    edges: dict[tuple[str, str], float] = {}
+    for r in rels:
+        a, b = r["source"], r["target"]
+        if a in titles and b in titles:
+            edges[(a, b) if a <= b else (b, a)] = float(r["weight"] or 1.0)
+    if use_lcc and edges:
+        g = nx.Graph()
+        g.add_edges_from(edges)
+        keep = max(nx.connected_components(g), key=len)
+        edges = {k: w for k, w in edges.items() if k[0] in keep}
+    return edges
+
+
 def run_communities(store: Store, settings: Settings, on_progress: ProgressFn = noop) -> dict[str, int]:
     """Compute and write the communities (the pipeline instead hands compute_communities' rows to
     run_reports, which writes them together with their reports)."""
@@ -45,44 +63,50 @@ def compute_communities(store: Store, settings: Settings, on_progress: ProgressF
     entities = store.rows("entities", select="id, title, text_unit_ids")
     rels = store.rows("relationships", select="id, source, target, weight")
     by_title = {e["title"]: e for e in entities}
-    g = nx.Graph()
-    for r in rels:
-        if r["source"] in by_title and r["target"] in by_title:
-            g.add_edge(r["source"], r["target"], weight=float(r["weight"] or 1.0))
-    if settings.use_lcc and g.number_of_nodes():
-        g = g.subgraph(max(nx.connected_components(g), key=len)).copy()
-    edges = sorted((a, b, d["weight"]) if a < b else (b, a, d["weight"]) for a, b, d in g.edges(data=True))
-    on_progress(Progress("communities", 0, 1, f"Leiden on {g.number_of_nodes()} entities, {len(edges)} relationships"))
+    graph = _graph(entities, rels, settings.use_lcc)
+    n_nodes = len({n for pair in graph for n in pair})
+    edges = sorted((a, b, w) for (a, b), w in graph.items())
+    on_progress(Progress("communities", 0, 1, f"Leiden on {n_nodes} entities, {len(edges)} relationships"))
     rows = leiden_hierarchy(edges, settings.max_cluster_size, settings.seed)
 
     members: dict[int, set[str]] = defaultdict(set)
     level_of: dict[int, int] = {}
     parent_of: dict[int, int] = {}
+    cluster_at: dict[int, dict[str, int]] = defaultdict(dict)  # level -> node -> cluster
     for node, cluster, parent, level in rows:
         members[cluster].add(node)
         level_of[cluster] = level
         parent_of[cluster] = parent
+        cluster_at[level][node] = cluster
     children: dict[int, list[int]] = defaultdict(list)
     for c, p in parent_of.items():
         if p != -1:
             children[p].append(c)
-    rel_by_pair = {}
+    # a community's relationships: the edges of the graph with both ends in it (one id per pair
+    # of entities: the first relationship between them)
+    rel_by_pair: dict[tuple[str, str], str] = {}
     for r in rels:
-        rel_by_pair.setdefault(frozenset((r["source"], r["target"])), r["id"])
+        a, b = r["source"], r["target"]
+        rel_by_pair.setdefault((a, b) if a <= b else (b, a), r["id"])
+    rel_ids: dict[int, list[str]] = defaultdict(list)
+    for pair in graph:
+        rid = rel_by_pair[pair]
+        for at in cluster_at.values():
+            c = at.get(pair[0])
+            if c is not None and c == at.get(pair[1]):
+                rel_ids[c].append(rid)
 
     out = []
     for c in sorted(members, key=lambda c: (level_of[c], c)):
-        nodes = members[c]
-        ent_ids = [by_title[n]["id"] for n in sorted(nodes)]
-        rel_ids = sorted({rel_by_pair[frozenset((a, b))] for a, b in g.subgraph(nodes).edges()
-                          if frozenset((a, b)) in rel_by_pair})
+        nodes = sorted(members[c])
         tus: list[str] = []
-        for n in sorted(nodes):
+        for n in nodes:
             tus.extend(by_title[n]["text_unit_ids"] or [])
-        out.append({"id": "com-" + hashlib.sha256(f"{c}|{level_of[c]}|{','.join(sorted(nodes))}".encode()).hexdigest()[:16],
+        out.append({"id": "com-" + hashlib.sha256(f"{c}|{level_of[c]}|{','.join(nodes)}".encode()).hexdigest()[:16],
                     "human_readable_id": c, "community": c, "level": level_of[c], "parent": parent_of[c],
                     "children": sorted(children.get(c, [])), "title": f"Community {c}",
-                    "entity_ids": ent_ids, "relationship_ids": rel_ids,
+                    "entity_ids": [by_title[n]["id"] for n in nodes],
+                    "relationship_ids": sorted(set(rel_ids.get(c, ()))),
                     "text_unit_ids": list(dict.fromkeys(tus)), "size": len(nodes)})
     levels = len({r["level"] for r in out})
     on_progress(Progress("communities", 1, 1, f"{len(out)} communities on {levels} levels"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import Any, Callable
 
 from core.engine import ReportInput
 from core.tokens import count_tokens
@@ -55,8 +55,33 @@ def render_context(entities, relationships, claims, sub_reports) -> str:
     return "\n".join(parts)
 
 
+_LINES = {"entity": _entity_line, "relationship": _rel_line, "claim": _claim_line}
+
+
+def line_cost(kind: str, row: dict) -> int:
+    """Tokens of an element's context line, plus 2 for the separators."""
+    return count_tokens(",".join(map(str, _LINES[kind](row)))) + 2
+
+
+class LineCosts:
+    """line_cost remembered by (kind, id): an element enters the context of its community at
+    every level (and is tried again when sub-community reports replace elements), but its line
+    never changes, so one index run counts it once."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[str, str], int] = {}
+
+    def __call__(self, kind: str, row: dict) -> int:
+        key = (kind, row["id"])
+        n = self._memo.get(key)
+        if n is None:
+            n = self._memo[key] = line_cost(kind, row)
+        return n
+
+
 def pack_elements(entities: list[dict], relationships: list[dict], claims_by_subject: dict[str, list[dict]],
-                  budget: int) -> tuple[list[dict], list[dict], list[dict], bool]:
+                  budget: int, cost_of: Callable[[str, dict], int] = line_cost
+                  ) -> tuple[list[dict], list[dict], list[dict], bool]:
     """Add relationships by combined degree with their end entities and their claims until the
     budget is spent; then entities without relationships by degree. Returns (entities,
     relationships, claims, everything_fit)."""
@@ -69,27 +94,26 @@ def pack_elements(entities: list[dict], relationships: list[dict], claims_by_sub
 
     def add_entity(e: dict) -> bool:
         nonlocal used
-        cost = count_tokens(",".join(map(str, _entity_line(e)))) + 2
-        extra = [c for c in claims_by_subject.get(e["title"], [])]
-        cost += sum(count_tokens(",".join(map(str, _claim_line(c)))) + 2 for c in extra)
-        if used + cost > budget:
+        extra = claims_by_subject.get(e["title"], [])
+        n = cost_of("entity", e) + sum(cost_of("claim", c) for c in extra)
+        if used + n > budget:
             return False
-        used += cost
+        used += n
         ents[e["title"]] = e
         clms.extend(extra)
         return True
 
     for r in sorted(relationships, key=lambda r: (-(r.get("combined_degree") or 0), r["human_readable_id"])):
         ends = [by_title[t] for t in (r["source"], r["target"]) if t in by_title and t not in ents]
-        cost = count_tokens(",".join(map(str, _rel_line(r)))) + 2
-        if used + cost > budget:
+        n = cost_of("relationship", r)
+        if used + n > budget:
             fit = False
             break
         ok = all(add_entity(e) for e in ends)
         if not ok:
             fit = False
             break
-        used += cost
+        used += n
         rels.append(r)
     if fit:
         for e in sorted(entities, key=lambda e: (-(e.get("degree") or 0), e["human_readable_id"])):
@@ -100,13 +124,15 @@ def pack_elements(entities: list[dict], relationships: list[dict], claims_by_sub
 
 
 def build_report_input(community: dict, entities: list[dict], relationships: list[dict], claims: list[dict],
-                       sub_reports: list[dict], sub_members: dict[int, set[str]], budget: int) -> ReportInput:
+                       sub_reports: list[dict], sub_members: dict[int, set[str]], budget: int,
+                       cost_of: Callable[[str, dict], int] = line_cost) -> ReportInput:
     """Leaf communities: elements. Higher communities: elements if they fit, otherwise the
-    largest sub-community reports replace their members' elements until the rest fits."""
+    largest sub-community reports replace their members' elements until the rest fits.
+    cost_of: an element's line tokens (a LineCosts shared by one run counts each line once)."""
     claims_by_subject: dict[str, list[dict]] = {}
     for c in claims:
         claims_by_subject.setdefault(c["subject"], []).append(c)
-    ents, rels, clms, fit = pack_elements(entities, relationships, claims_by_subject, budget)
+    ents, rels, clms, fit = pack_elements(entities, relationships, claims_by_subject, budget, cost_of)
     used_reports: list[dict] = []
     if not fit and sub_reports:
         remaining_titles = {e["title"] for e in entities}
@@ -120,7 +146,7 @@ def build_report_input(community: dict, entities: list[dict], relationships: lis
             remaining_titles -= sub_members.get(rep["community"], set())
             rest_e = [e for e in entities if e["title"] in remaining_titles]
             rest_r = [r for r in relationships if r["source"] in remaining_titles and r["target"] in remaining_titles]
-            ents, rels, clms, fit = pack_elements(rest_e, rest_r, claims_by_subject, budget - spent)
+            ents, rels, clms, fit = pack_elements(rest_e, rest_r, claims_by_subject, budget - spent, cost_of)
             if fit:
                 break
     text = render_context(ents, rels, clms, used_reports)

@@ -11,7 +11,7 @@ from typing import Any
 from core.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
-from core.index.report_context import build_report_input
+from core.index.report_context import LineCosts, build_report_input
 from core.llm import FatalLLMError
 from core.settings import Settings
 from core.store import Store
@@ -51,6 +51,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
     failures: list[dict[str, Any]] = []
     total, done = len(communities), 0
     lock = threading.Lock()
+    costs = LineCosts()
     on_progress(Progress("reports", 0, total, f"{total} community reports to write"))
 
     def write(c: dict) -> None:
@@ -60,7 +61,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         rs = [rels[i] for i in c["relationship_ids"] if i in rels]
         cl = [x for e in ents for x in claims_by_subject.get(e["title"], [])]
         subs = [reports[k] for k in c["children"] if k in reports]
-        inp = build_report_input(c, ents, rs, cl, subs, members, settings.report_max_tokens)
+        inp = build_report_input(c, ents, rs, cl, subs, members, settings.report_max_tokens, costs)
         try:
             rep = engine.write_report(inp)
         except FatalLLMError:

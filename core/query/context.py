@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from core.query.types import Point
 from core.tokens import count_tokens, truncate
@@ -111,14 +111,32 @@ def pack_rows(header: str, records: list[dict], row: Callable[[dict], str], budg
 def pack_report_batches(reports: list[dict], budget: int) -> list[Packed]:
     """Reports (in the given order) into map batches of at most `budget` tokens each; every
     report lands in exactly one batch (each report's tokens are counted once)."""
-    batches: list[Packed] = []
-    rest = [_Row(r, report_row(r)) for r in reports]
-    while rest:
+    return list(iter_report_batches(reports, budget))
+
+
+def iter_report_batches(reports: Iterable[dict], budget: int) -> Iterator[Packed]:
+    """pack_report_batches one batch at a time, reading the reports only as far as the batch
+    needs: the first map call can go out before the rest of a level's reports are read and
+    counted (the same batches as the list: a batch never looks past its first misfit)."""
+    head = count_tokens(REPORT_HEADER + "\n")
+    source = iter(reports)
+    rest: list[_Row] = []
+    held, more = 0, True
+    while rest or more:
+        while more and head + held <= budget:  # enough rows to overflow one batch
+            r = next(source, None)
+            if r is None:
+                more = False
+                break
+            rest.append(_Row(r, report_row(r)))
+            held += rest[-1].n
+        if not rest:
+            return
         packed, rest = _fill(REPORT_HEADER, rest, budget)
         if not packed.records:  # budget too small for even a header and a truncated row
             raise ValueError(f"map context budget of {budget} tokens cannot hold one report")
-        batches.append(packed)
-    return batches
+        held = sum(r.n for r in rest)
+        yield packed
 
 
 def point_block(i: int, p: Point) -> str:

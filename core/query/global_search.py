@@ -19,7 +19,7 @@ import random
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from core.errors import UserError
 from core.jsonparse import JSONParseError, chat_json
@@ -27,7 +27,8 @@ from core.llm import LLM, FatalLLMError, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.citations import parse_citations
-from core.query.context import Packed, language_instruction, pack_points, pack_report_batches
+from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
+                                pack_report_batches)
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
@@ -67,21 +68,26 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     t0 = time.perf_counter()
     level = choose_level(store, params.level)
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    reports = store.rows("community_reports", "level = ?", [level])
-    eligible = [r for r in reports if float(r.get("rating") or 0) >= params.rating_threshold]
+    # ids and ratings first (the rows are large): the shuffle is the same as of the rows, and
+    # with a model the reports are read and packed while the first map calls are out
+    at_level = store.query("select id, rating from community_reports where level = ? "
+                           "order by human_readable_id", [level])
+    eligible = [r["id"] for r in at_level if float(r.get("rating") or 0) >= params.rating_threshold]
     random.Random(seed).shuffle(eligible)
-    packed = pack_report_batches(eligible, params.map_max_tokens)
     result = SearchResult(
         method="global", question=question, engine="offline" if llm is None else "llm",
         model=None if llm is None else llm.model, level=level,
         params={**dataclasses.asdict(params), "seed": seed, "level": level,
-                "reports_at_level": len(reports), "reports_eligible": len(eligible)})
+                "reports_at_level": len(at_level), "reports_eligible": len(eligible)})
     before = usage_snapshot(llm)
     t1 = time.perf_counter()
     notify = _serialised(on_batch)
     if llm is None:
-        result.batches = _map_offline(question, eligible, packed, notify)
+        rows = list(_read_reports(store, eligible))
+        result.batches = _map_offline(question, rows, pack_report_batches(rows, params.map_max_tokens),
+                                      notify)
     else:
+        packed = iter_report_batches(_read_reports(store, eligible), params.map_max_tokens)
         result.batches = _map_llm(store, llm, question, packed, params, notify)
     t2 = time.perf_counter()
     _reduce(store, llm, result, params, n_reports=len(eligible))
@@ -95,6 +101,14 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     if record:
         save_trace(store, result)
     return result
+
+
+def _read_reports(store: Store, ids: list[str], chunk: int = 64) -> Iterator[dict]:
+    """The reports with these ids, in this order, read a chunk at a time."""
+    for i in range(0, len(ids), chunk):
+        part = ids[i:i + chunk]
+        by_id = {r["id"]: r for r in store.by_ids("community_reports", part)}
+        yield from (by_id[x] for x in part if x in by_id)
 
 
 def _serialised(on_batch: Callable[[MapBatch], Any] | None) -> Callable[[MapBatch], None]:
@@ -132,22 +146,31 @@ def _map_offline(question: str, eligible: list[dict], packed: list[Packed],
     return batches
 
 
-def _map_llm(store: Store, llm: LLM, question: str, packed: list[Packed], params: GlobalParams,
+def _map_llm(store: Store, llm: LLM, question: str, packed: Iterable[Packed], params: GlobalParams,
              notify: Callable[[MapBatch], None]) -> list[MapBatch]:
-    if not packed:
-        return []
-
+    """Map every batch; each goes out as soon as it is packed (packing goes on while the first
+    calls are in flight)."""
     template = map_template(store, params, question)
+    failed = threading.Event()
 
     def work(i: int, p: Packed) -> MapBatch:
-        batch = map_batch(llm, question, i, p, params, template)
+        try:
+            batch = map_batch(llm, question, i, p, params, template)
+        except BaseException:
+            failed.set()
+            raise
         notify(batch)
         return batch
 
-    pool = ThreadPoolExecutor(max_workers=min(params.concurrency, len(packed)),
-                              thread_name_prefix="map")
+    pool = ThreadPoolExecutor(max_workers=params.concurrency, thread_name_prefix="map")
     try:
-        futures = [pool.submit(work, i, p) for i, p in enumerate(packed)]
+        futures = []
+        for i, p in enumerate(packed):
+            if failed.is_set():  # a fatal error: no more calls
+                break
+            futures.append(pool.submit(work, i, p))
+        if not futures:
+            return []
         done, _ = wait(futures, return_when=FIRST_EXCEPTION)
         for f in futures:  # a fatal error (bad key, unreachable endpoint) stops the query
             if f.done() and f.exception() is not None:

@@ -152,13 +152,18 @@ class Resolver:
             self._communities.setdefault(row["community"], row)
         for n in numbers:
             self._communities.setdefault(n, None)
-        # members: entities and relationships of these communities
+        # members: entities and relationships of these communities (their text unit lists only
+        # when a community lists no text units of its own: a large community has thousands)
         coms = [self._communities[n] for n in numbers if self._communities[n]]
+        need_units = any(not _as_list(c.get("text_unit_ids")) for c in coms)
         for table, col in (("entities", "entity_ids"), ("relationships", "relationship_ids")):
-            ids = {i for c in coms for i in _as_list(c.get(col))} - set(self._member_rows[table])
-            cols = "id, human_readable_id, text_unit_ids" + (", title" if table == "entities" else "")
+            have = self._member_rows[table]
+            ids = {i for c in coms for i in _as_list(c.get(col))
+                   if i not in have or (need_units and "text_unit_ids" not in have[i])}
+            cols = "id, human_readable_id" + (", title" if table == "entities" else "") + \
+                (", text_unit_ids" if need_units else "")
             for row in self._fetch(table, "id", ids, cols):
-                self._member_rows[table][row["id"]] = row
+                have[row["id"]] = row
         titles = {self._member_rows["entities"][i]["title"] for c in coms
                   for i in _as_list(c.get("entity_ids")) if i in self._member_rows["entities"]}
         claims_by_subject: dict[str, list[int]] = {}

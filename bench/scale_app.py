@@ -1,0 +1,220 @@
+"""The app on the 100k-entity synthetic workspace of bench/scale_graph.py. Targets (issue 8): the
+communities page loads under 2 s, a community graph renders under 2 s (capped, with
+search-to-focus), the citation drill-down opens under 200 ms; and the app process's memory.
+
+    .venv/bin/python bench/scale_app.py [--dir /tmp/sensemaker-scale] [--no-browser]
+
+1. Streamlit AppTest (the page script run in this process, no browser): the communities page,
+   the page again (a rerun), a sub-community picked, a finding's citation chip clicked (the
+   drill-down dialog).
+2. core/viz.community_graph on the largest community, with the rows it needs fetched by id.
+3. The real app (`streamlit run app.py`) in headless Chromium: the communities page from the
+   first request until its graph has stabilised in the browser, a citation chip until the
+   evidence dialog shows its source text, and the server's resident memory (VmRSS, VmHWM of
+   /proc/<pid>/status) before and after.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import ROOT, peak_rss_mb, write_result
+
+from core.store import Store
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+PAGE, GRAPH, DRILL = 2.0, 2.0, 0.2
+
+
+def _ratio(seconds: float, target: float) -> float:
+    return round(seconds / target, 3)
+
+
+def apptest(home: Path) -> dict:
+    from streamlit.testing.v1 import AppTest
+
+    os.environ.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE"):
+        os.environ.pop(var, None)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["ws"] = "ws"
+    t = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - t
+    loads = []
+    for i in range(3):
+        t = time.perf_counter()
+        if i == 0:
+            at.switch_page("pages/communities.py").run()
+        else:
+            at.run()
+        loads.append(time.perf_counter() - t)
+        assert not at.exception, at.exception
+    assert at.title[0].value == "Communities", [t.value for t in at.title]
+    t = time.perf_counter()
+    at.selectbox[1].select_index(1).run()
+    sub = time.perf_counter() - t
+    chips = [b for b in at.button_group if str(b.key).startswith(("find_", "sum_"))]
+    t = time.perf_counter()
+    chips[0].set_value(chips[0].options[0]).run()
+    drill = time.perf_counter() - t
+    assert not at.exception, at.exception
+    assert "<mark>" in "\n".join(h.proto.body for h in at.get("html")), "the drill-down shows no source text"
+    return {"app_start_seconds": round(first, 3), "communities_page_seconds": [round(x, 3) for x in loads],
+            "communities_page_median": round(statistics.median(loads), 3),
+            "page_ratio_to_target": _ratio(statistics.median(loads), PAGE),
+            "sub_community_seconds": round(sub, 3), "drill_down_rerun_seconds": round(drill, 3),
+            "drill_ratio_to_target": _ratio(drill, DRILL), "peak_rss_mb_in_this_process": round(peak_rss_mb())}
+
+
+def graph(ws: Path) -> dict:
+    from core.viz import community_graph
+
+    store = Store(ws)
+    c = store.rows("communities", order_by="size desc", limit=1)[0]
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        ents = store.by_ids("entities", c["entity_ids"])
+        rels = store.by_ids("relationships", c["relationship_ids"])
+        fetched = time.perf_counter() - t
+        view = community_graph(ents, rels, max_nodes=120, height=520)
+        times.append((time.perf_counter() - t, fetched))
+    total, fetched = min(times)
+    return {"community": c["community"], "level": c["level"], "entities": c["size"],
+            "relationships": len(c["relationship_ids"]), "shown": view.shown, "edges_drawn": view.edges,
+            "html_kb": round(len(view.html) / 1024), "capped_note": view.note, "seconds": round(total, 3),
+            "fetch_seconds": round(fetched, 3), "ratio_to_target": _ratio(total, GRAPH)}
+
+
+def _rss(pid: int) -> dict:
+    status = Path(f"/proc/{pid}/status").read_text()
+    get = lambda k: int(re.search(rf"^{k}:\s+(\d+) kB", status, re.M).group(1)) / 1024  # noqa: E731
+    return {"rss_mb": round(get("VmRSS")), "hwm_mb": round(get("VmHWM"))}
+
+
+def browser(home: Path) -> dict:
+    from playwright.sync_api import expect, sync_playwright
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE")}
+    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
+    log = open(home / "streamlit.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+                             "--server.headless", "true", "--server.address", "127.0.0.1"],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    out: dict = {}
+    try:
+        import httpx
+        deadline = time.time() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.time() > deadline or proc.poll() is not None:
+                raise RuntimeError("the app did not start: " + (home / "streamlit.log").read_text()[-2000:])
+            time.sleep(0.3)
+        out["idle"] = _rss(proc.pid)
+        expect.set_options(timeout=120_000)
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            loads = []
+            for i in range(3):  # a new browser session each time: the first request of a user
+                page = b.new_page(viewport={"width": 1440, "height": 1000})
+                page.set_default_timeout(120_000)
+                t = time.perf_counter()
+                page.goto(f"{url}/communities?ws=ws")
+                expect(page.get_by_role("heading", name="Communities")).to_be_visible()
+                frame = page.frame_locator("iframe").first
+                expect(frame.locator("#sm-graph[data-nodes]")).to_have_count(1)
+                shown = time.perf_counter() - t
+                expect(frame.locator("#sm-graph[data-ready='1']")).to_have_count(1)
+                ready = time.perf_counter() - t
+                expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+                done = time.perf_counter() - t
+                loads.append({"graph_frame_seconds": round(shown, 3), "graph_ready_seconds": round(ready, 3),
+                              "script_done_seconds": round(done, 3),
+                              "nodes": int(frame.locator("#sm-graph").get_attribute("data-nodes"))})
+                if i < 2:
+                    page.close()
+            out["page_loads"] = loads
+            out["after_page_loads"] = _rss(proc.pid)
+            chip = page.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button').filter(
+                has_text=re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+$")).first
+            t = time.perf_counter()
+            chip.click()
+            dialog = page.get_by_role("dialog")
+            expect(dialog.locator("mark").first).to_be_visible()
+            out["drill_down_seconds"] = round(time.perf_counter() - t, 3)
+            out["after_drill_down"] = _rss(proc.pid)
+            b.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+    med = lambda k: statistics.median(x[k] for x in out["page_loads"])  # noqa: E731
+    out["page_ratio_to_target"] = _ratio(med("script_done_seconds"), PAGE)
+    out["graph_ratio_to_target"] = _ratio(med("graph_ready_seconds"), GRAPH)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default="/tmp/sensemaker-scale")
+    ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--only", default="", help="apptest, graph or browser")
+    args = ap.parse_args()
+    home = Path(args.dir)
+    ws = home / "ws"
+    if not (ws / "sensemaker.db").exists():
+        sys.exit(f"no workspace at {ws}: run bench/scale_graph.py first")
+    store = Store(ws)
+    counts = {t: store.count(t) for t in ("entities", "relationships", "communities", "community_reports")}
+    result: dict = {"workspace": str(ws), "counts": counts}
+    phases = [args.only] if args.only else ["graph", "apptest"] + ([] if args.no_browser else ["browser"])
+    if "graph" in phases:
+        g = result["graph"] = graph(ws)
+        print(f"community graph of the largest community ({g['entities']} entities, {g['relationships']} "
+              f"relationships; {g['shown']} drawn): {g['seconds']:.3f} s (fetch {g['fetch_seconds']:.3f} s; "
+              f"target 2 s, ratio {g['ratio_to_target']:.2f})", flush=True)
+    if "apptest" in phases:
+        a = result["apptest"] = apptest(home)
+        print(f"AppTest: communities page {a['communities_page_median']:.2f} s (runs {a['communities_page_seconds']}; "
+              f"target 2 s, ratio {a['page_ratio_to_target']:.2f}); a sub-community {a['sub_community_seconds']:.2f} s; "
+              f"drill-down rerun {a['drill_down_rerun_seconds']:.3f} s (target 0.2 s, ratio "
+              f"{a['drill_ratio_to_target']:.2f})", flush=True)
+    if "browser" in phases:
+        b = result["browser"] = browser(home)
+        for x in b["page_loads"]:
+            print(f"Chromium: communities page graph frame {x['graph_frame_seconds']:.2f} s, graph stabilised "
+                  f"{x['graph_ready_seconds']:.2f} s, script done {x['script_done_seconds']:.2f} s ({x['nodes']} nodes)")
+        print(f"  page ratio {b['page_ratio_to_target']:.2f}, graph ratio {b['graph_ratio_to_target']:.2f}; "
+              f"drill-down dialog {b['drill_down_seconds']:.2f} s", flush=True)
+        print(f"  app process memory: idle {b['idle']}, after 3 page loads {b['after_page_loads']}, "
+              f"after the drill-down {b['after_drill_down']}", flush=True)
+    name = "scale_app"
+    prev = Path(__file__).parent / "results" / f"{name}.json"
+    if prev.exists() and args.only:
+        import json
+        result = {**json.loads(prev.read_text()), **result}
+    print(f"  -> {write_result(name, result)}")
+
+
+if __name__ == "__main__":
+    main()
