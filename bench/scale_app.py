@@ -95,13 +95,21 @@ def graph(ws: Path) -> dict:
             "fetch_seconds": round(fetched, 3), "ratio_to_target": _ratio(total, GRAPH)}
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used: on a shared machine a steadier figure than
+    wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss(pid: int) -> dict:
     status = Path(f"/proc/{pid}/status").read_text()
     get = lambda k: int(re.search(rf"^{k}:\s+(\d+) kB", status, re.M).group(1)) / 1024  # noqa: E731
     return {"rss_mb": round(get("VmRSS")), "hwm_mb": round(get("VmHWM"))}
 
 
-def browser(home: Path) -> dict:
+def browser(home: Path, ws: str = "ws", watcher: str | None = None) -> dict:
+    """watcher: Streamlit's server.fileWatcherType (None: as configured, i.e. "auto")."""
     from playwright.sync_api import expect, sync_playwright
 
     with socket.socket() as s:
@@ -111,7 +119,8 @@ def browser(home: Path) -> dict:
     env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
     log = open(home / "streamlit.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-                             "--server.headless", "true", "--server.address", "127.0.0.1"],
+                             "--server.headless", "true", "--server.address", "127.0.0.1"]
+                            + (["--server.fileWatcherType", watcher] if watcher else []),
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     out: dict = {}
@@ -135,8 +144,9 @@ def browser(home: Path) -> dict:
             for i in range(3):  # a new browser session each time: the first request of a user
                 page = b.new_page(viewport={"width": 1440, "height": 1000})
                 page.set_default_timeout(120_000)
+                cpu = _cpu(proc.pid)
                 t = time.perf_counter()
-                page.goto(f"{url}/communities?ws=ws")
+                page.goto(f"{url}/communities?ws={ws}")
                 expect(page.get_by_role("heading", name="Communities")).to_be_visible()
                 frame = page.frame_locator("iframe").first
                 expect(frame.locator("#sm-graph[data-nodes]")).to_have_count(1)
@@ -146,7 +156,7 @@ def browser(home: Path) -> dict:
                 expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
                 done = time.perf_counter() - t
                 loads.append({"graph_frame_seconds": round(shown, 3), "graph_ready_seconds": round(ready, 3),
-                              "script_done_seconds": round(done, 3),
+                              "script_done_seconds": round(done, 3), "server_cpu_seconds": round(_cpu(proc.pid) - cpu, 2),
                               "nodes": int(frame.locator("#sm-graph").get_attribute("data-nodes"))})
                 if i < 2:
                     page.close()
@@ -154,11 +164,14 @@ def browser(home: Path) -> dict:
             out["after_page_loads"] = _rss(proc.pid)
             chip = page.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button').filter(
                 has_text=re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+$")).first
+            cpu = _cpu(proc.pid)
             t = time.perf_counter()
             chip.click()
             dialog = page.get_by_role("dialog")
             expect(dialog.locator("mark").first).to_be_visible()
             out["drill_down_seconds"] = round(time.perf_counter() - t, 3)
+            expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+            out["drill_down_server_cpu_seconds"] = round(_cpu(proc.pid) - cpu, 2)
             out["after_drill_down"] = _rss(proc.pid)
             b.close()
     finally:
@@ -179,6 +192,8 @@ def main() -> None:
     ap.add_argument("--dir", default="/tmp/sensemaker-scale")
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--only", default="", help="apptest, graph or browser")
+    ap.add_argument("--baseline", default="", help="a small workspace root (e.g. scale_graph.py --entities 5000 "
+                    "--dir /tmp/sm-small): the same browser loads there show the fixed cost of the app and browser")
     args = ap.parse_args()
     home = Path(args.dir)
     ws = home / "ws"
@@ -186,7 +201,8 @@ def main() -> None:
         sys.exit(f"no workspace at {ws}: run bench/scale_graph.py first")
     store = Store(ws)
     counts = {t: store.count(t) for t in ("entities", "relationships", "communities", "community_reports")}
-    result: dict = {"workspace": str(ws), "counts": counts}
+    result: dict = {"workspace": str(ws), "counts": counts, "load_average_at_start": os.getloadavg(),
+                    "cores": os.cpu_count()}
     phases = [args.only] if args.only else ["graph", "apptest"] + ([] if args.no_browser else ["browser"])
     if "graph" in phases:
         g = result["graph"] = graph(ws)
@@ -206,8 +222,24 @@ def main() -> None:
                   f"{x['graph_ready_seconds']:.2f} s, script done {x['script_done_seconds']:.2f} s ({x['nodes']} nodes)")
         print(f"  page ratio {b['page_ratio_to_target']:.2f}, graph ratio {b['graph_ratio_to_target']:.2f}; "
               f"drill-down dialog {b['drill_down_seconds']:.2f} s", flush=True)
+        print(f"  server CPU per page load {[x['server_cpu_seconds'] for x in b['page_loads']]} s, "
+              f"per drill-down {b['drill_down_server_cpu_seconds']} s", flush=True)
         print(f"  app process memory: idle {b['idle']}, after 3 page loads {b['after_page_loads']}, "
               f"after the drill-down {b['after_drill_down']}", flush=True)
+        w = result["browser_no_file_watcher"] = browser(home, watcher="none")
+        print(f"  the same with server.fileWatcherType=none: page done "
+              f"{statistics.median(x['script_done_seconds'] for x in w['page_loads']):.2f} s (median), drill-down "
+              f"{w['drill_down_seconds']:.2f} s, server CPU per load {[x['server_cpu_seconds'] for x in w['page_loads']]} s,"
+              f" per drill-down {w['drill_down_server_cpu_seconds']} s", flush=True)
+        if args.baseline:
+            base = Path(args.baseline)
+            n = Store(base / "ws").count("entities")
+            x = result["browser_baseline_no_file_watcher"] = {"entities": n, **browser(base, watcher="none")}
+            med = statistics.median(y["script_done_seconds"] for y in x["page_loads"])
+            print(f"  baseline workspace of {n} entities: page done {med:.2f} s (median), drill-down "
+                  f"{x['drill_down_seconds']:.2f} s, server CPU per load "
+                  f"{[y['server_cpu_seconds'] for y in x['page_loads']]} s", flush=True)
+    result["load_average_at_end"] = os.getloadavg()
     name = "scale_app"
     prev = Path(__file__).parent / "results" / f"{name}.json"
     if prev.exists() and args.only:

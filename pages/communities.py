@@ -14,7 +14,7 @@ from pages import ui_chips, ui_drilldown as drill
 from pages import ui_state as ui
 
 MAX_GRAPH_NODES = 120
-MAX_TABLE_ROWS = 5000
+MAX_TABLE_ROWS = 2000
 GRAPH_HEIGHT = 520
 
 
@@ -192,13 +192,13 @@ def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str]
         "colour: entity type (this community has no sub-communities)"
 
 
-def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int) -> None:
+def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int, order: str) -> None:
     if df.empty:
         st.caption(f"No {kind.lower()} in this community.")
         return
     if total > len(df):
-        st.caption(f"The first {len(df):,} of {total:,} {kind.lower()}; the graph's search and the "
-                   "sub-communities reach the rest.")
+        st.caption(f"The first {len(df):,} of {total:,} {kind.lower()}{order}; its sub-communities "
+                   "list the rest.")
     row = ui.selected_row(df, key, height=min(38 + 35 * len(df), 380))
     if row is not None:
         drill.open_ref(kind, hrids[row])
@@ -216,18 +216,18 @@ def tables(store: Store, entities: list[dict], rels: list[dict], claims: list[di
         _table(pd.DataFrame([{"id": e["human_readable_id"], "entity": e["title"], "type": e.get("type"),
                               "degree": e.get("degree"), "description": e.get("description")}
                              for e in ents[:n]]), "Entities", [e["human_readable_id"] for e in ents[:n]],
-               "tbl_e", len(ents))
+               "tbl_e", len(ents), " by degree")
     with t2:
         _table(pd.DataFrame([{"id": r["human_readable_id"], "source": r["source"], "target": r["target"],
                               "weight": r.get("weight"), "description": r.get("description")}
                              for r in rels[:n]]), "Relationships", [r["human_readable_id"] for r in rels[:n]],
-               "tbl_r", len(rels))
+               "tbl_r", len(rels), " by weight")
     with t3:
         _table(pd.DataFrame([{"id": c["human_readable_id"], "subject": c.get("subject"),
                               "object": c.get("object"), "type": c.get("type"),
                               "status": c.get("status"), "description": c.get("description")}
                              for c in claims[:n]]), "Claims", [c["human_readable_id"] for c in claims[:n]],
-               "tbl_c", len(claims))
+               "tbl_c", len(claims), "")
     st.caption("Click a row to see where it comes from in the documents.")
 
 

@@ -155,17 +155,18 @@ def test_overview_plan_draws_whole_levels_or_the_largest():
     assert overview_plan({0: 3, 1: 5}, 100) == ([0, 1], None, None)
 
 
-def test_communities_page_caps_the_overview_and_reaches_every_community(tmp_path, monkeypatch):
+def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch):
     path = create_workspace("many", tmp_path)
     store = Store(path)
-    n = 1200
+    n, big = 1200, list(range(1200, 3300))  # community 77 holds 2,100 entities
     store.insert("entities", [{"id": f"ent-{i}", "title": f"PERSON {i}", "type": "person",
-                               "description": f"Person {i} keeps the ledger.", "degree": 1}
-                              for i in range(n)])
+                               "description": f"Person {i} keeps the ledger.", "degree": i % 50}
+                              for i in range(3300)])
     store.insert("communities", [{"id": f"com-{i}", "community": i, "level": 0, "parent": -1,
-                                  "children": [], "title": f"Community {i}", "entity_ids": [f"ent-{i}"],
-                                  "relationship_ids": [], "text_unit_ids": [], "size": 1 + (i == 77)}
-                                 for i in range(n)])
+                                  "children": [], "title": f"Community {i}",
+                                  "entity_ids": [f"ent-{k}" for k in (big if i == 77 else [i])],
+                                  "relationship_ids": [], "text_unit_ids": [],
+                                  "size": len(big) if i == 77 else 1} for i in range(n)])
     store.insert("community_reports", [{"id": f"rep-{i}", "community": i, "level": 0,
                                         "title": f"Ledger keeper {i}", "summary": "About a ledger.",
                                         "rating": float(i % 10), "findings": []} for i in range(n)])
@@ -183,6 +184,9 @@ def test_communities_page_caps_the_overview_and_reaches_every_community(tmp_path
     roots = at.selectbox[0]
     assert len(roots.options) == n and roots.options[0].startswith("Ledger keeper 77")
     assert at.subheader[0].value == "Ledger keeper 77"
+    entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
+    assert len(entities) == 2000 and entities["degree"].iloc[0] == 49  # best-connected first
+    assert any(c.value.startswith("The first 2,000 of 2,100 entities by degree") for c in at.caption)
 
 
 # -- drill-down: a report resolves without its members' text unit lists ------------------------
@@ -205,3 +209,24 @@ def test_member_unit_lists_are_read_when_a_community_lists_no_units(tmp_path):
     second = resolver.resolve(Ref("Reports", 7))  # the same members, now with them
     assert second.text_unit_ids == ["u0", "u1", "u2"]
     assert second.members == {"Entities": [0, 1, 2, 3], "Relationships": [0, 1, 2], "Claims": [0, 1]}
+
+
+# -- writes: a table rewrite rebuilds its full-text indexes once -------------------------------
+
+def test_rewritten_table_is_searchable_and_its_triggers_come_back(tmp_path):
+    from core.check import check_workspace
+
+    store = Store(tmp_path)
+    store.insert("entities", [{"id": "e1", "title": "HARBOUR BOARD", "description": "It met at the quay."}])
+    store.replace_table("entities", [{"id": "e2", "title": "LANTERN WHARF", "description": "A new pier."},
+                                     {"id": "e3", "title": "港务局", "description": "港务局负责码头。"}])
+    assert [r["id"] for r in store.search("entities", "wharf pier")] == ["e2"]
+    assert store.search("entities", "harbour quay") == []  # the old row left both indexes
+    assert [r["id"] for r in store.search("entities", "港务局")] == ["e3"]
+    store.insert("entities", [{"id": "e4", "title": "TANNER QUAY", "description": "Berth 2."}])
+    store.update("entities", "e2", description="A pier, rebuilt.")
+    store.delete_where("entities", "id = ?", ["e3"])
+    assert [r["id"] for r in store.search("entities", "tanner")] == ["e4"]  # the triggers are back
+    assert [r["id"] for r in store.search("entities", "rebuilt")] == ["e2"]
+    assert store.search("entities", "港务局") == []
+    assert not check_workspace(store).problems
