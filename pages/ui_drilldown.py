@@ -183,11 +183,18 @@ def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
         _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
     rest = judged[SHOW_UNITS:]
     if rest:
-        with st.expander(f"{len(rest)} more text unit{'s' if len(rest) != 1 else ''}"
-                         + (f" (of {len(units)}; the first {MAX_JUDGED} were ranked)"
-                            if len(units) > MAX_JUDGED else "")):
-            for i, (unit, sup) in enumerate(rest, start=SHOW_UNITS):
-                _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
+        label = (f"{len(rest)} more text unit{'s' if len(rest) != 1 else ''}"
+                 + (f" (of {len(units)}; the first {MAX_JUDGED} were ranked)" if len(units) > MAX_JUDGED else ""))
+        key = f"drill_more_{res.kind}_{res.id}"
+        # drawn on request: up to 76 excerpts with their buttons would make every drill-down
+        # slower to open (a click inside the dialog reruns the dialog only)
+        if not st.session_state.get(key):
+            st.button(f"Show {label}", key=f"{key}_btn", icon=":material/expand_more:",
+                      on_click=lambda: st.session_state.__setitem__(key, True))
+            return
+        st.markdown(f"**{ui.md(label[0].upper() + label[1:])}**")
+        for i, (unit, sup) in enumerate(rest, start=SHOW_UNITS):
+            _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
 
 
 def highlighted(text: str, start: int | None, end: int | None, cls: str = "") -> str:

@@ -230,3 +230,26 @@ def test_rewritten_table_is_searchable_and_its_triggers_come_back(tmp_path):
     assert [r["id"] for r in store.search("entities", "rebuilt")] == ["e2"]
     assert store.search("entities", "港务局") == []
     assert not check_workspace(store).problems
+
+
+# -- drill-down: text units beyond the first few are drawn on request ------------------------
+
+def test_more_source_units_open_on_request(indexed_home, monkeypatch):
+    store = Store(indexed_home / "test")
+    ent = max(store.rows("entities"), key=lambda e: len(e["text_unit_ids"] or []))
+    n = len(ent["text_unit_ids"])
+    assert n > 5, "the sample corpus has an entity in more than five text units"
+    monkeypatch.setenv("SENSEMAKER_HOME", str(indexed_home))
+    monkeypatch.setenv("SENSEMAKER_NO_SAMPLE", "1")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["ws"] = "test"
+    at.run()
+    at.session_state["drill"] = {"kind": "Entities", "id": ent["human_readable_id"], "sentence": None}
+    at.switch_page("pages/communities.py").run()
+    assert not at.exception, at.exception
+    opens = [b for b in at.button if b.label == "Open the whole document"]
+    assert len(opens) == 4  # the best four units; the rest wait for a click
+    more = next(b for b in at.button if b.label.startswith(f"Show {n - 4} more text unit"))
+    more.click().run()
+    assert not at.exception, at.exception
+    assert len([b for b in at.button if b.label == "Open the whole document"]) == min(n, 80)
