@@ -11,6 +11,11 @@ from core.chunking import chunk_text
 from core.tokens import CL100K_SHA256, bundled_encoding_path, count_tokens, get_encoding
 
 
+def _clear():
+    get_encoding.cache_clear()
+    tokens._load.cache_clear()
+
+
 def test_bundled_encoding_matches_tiktokens_pinned_hash():
     data = bundled_encoding_path().read_bytes()
     assert hashlib.sha256(data).hexdigest() == CL100K_SHA256
@@ -30,11 +35,11 @@ def test_no_network_is_needed(monkeypatch):
             raise AssertionError(f"tried to download {path}")
         return open(path, "rb").read()
     monkeypatch.setattr(tiktoken.load, "read_file", refuse)
-    get_encoding.cache_clear()
+    _clear()
     try:
         assert count_tokens("offline counting works") > 0
     finally:
-        get_encoding.cache_clear()
+        _clear()
 
 
 def test_a_tampered_encoding_file_is_refused(tmp_path, monkeypatch):
@@ -44,12 +49,12 @@ def test_a_tampered_encoding_file_is_refused(tmp_path, monkeypatch):
     with open(bad, "ab") as f:
         f.write(b"ZZZZ 999999\n")
     monkeypatch.setattr(tokens, "bundled_encoding_path", lambda: bad)
-    get_encoding.cache_clear()
+    _clear()
     try:
         with pytest.raises(tokens.TokenizerUnavailable, match="SHA-256"):
             get_encoding()
     finally:
-        get_encoding.cache_clear()
+        _clear()
 
 
 def test_default_chunks_are_600_tokens_with_100_overlap():
