@@ -134,7 +134,8 @@ class _Transient(Exception):
 class _Caller:
     """The retry loop shared by the chat and embedding clients."""
 
-    backoff_base = 0.5   # seconds before the first retry (then doubling, with jitter)
+    backoff_base = 0.2   # seconds before the first retry (then doubling to 20 s, with jitter): with
+    # 8 retries a call rides out about 45 s of an endpoint restarting, and a lone 500 costs little
     backoff_cap = 20.0
     retry_after_cap = 60.0
 

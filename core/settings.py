@@ -42,7 +42,7 @@ class Settings:
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
     request_timeout: float = 120.0
-    max_retries: int = 6
+    max_retries: int = 8
     context_window: int = 8192
     # indexing
     encoding: str = "cl100k_base"
