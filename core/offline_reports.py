@@ -10,8 +10,10 @@ write_report: the same JSON as the LLM's report. Every finding quotes the rows i
 - a relationship finding quotes the supporting sentence of that relationship;
 - a claim finding quotes the claim's description.
 Rating (0-10) is arithmetic on size and connectedness, stated as such in rating_explanation:
-    1.2*log2(1+entities) + 0.6*log2(1+relationships) + 0.6*log2(1+highest degree)
-    (+ 0.5*log2(1+sub-reports), and never below the best sub-report's rating), capped at 10.
+    0.7*log2(1+entities) + 0.35*log2(1+relationships) + 0.35*log2(1+highest degree)
+    (+ 0.3*log2(1+sub-reports), and never below the best sub-report's rating), capped at 10.
+    (A community of 17 entities and 27 relationships rates about 6; one of 100 and 300, 9.
+    The earlier weights put every community of a dozen entities at 10, so colour said nothing.)
 Chinese communities (most names and descriptions CJK) get Chinese templates.
 """
 from __future__ import annotations
@@ -174,10 +176,10 @@ def _first(text: str, n_words: int = 60) -> str:
 
 
 def _rating(inp: ReportInput, max_degree: int) -> float:
-    r = 1.2 * math.log2(1 + len(inp.entities)) + 0.6 * math.log2(1 + len(inp.relationships)) \
-        + 0.6 * math.log2(1 + max_degree)
+    r = 0.7 * math.log2(1 + len(inp.entities)) + 0.35 * math.log2(1 + len(inp.relationships)) \
+        + 0.35 * math.log2(1 + max_degree)
     if inp.sub_reports:
-        r = max(r + 0.5 * math.log2(1 + len(inp.sub_reports)),
+        r = max(r + 0.3 * math.log2(1 + len(inp.sub_reports)),
                 max(float(s.get("rating") or 0) for s in inp.sub_reports))
     return round(min(10.0, max(0.0, r)), 1)
 
