@@ -18,6 +18,7 @@ Chinese communities (most names and descriptions CJK) get Chinese templates.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -32,7 +33,13 @@ _SMALL = {"OF", "THE", "AND", "DE", "DU", "VAN", "VON", "DER", "LA", "LE", "Y", 
 
 
 def _sentences(text: str) -> list[str]:
-    return [" ".join(text[a:b].split()) for a, b in split_sentences(text)]
+    return list(_sentences_cached(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _sentences_cached(text: str) -> tuple[str, ...]:
+    """The same descriptions are split again at every level of the hierarchy: split them once."""
+    return tuple(" ".join(text[a:b].split()) for a, b in split_sentences(text))
 
 
 def _key(sentence: str) -> str:
@@ -113,9 +120,8 @@ def display_name(title: str, row: dict[str, Any] | None = None) -> str:
     for alias in row.get("aliases") or []:
         if isinstance(alias, str) and normalize_title(alias) == title and not alias.isupper():
             return alias
-    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in title.split()) + r"(?!\w)"
     forms = Counter(" ".join(m.group(0).split())
-                    for m in re.finditer(pattern, row.get("description") or "", re.IGNORECASE))
+                    for m in _title_pattern(title).finditer(row.get("description") or ""))
     mixed = [f for f, _ in forms.most_common() if not f.isupper() and not f.islower()]
     if mixed:
         return mixed[0]
@@ -123,6 +129,11 @@ def display_name(title: str, row: dict[str, Any] | None = None) -> str:
         return title  # written in capitals in the text: an acronym (RAG, LLM)
     words = title.split()
     return " ".join(w.lower() if (i and w in _SMALL) else w[:1] + w[1:].lower() for i, w in enumerate(words))
+
+
+@functools.lru_cache(maxsize=65536)
+def _title_pattern(title: str) -> re.Pattern:
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in title.split()) + r"(?!\w)", re.IGNORECASE)
 
 
 def _cite(reports=(), entities=(), relationships=(), claims=()) -> str:
