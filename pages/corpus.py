@@ -8,7 +8,7 @@ from core.index.background import current_run
 from core.ingest import ingest_files
 from core.loaders import SUPPORTED
 from core.store import Store
-from pages import ui_import, ui_runs
+from pages import ui_import, ui_quality, ui_runs
 from pages import ui_state as ui
 
 MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pdf": "PDF",
@@ -115,6 +115,7 @@ def main() -> None:
         ui_runs.live_panel(store, workspace)
         ui_runs.failed_panel(store, workspace, running)
     documents_table(store, running)
+    ui_quality.quality_panel(store, workspace, running)
     ui_runs.history_panel(store)
 
 
