@@ -115,8 +115,8 @@ def main() -> None:
         ui_runs.live_panel(store, workspace)
         ui_runs.failed_panel(store, workspace, running)
     documents_table(store, running)
-    ui_quality.quality_panel(store, workspace, running)
     ui_runs.history_panel(store)
+    ui_quality.quality_panel(store, workspace, running)
 
 
 ui.ensure_routed()
