@@ -54,6 +54,6 @@ def quality_panel(store: Store, workspace: Path, running: bool) -> None:
                         st.session_state["watching_run"] = True
                         st.rerun()
         if rejected:
-            st.markdown("**Rejected by grounding** (not found in the text they were extracted from)")
+            st.markdown("**Rejected during extraction** (each with its reason: a name not found in its text, a common word, ...)")
             st.dataframe(pd.DataFrame(rejected), hide_index=True, width="stretch",
                          height=min(38 + 35 * len(rejected), 280))
