@@ -38,12 +38,14 @@ SCRIPT = [
     (["Pat Lowe", "Pat Love"], []),
     (["Rosa Delgado", "Delgado", "Harbour Union"], [("Rosa Delgado", "Harbour Union")]),
     (["Delgado", "Harbour Union", "Martha Cratchit", "Bob Cratchit", "Cratchit"], [("Delgado", "Harbour Union")]),
+    (["Agent Alex Mercer", "Agent Rivera", "Alex Mercer"], [("Agent Rivera", "Alex Mercer")]),
+    (["Alex Mercer", "Sam Rivera", "Rivera"], [("Sam Rivera", "Alex Mercer")]),
 ]
 
 
 def _index(tmp_path):
     store = Store(tmp_path)
-    store.insert("documents", [{"id": "d", "text": "x " * 700, "status": "new"}])
+    store.insert("documents", [{"id": "d", "text": "x " * 100 * len(SCRIPT), "status": "new"}])
     run_index(store, Settings(engine="offline", chunk_size=100, chunk_overlap=0), engine=ScriptedEngine(SCRIPT))
     return store
 
@@ -63,6 +65,8 @@ def test_titles_and_spelling_variants_merge_with_evidence(tmp_path):
     assert merges["DR. JORDAN HAYES"]["into"] == "JORDAN HAYES"
     assert "shared neighbour" in merges["TAYLOR CRUS"]["reason"]
     assert "DELGADO" not in t and "surname" in merges["DELGADO"]["reason"]
+    assert "AGENT ALEX MERCER" not in t and merges["AGENT ALEX MERCER"]["into"] == "ALEX MERCER"
+    assert "AGENT RIVERA" not in t and merges["AGENT RIVERA"]["into"] == "SAM RIVERA"
 
 
 def test_ambiguous_names_stay_apart(tmp_path):
@@ -86,3 +90,14 @@ def test_split_title():
     assert split_title("DR. JORDAN HAYES") == ("", "JORDAN HAYES")
     assert split_title("MRS. CRATCHIT") == ("f", "CRATCHIT")
     assert split_title("AGENT") == ("", "AGENT")
+
+
+def test_a_titled_full_name_merges_without_graph_evidence_but_a_spelling_variant_does_not():
+    from collections import Counter
+    from core.index.entity_resolution import find_merges
+    g = lambda unit: {"types": Counter(person=1), "units": [unit], "descriptions": [], "aliases": Counter()}
+    ents = {"AGENT ALEX MERCER": g("u1"), "ALEX MERCER": g("u2"), "PAT LOWE": g("u3"), "PAT LOVE": g("u4")}
+    merges = {m["from"]: m for m in find_merges(ents, {}, set())}
+    assert merges["AGENT ALEX MERCER"]["into"] == "ALEX MERCER"
+    assert "the full name is the same" in merges["AGENT ALEX MERCER"]["reason"]
+    assert "PAT LOWE" not in merges and "PAT LOVE" not in merges

@@ -12,7 +12,9 @@ Rules (conservative on purpose; a wrong merge hides a person):
   never when several full names end in it ("CRATCHIT": Bob, Martha, Belinda...);
 - spelling: names with the same number of words (at least two), the same first letter in each
   word, and a similarity of at least 0.9 merge;
-- both need evidence: a shared neighbour or a shared text unit.
+- both need evidence: a shared neighbour or a shared text unit, except a full name of two or
+  more words written with and without a title ("AGENT ALEX MERCER", "ALEX MERCER"), which is
+  evidence enough.
 """
 from __future__ import annotations
 
@@ -110,10 +112,14 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
                 and not any("\u3000" <= ch <= "\u9fff" for ch in core):
             by_last.setdefault(words[-1], []).append(key)
     for key in ents:
-        if len(key.split()) == 1 and _personal(ents[key]) and len(by_last.get(key, [])) == 1 \
-                and "person" in (_top_type(ents[key]), _top_type(ents[by_last[key][0]])):
-            # the full name is the more informative title to keep
-            candidates.append((key, by_last[key][0], "surname of the only full name ending in it"))
+        gender, core = split_title(key)
+        if gender or len(core.split()) != 1 or not _personal(ents[key]):
+            continue  # "MRS. CRATCHIT" names a person the full names may not: left alone
+        if len(by_last.get(core, [])) == 1 and by_last[core][0] != key \
+                and "person" in (_top_type(ents[key]), _top_type(ents[by_last[core][0]])):
+            # the full name is the more informative title to keep ("CRUZ", "AGENT CRUZ" ->
+            # "TAYLOR CRUZ")
+            candidates.append((key, by_last[core][0], "surname of the only full name ending in it"))
     # spelling variants, blocked by word count and initials so the comparison stays near-linear
     blocks: dict[tuple, list[str]] = {}
     for key in ents:
@@ -140,7 +146,11 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
             continue
         ev = _evidence(frm, into, ents, neighbours)
         if ev is None:
-            continue
+            if not why.startswith("same name without titles"):
+                continue
+            # a full name of two or more words written with and without a title ("AGENT ALEX
+            # MERCER", "ALEX MERCER") is one person even where the graph has not linked them yet
+            ev = "the full name is the same"
         taken[frm] = into
         merges.append({"from": frm, "into": into, "reason": f"{why}; {ev}"})
     return merges
