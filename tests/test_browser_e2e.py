@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
+from app_server import ROOT, running_app
 from conftest import HOSTILE, HOSTILE_TEXT, HostileEngine, build_workspace
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -57,46 +52,12 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     home = tmp_path_factory.mktemp("e2e-home")
     build_workspace(home, "hostile", [("hostile.txt", HOSTILE_TEXT.encode())], engine=HostileEngine())
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
-                                                            "SENSEMAKER_ENGINE")}
-    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
-    log = open(home / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            raise RuntimeError((home / "streamlit.log").read_text())
-        time.sleep(0.3)
-    else:
-        proc.kill()
-        raise RuntimeError("the app did not start in 60 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with running_app(home) as (url, _):
+        yield url
 
 
 @pytest.fixture

@@ -7,17 +7,13 @@ they render as boxes, which this test cannot see (it reads text, not pixels). Sc
 test-artifacts/ on failure, and of every step with SENSEMAKER_E2E_SHOTS=1."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
-from test_browser_e2e import ROOT, _free_port, _graph_nodes, _nav, _settle, browser_page  # noqa: F401
+from app_server import running_app
+from test_browser_e2e import _graph_nodes, _nav, _settle, browser_page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -36,36 +32,8 @@ def app_url(tmp_path_factory):
     if not ARTICLE.is_file():
         pytest.skip(f"Chinese corpus absent: {ARTICLE}")
     home = tmp_path_factory.mktemp("e2e-zh-home")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
-                                                            "SENSEMAKER_ENGINE")}
-    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
-    log = open(home / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            raise RuntimeError((home / "streamlit.log").read_text())
-        time.sleep(0.3)
-    else:
-        proc.kill()
-        raise RuntimeError("the app did not start in 60 s")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with running_app(home) as (url, _):
+        yield url
 
 
 def test_chinese_article_upload_index_graph_ask_and_cite(app_url, browser_page):

@@ -1,0 +1,58 @@
+"""The real app, `streamlit run app.py`, on a free port for browser tests and benches."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_app(home: Path, extra_args: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Start the app with SENSEMAKER_HOME=home (no sample workspace, no model settings from the
+    environment); yield (url, process) once it answers its health check; stop it afterwards."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
+                                                            "SENSEMAKER_ENGINE")}
+    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
+    log = open(home / "streamlit.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1", *(extra_args or [])],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError("the app stopped: " + (home / "streamlit.log").read_text()[-2000:])
+            if time.time() > deadline:
+                raise RuntimeError("the app did not start in 60 s")
+            time.sleep(0.3)
+        yield url, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
