@@ -69,6 +69,19 @@ def test_titles_and_spelling_variants_merge_with_evidence(tmp_path):
     assert "AGENT RIVERA" not in t and merges["AGENT RIVERA"]["into"] == "SAM RIVERA"
 
 
+def test_one_name_joins_the_only_full_name_it_fits_titles_aside(tmp_path):
+    from collections import Counter
+    from core.index.entity_resolution import find_merges
+    g = lambda *units: {"types": Counter(person=1), "units": list(units), "descriptions": [], "aliases": Counter()}
+    ents = {"DR. JORDAN HAYES": g("u1"), "JORDAN HAYES": g("u2"), "AGENT HAYES": g("u1"), "JORDAN": g("u2"),
+            "ALEX": g("u3"), "ALEX MERCER": g("u3"), "BOB": g("u4"), "BOB CRATCHIT": g("u4"), "BOB SMITH": g("u4")}
+    merges = {m["from"]: m["into"] for m in find_merges(ents, {}, set())}
+    assert merges["DR. JORDAN HAYES"] == "JORDAN HAYES"
+    assert merges["AGENT HAYES"] == "JORDAN HAYES" and merges["JORDAN"] == "JORDAN HAYES"
+    assert merges["ALEX"] == "ALEX MERCER"
+    assert "BOB" not in merges  # two full names start with BOB
+
+
 def test_ambiguous_names_stay_apart(tmp_path):
     t = titles(_index(tmp_path))
     assert {"MRS. CRATCHIT", "CRATCHIT"} <= t          # a bare surname is ambiguous

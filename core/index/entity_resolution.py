@@ -7,9 +7,10 @@ Rules (conservative on purpose; a wrong merge hides a person):
 - titles: names equal after removing leading titles (Dr., Agent, Mr., Captain ...) merge when
   the name left has at least two words (a bare surname is ambiguous: "MRS. CRATCHIT" is not
   "CRATCHIT"), and titles of opposite gender never merge;
-- surnames: a one-word name merges with the one full name ending in it ("DELGADO" and "ROSA
-  DELGADO") when one of them is typed a person and neither an organisation, place or event;
-  never when several full names end in it ("CRATCHIT": Bob, Martha, Belinda...);
+- one name: a one-word name merges with the one full name ending in it ("DELGADO" and "ROSA
+  DELGADO") or, failing that, starting with it ("ALEX" and "ALEX MERCER"), when one of them is
+  typed a person and neither an organisation, place or event; never when several full names fit
+  ("CRATCHIT": Bob, Martha, Belinda...); a full name with and without titles counts once;
 - spelling: names with the same number of words (at least two), the same first letter in each
   word, and a similarity of at least 0.9 merge;
 - both need evidence: a shared neighbour or a shared text unit, except a full name of two or
@@ -68,11 +69,16 @@ def merge_id(a: str, b: str) -> str:
     return "mrg-" + hashlib.sha256(f"{x}\x1f{y}".encode("utf-8")).hexdigest()[:16]
 
 
-def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[str]]) -> str | None:
-    shared_n = (neighbours.get(a, set()) & neighbours.get(b, set())) - {a, b}
+def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[str]],
+              joined: dict[str, list[str]] | None = None) -> str | None:
+    """Graph evidence that a and b are one entity; b counts with the names already merged
+    into it (joined[b])."""
+    group = [b, *((joined or {}).get(b, []))]
+    near_b = set().union(*(neighbours.get(k, set()) for k in group))
+    shared_n = (neighbours.get(a, set()) & near_b) - {a, *group}
     if shared_n:
         return f"{len(shared_n)} shared neighbour{'s' * (len(shared_n) > 1)} ({', '.join(sorted(shared_n)[:3])})"
-    shared_u = set(ents[a]["units"]) & set(ents[b]["units"])
+    shared_u = set(ents[a]["units"]) & {u for k in group for u in ents[k]["units"]}
     if shared_u:
         return f"{len(shared_u)} shared text unit{'s' * (len(shared_u) > 1)}"
     return None
@@ -102,24 +108,33 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
         for k in names:
             if k != core:
                 candidates.append((k, core if core in ents else max(names, key=weight), "same name without titles"))
-    # a bare surname ("DELGADO") and the one full name ending in it ("ROSA DELGADO"): writers
-    # name a person in full once, then by surname. Only when exactly one full name ends in it.
-    by_last: dict[str, list[str]] = {}
+    # a bare surname ("DELGADO") or first name ("ALEX") and the one full name ending or starting
+    # with it ("ROSA DELGADO", "ALEX MERCER"): writers name a person in full once, then by one
+    # name. Only when exactly one full name (titles aside) fits.
+    by_end: dict[tuple[str, str], dict[str, str]] = {}  # (position, word) -> core -> key to keep
     for key in ents:
         gender, core = split_title(key)
         words = core.split()
         if 2 <= len(words) <= 3 and not CONNECTORS & set(words) and _personal(ents[key]) \
                 and not any("\u3000" <= ch <= "\u9fff" for ch in core):
-            by_last.setdefault(words[-1], []).append(key)
+            for pos, word in (("last", words[-1]), ("first", words[0])):
+                keep = by_end.setdefault((pos, word), {})
+                if core not in keep or key == core:
+                    keep[core] = key
     for key in ents:
         gender, core = split_title(key)
         if gender or len(core.split()) != 1 or not _personal(ents[key]):
             continue  # "MRS. CRATCHIT" names a person the full names may not: left alone
-        if len(by_last.get(core, [])) == 1 and by_last[core][0] != key \
-                and "person" in (_top_type(ents[key]), _top_type(ents[by_last[core][0]])):
-            # the full name is the more informative title to keep ("CRUZ", "AGENT CRUZ" ->
-            # "TAYLOR CRUZ")
-            candidates.append((key, by_last[core][0], "surname of the only full name ending in it"))
+        for pos, why in (("last", "surname"), ("first", "first name")):
+            fits = by_end.get((pos, core), {})
+            if len(fits) != 1:
+                continue
+            full = next(iter(fits.values()))
+            if full != key and "person" in (_top_type(ents[key]), _top_type(ents[full])):
+                # the full name is the more informative title to keep ("CRUZ", "AGENT CRUZ" ->
+                # "TAYLOR CRUZ"; "ALEX" -> "ALEX MERCER")
+                candidates.append((key, full, f"{why} of the only full name {'ending' if pos == 'last' else 'starting'} with it"))
+                break
     # spelling variants, blocked by word count and initials so the comparison stays near-linear
     blocks: dict[tuple, list[str]] = {}
     for key in ents:
@@ -139,12 +154,12 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
                 if ratio >= SIMILARITY and split_title(a)[1] != split_title(b)[1]:
                     into, frm = sorted((a, b), key=weight, reverse=True)
                     candidates.append((frm, into, f"spelling variant (similarity {ratio:.2f})"))
-    merges, taken = [], {}
+    merges, taken, joined = [], {}, {}
     for frm, into, why in candidates:
         into = taken.get(into, into)
         if frm == into or frm in taken or merge_id(frm, into) in undone:
             continue
-        ev = _evidence(frm, into, ents, neighbours)
+        ev = _evidence(frm, into, ents, neighbours, joined)
         if ev is None:
             if not why.startswith("same name without titles"):
                 continue
@@ -152,6 +167,7 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
             # MERCER", "ALEX MERCER") is one person even where the graph has not linked them yet
             ev = "the full name is the same"
         taken[frm] = into
+        joined.setdefault(into, []).append(frm)
         merges.append({"from": frm, "into": into, "reason": f"{why}; {ev}"})
     return merges
 
