@@ -20,9 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +28,7 @@ from pathlib import Path
 from _common import ROOT, peak_rss_mb, write_result
 
 from core.store import Store
+from tests.app_server import running_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -144,30 +143,9 @@ def browser(home: Path, ws: str = "ws", watcher: str | None = None) -> dict:
     """watcher: Streamlit's server.fileWatcherType (None: as configured, i.e. "auto")."""
     from playwright.sync_api import expect, sync_playwright
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE")}
-    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
-    log = open(home / "streamlit.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-                             "--server.headless", "true", "--server.address", "127.0.0.1"]
-                            + (["--server.fileWatcherType", watcher] if watcher else []),
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
     out: dict = {}
-    try:
-        import httpx
-        deadline = time.time() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError("the app did not start: " + (home / "streamlit.log").read_text()[-2000:])
-            time.sleep(0.3)
+    extra = ["--server.fileWatcherType", watcher] if watcher else []
+    with running_app(home, extra) as (url, proc):
         out["idle"] = _rss(proc.pid)
         expect.set_options(timeout=120_000)
         with sync_playwright() as p:
@@ -222,13 +200,6 @@ def browser(home: Path, ws: str = "ws", watcher: str | None = None) -> dict:
                 navs.append(round(time.perf_counter() - t, 3))
             out["navigate_to_communities_seconds"] = navs
             b.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
     med = lambda k: statistics.median(x[k] for x in out["page_loads"])  # noqa: E731
     out["page_ratio_to_target"] = _ratio(med("script_done_seconds"), PAGE)
     out["graph_ratio_to_target"] = _ratio(med("graph_ready_seconds"), GRAPH)
