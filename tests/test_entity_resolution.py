@@ -114,3 +114,21 @@ def test_a_titled_full_name_merges_without_graph_evidence_but_a_spelling_variant
     assert merges["AGENT ALEX MERCER"]["into"] == "ALEX MERCER"
     assert "the full name is the same" in merges["AGENT ALEX MERCER"]["reason"]
     assert "PAT LOWE" not in merges and "PAT LOVE" not in merges
+
+
+def test_a_short_name_joins_the_full_name_written_in_its_own_text_unit():
+    """A small model extracted "AGENT HAYES" and "TAYLOR" from passages that write "Jordan Hayes"
+    and "Taylor Cruz" out, without extracting the full names there: the text is the evidence."""
+    from collections import Counter
+    from core.index.entity_resolution import find_merges
+    g = lambda unit, t="person": {"types": Counter({t: 1}), "units": [unit], "descriptions": [], "aliases": Counter()}
+    ents = {"JORDAN HAYES": g("u1"), "AGENT HAYES": g("u2"), "TAYLOR CRUZ": g("u1"), "TAYLOR": g("u3"),
+            "RIVERA": g("u4"), "SAM RIVERA": g("u1")}
+    texts = {"u1": "", "u2": "Agent Hayes nodded; Jordan  Hayes had seen it before.",
+             "u3": "TAYLOR-CRUZ? No: Taylor Cruz, the leader, spoke.", "u4": "Rivera worked alone."}
+    merges = {m["from"]: m for m in find_merges(ents, {}, set(), texts.get)}
+    assert merges["AGENT HAYES"]["into"] == "JORDAN HAYES"
+    assert "Jordan Hayes is written in its text unit" in merges["AGENT HAYES"]["reason"]
+    assert merges["TAYLOR"]["into"] == "TAYLOR CRUZ"
+    assert "RIVERA" not in merges  # the full name is not written where RIVERA was found
+    assert "AGENT HAYES" not in {m["from"] for m in find_merges(ents, {}, set())}  # no text, no evidence

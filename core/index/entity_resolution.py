@@ -13,15 +13,18 @@ Rules (conservative on purpose; a wrong merge hides a person):
   ("CRATCHIT": Bob, Martha, Belinda...); a full name with and without titles counts once;
 - spelling: names with the same number of words (at least two), the same first letter in each
   word, and a similarity of at least 0.9 merge;
-- both need evidence: a shared neighbour or a shared text unit, except a full name of two or
+- both need evidence: a shared neighbour, a shared text unit, or the kept name written out in
+  a text unit the other was extracted from (the model took "AGENT HAYES" from a passage that
+  says "Jordan Hayes" but did not extract the full name there), except a full name of two or
   more words written with and without a title ("AGENT ALEX MERCER", "ALEX MERCER"), which is
   evidence enough.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 from difflib import SequenceMatcher
-from typing import Any
+from typing import Any, Callable
 
 from core.store import Store, now
 
@@ -69,10 +72,20 @@ def merge_id(a: str, b: str) -> str:
     return "mrg-" + hashlib.sha256(f"{x}\x1f{y}".encode("utf-8")).hexdigest()[:16]
 
 
+def _written_in(name: str, units: list[str], unit_text: Callable[[str], str] | None) -> bool:
+    """Is `name` (titles aside) written, as whole words and in any case, in one of the units?"""
+    if unit_text is None:
+        return False
+    core = split_title(name)[1]
+    pattern = re.compile(r"(?<!\w)" + r"[\s\-]+".join(map(re.escape, core.split())) + r"(?!\w)", re.IGNORECASE)
+    return any(pattern.search(unit_text(u) or "") for u in units[:20])
+
+
 def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[str]],
-              joined: dict[str, list[str]] | None = None) -> str | None:
-    """Graph evidence that a and b are one entity; b counts with the names already merged
-    into it (joined[b])."""
+              joined: dict[str, list[str]] | None = None,
+              unit_text: Callable[[str], str] | None = None) -> str | None:
+    """Evidence that a and b are one entity; b counts with the names already merged into it
+    (joined[b]). unit_text(id) gives a text unit's text, for the written-out check."""
     group = [b, *((joined or {}).get(b, []))]
     near_b = set().union(*(neighbours.get(k, set()) for k in group))
     shared_n = (neighbours.get(a, set()) & near_b) - {a, *group}
@@ -81,12 +94,15 @@ def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[s
     shared_u = set(ents[a]["units"]) & {u for k in group for u in ents[k]["units"]}
     if shared_u:
         return f"{len(shared_u)} shared text unit{'s' * (len(shared_u) > 1)}"
+    if len(split_title(b)[1].split()) > len(split_title(a)[1].split()) and _written_in(b, ents[a]["units"], unit_text):
+        return f"{b.title()} is written in its text unit"
     return None
 
 
 def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dict[str, Any]],
-                undone: set[str]) -> list[dict[str, Any]]:
-    """Pairs to merge: [{from, into, reason}], `into` the better-attested name."""
+                undone: set[str], unit_text: Callable[[str], str] | None = None) -> list[dict[str, Any]]:
+    """Pairs to merge: [{from, into, reason}], `into` the better-attested name. unit_text(id), when
+    given, reads a text unit for the written-out evidence (only for candidates the graph does not link)."""
     neighbours: dict[str, set[str]] = {}
     for a, b in rels:
         neighbours.setdefault(a, set()).add(b)
@@ -159,7 +175,7 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
         into = taken.get(into, into)
         if frm == into or frm in taken or merge_id(frm, into) in undone:
             continue
-        ev = _evidence(frm, into, ents, neighbours, joined)
+        ev = _evidence(frm, into, ents, neighbours, joined, unit_text)
         if ev is None:
             if not why.startswith("same name without titles"):
                 continue

@@ -80,7 +80,8 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
               cancel: threading.Event | None = None) -> dict[str, int]:
     ents, rels, raw_claims = collect(store, engine.name)
     rels = {k: v for k, v in rels.items() if k[0] in ents and k[1] in ents}
-    merges = find_merges(ents, rels, undone_merges(store))
+    unit_text = lambda uid: (store.get("text_units", uid) or {}).get("text", "")
+    merges = find_merges(ents, rels, undone_merges(store), unit_text)
     ents, rels = apply_merges(ents, rels, merges)
     record_merges(store, merges)
     merged_into = {m["from"]: m["into"] for m in merges}
