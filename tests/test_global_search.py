@@ -248,3 +248,27 @@ def test_offline_global_chinese_questions(small):
     assert "Leiden算法" in specific.answer and "Reports (5)" in specific.answer
     none = global_search(small, "量子色动力学是什么？")
     assert none.no_data and "无法回答" in none.answer
+
+
+def test_budgets_shrink_to_the_models_context_window(store):
+    """A small local model served with a 1,800-token window: every map prompt plus its output
+    cap fits, the reduce too, and the trace shows the asked and the fitted budgets."""
+    fake = MapReduceFake()
+    llm = LLM(fake)
+    llm.context_window = 1800
+    params = GlobalParams(seed=1, map_max_tokens=8000, map_answer_tokens=500, answer_tokens=400)
+    result = global_search(store, "What happens?", params, llm)
+    assert fake.map_systems and fake.reduce_systems
+    for system in fake.map_systems + fake.reduce_systems:
+        cap = 500 if system in fake.map_systems else 400
+        assert count_tokens(system) + count_tokens("What happens?") + cap <= 1800
+    assert len(result.batches) >= 2  # one 8000-token batch would not have fitted
+    assert result.params["asked_map_max_tokens"] == 8000
+    assert result.params["map_max_tokens"] < 1800 - 500
+    assert result.params["context_window"] == 1800
+    assert sorted(i for b in result.batches for i in b.report_ids) == list(range(40))
+
+
+def test_without_a_known_window_the_budgets_are_as_asked(store):
+    result = global_search(store, "What happens?", GlobalParams(seed=1), LLM(MapReduceFake()))
+    assert result.params["map_max_tokens"] == 8000 and "context_window" not in result.params

@@ -277,3 +277,22 @@ def test_chinese_corpus_offline_global_and_local(tmp_path):
     cited = " ".join(store.by_hrid("text_units", c["id"])["text"] for c in sources)
     assert "Leiden" in cited and "社区" in cited
     assert any((c["support"] or {}).get("verdict") == "supported" for c in sources)
+
+
+def test_local_context_shrinks_to_the_models_context_window(store):
+    seen = {}
+
+    def respond(messages):
+        seen["system"] = messages[0]["content"]
+        return "Marley warned Scrooge [Data: Sources (1)]."
+
+    llm = LLM(FakeChat(respond))
+    wide = local_search(store, "What did Marley warn Scrooge about?", llm=llm)
+    wide_tokens = count_tokens(seen["system"])
+    window = wide_tokens + 1500 - 150  # the full context would not fit
+    llm.context_window = window
+    params = LocalParams(answer_tokens=1500)
+    result = local_search(store, "What did Marley warn Scrooge about?", params, llm=llm)
+    assert count_tokens(seen["system"]) + count_tokens(result.question) + 1500 <= window
+    assert result.params["asked_max_tokens"] == 12000 and result.params["max_tokens"] < wide_tokens
+    assert result.context["context_text"] and len(result.context["context_text"]) < len(wide.context["context_text"])

@@ -26,6 +26,7 @@ from core.jsonparse import JSONParseError, chat_json
 from core.llm import LLM, FatalLLMError, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.budget import context_window, fit_budget
 from core.query.citations import parse_citations
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
                                 pack_report_batches)
@@ -87,6 +88,7 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
         result.batches = _map_offline(question, rows, pack_report_batches(rows, params.map_max_tokens),
                                       notify)
     else:
+        params = _fit_to_window(store, llm, question, params, result)
         packed = iter_report_batches(_read_reports(store, eligible), params.map_max_tokens)
         result.batches = _map_llm(store, llm, question, packed, params, notify)
     t2 = time.perf_counter()
@@ -101,6 +103,25 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     if record:
         save_trace(store, result)
     return result
+
+
+def _fit_to_window(store: Store, llm: LLM, question: str, params: GlobalParams,
+                   result: SearchResult) -> GlobalParams:
+    """Shrink the map and reduce budgets to the model's context window (see core/query/budget)."""
+    window = context_window(llm)
+    if window is None:
+        return params
+    map_fixed = map_template(store, params, question).replace(_SLOT, "") + question
+    reduce_fixed = render("global_reduce", store.workspace, report_data="", response_type=params.response_type,
+                          language_instruction=language_instruction(params.language, question)) + question
+    fitted = dataclasses.replace(
+        params, map_max_tokens=fit_budget(llm, params.map_max_tokens, map_fixed, params.map_answer_tokens),
+        reduce_max_tokens=fit_budget(llm, params.reduce_max_tokens, reduce_fixed, params.answer_tokens))
+    result.params.update(context_window=window, map_max_tokens=fitted.map_max_tokens,
+                         reduce_max_tokens=fitted.reduce_max_tokens,
+                         asked_map_max_tokens=params.map_max_tokens,
+                         asked_reduce_max_tokens=params.reduce_max_tokens)
+    return fitted
 
 
 def _read_reports(store: Store, ids: list[str], chunk: int = 64) -> Iterator[dict]:

@@ -25,6 +25,7 @@ from core.errors import UserError
 from core.llm import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
@@ -49,6 +50,13 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
                           engine="offline" if llm is None else "llm",
                           model=None if llm is None else llm.model,
                           params=dataclasses.asdict(params))
+    window = context_window(llm)
+    if window is not None:  # the whole context must fit the model's window beside the prompt
+        fixed = render("local_search", store.workspace, context_data="", response_type=params.response_type,
+                       language_instruction=language_instruction(params.language, question)) + question
+        asked = params.max_tokens
+        params = dataclasses.replace(params, max_tokens=fit_budget(llm, asked, fixed, params.answer_tokens))
+        result.params.update(context_window=window, max_tokens=params.max_tokens, asked_max_tokens=asked)
     entities, how = entry_entities(store, question, params, llm)
     t1 = time.perf_counter()
     tables, records = build_context(store, entities, params)

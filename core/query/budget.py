@@ -1,0 +1,31 @@
+"""Fitting a query's context budget into the model's context window.
+
+The defaults (an 8,000-token map table, a 12,000-token reduce or local context) suit hosted
+models; a small local model served with an 8,192-token window would be sent prompts it cannot
+take. The budget shrinks so that prompt + output cap + a margin fit the window the LLM reports
+(`LLM.context_window`: read from the server where it says, else the setting); the trace records
+both the asked and the fitted budget.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from core.tokens import count_tokens
+
+MARGIN = 128
+"""Tokens kept free for the chat template's role markers and a tokenizer that counts differently."""
+MIN_BUDGET = 400
+
+
+def context_window(llm: Any) -> int | None:
+    window = getattr(llm, "context_window", None) if llm is not None else None
+    return window if isinstance(window, int) and window > 0 else None
+
+
+def fit_budget(llm: Any, wanted: int, fixed_text: str, answer_cap: int) -> int:
+    """The largest budget <= wanted whose table fits beside fixed_text and answer_cap."""
+    window = context_window(llm)
+    if window is None:
+        return wanted
+    room = window - count_tokens(fixed_text) - answer_cap - MARGIN
+    return max(MIN_BUDGET, min(wanted, room))
