@@ -1,0 +1,403 @@
+"""Finding entity mentions in one sentence, for the offline engine (core/offline.py).
+
+English: runs of capitalised words with titles, connectors ("Bank of England") and type cues
+(speech verbs, head words, "in/at <Name>"); Chinese: jieba's part-of-speech tagger with guards
+and organisation/place suffixes, plus Latin names written in Chinese text. Also the sentence
+filters (code, URLs, headings) and the repeated noun phrases. See core/offline.py's docstring
+for what the engine makes of the mentions.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+
+from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
+
+DEFAULT_TYPES = ("organization", "person", "geo", "event")
+SYNONYMS = {"person": ("person", "people", "character", "individual"),
+             "organization": ("organization", "organisation", "org", "company", "institution"),
+             "geo": ("geo", "location", "place", "gpe", "country", "city"),
+             "event": ("event", "occasion")}
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+TITLES = _set("mr mrs ms miss mister madam madame dr doctor sir lady lord dame master mx prof professor "
+              "rev reverend capt captain col colonel gen general lt lieutenant sgt sergeant major admiral "
+              "president senator governor mayor judge inspector detective officer agent king queen prince "
+              "princess duke duchess earl count countess baron uncle aunt father mother brother sister "
+              "st saint councillor councilor alderman minister secretary chancellor commissioner director "
+              "superintendent constable sheriff")
+_PERIOD_TITLES = _set("mr mrs ms dr prof rev capt col gen lt sgt st")
+CONNECTORS = _set("of the de du da di del della van von der den la le y")
+SPEECH = _set("said says cried replied asked exclaimed returned answered whispered observed added "
+              "continued thought muttered rejoined shouted called laughed sighed inquired resumed "
+              "told wrote announced explained stated declared")
+KIN = _set("nephew niece wife husband son daughter sister brother father mother clerk partner friend "
+           "uncle aunt widow family children child servant master boss colleague spokesperson")
+ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council department agency ministry "
+                 "office committee commission university college school institute foundation "
+                 "association society union party group board authority police service services club "
+                 "bureau administration trust fund federation league team labs laboratory partners "
+                 "holdings industries systems technologies media news times post press army navy force "
+                 "government parliament congress senate assembly firm exchange court hospital church "
+                 "gazette journal squad corps division brigade regiment coalition estates chemicals "
+                 "pharmaceuticals motors airlines energy logistics shipping associates consulting capital "
+                 "ventures brothers")
+GEO_WORDS = _set("street road lane avenue square city town county river lake mountain mountains hill "
+                 "island islands park bridge churchyard cathedral market station harbour harbor bay "
+                 "valley forest place row gardens house heath common kingdom republic states province region "
+                 "district village castle sea ocean coast north south east west quarter borough port quay "
+                 "wharf creek pier dock docks marina beach cove point")
+EVENT_WORDS = _set("festival meeting war battle conference summit election olympics games christmas "
+                   "easter day eve revolution crisis strike fire flood earthquake storm hurricane "
+                   "ceremony parade fair tournament championship cup incident attack trial hearing "
+                   "rally holiday year feast wedding funeral outbreak blackout")
+GEO_PREPS = {"in": 1.0, "at": 0.5, "near": 1.0, "from": 0.5, "to": 0.25, "into": 0.5, "across": 0.5,
+             "through": 0.5, "towards": 0.5, "toward": 0.5}
+FIRST_NAMES = _set("james john robert michael william david richard joseph thomas charles christopher "
+                   "daniel matthew anthony mark paul steven andrew peter george edward henry frank fred "
+                   "bob tim tom dick harry jack joe ben sam jacob samuel arthur albert alfred walter "
+                   "mary patricia jennifer linda elizabeth barbara susan jessica sarah karen nancy lisa "
+                   "margaret betty sandra ashley emily martha anna anne jane alice grace rose ruth helen "
+                   "emma olivia sophia charlotte caroline kate catherine ellen laura julia maria clara "
+                   "alex sam jordan taylor chris pat jamie morgan casey riley max lee kim tony nick dan jim "
+                   "bill will kevin brian jason ryan eric steve scott greg adam josh luke kyle sean ian "
+                   "amy lucy sophie hannah chloe megan rachel rebecca amanda nicole michelle diana victoria "
+                   "eve claire julie karen ann louise marie paula ella mia zoe leo noah liam ethan oliver "
+                   "victor owen julian nora rosa ingrid carlos jose juan luis ahmed omar fatima aisha priya "
+                   "ravi ana elena sofia ivan olga")
+KNOWN_ORGS = _set("microsoft google openai meta amazon apple ibm nvidia intel oracle alibaba tencent "
+                  "baidu huawei anthropic deepmind samsung bytedance "
+                  "微软 谷歌 百度 腾讯 阿里巴巴 阿里 华为 字节跳动 京东 美团 小米 英伟达 亚马逊 网易 "
+                  "蚂蚁集团 清华大学 北京大学 中国科学院 苹果公司")
+ZH_ORG_SUFFIX = _set("集团 公司 研究院 研究所 大学 学院 实验室 银行 委员会 协会 基金会 医院 政府 法院 "
+                     "部 局 科技 团队 联盟 中心")
+ZH_GENERIC = _set("交易所 上市公司 公司 集团 政府 银行 大学 医院 法院 研究院 研究所 实验室 委员会")
+ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏"
+                        "魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵"
+                        "万钱严覃武戴莫孔向汤欧")
+ZH_PLACE_SUFFIX = tuple("省市县区镇村州国山河湖海岛路街港湾")
+ZH_LOCATIVE = _set("在 到 去 于 位于 来自 前往 抵达 从 赴")
+ZH_PERSON_CUE = _set("说 表示 指出 认为 先生 女士 教授 博士 总裁 老师")
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*)*")
+_LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-9]|[A-Za-z]")
+_LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*"
+                        r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")
+_MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
+_CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
+                   r"\basync |\bawait |</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
+_META = re.compile(r"^\s*[a-z_]+:\s")
+_OPENERS = set("\"'\u201c\u2018(:;[\u2014")
+_APPOSITIVE = re.compile(r",\s+(?:a|an|the|[A-Z][a-z]+['\u2019]s|[a-z]+)\b")
+_PRONOUNS = _set("he she him her his hers himself herself")
+_POSS = re.compile(r"['\u2019]s$", re.IGNORECASE)
+
+_jieba_lock = threading.Lock()
+_pseg = None
+
+
+def _jieba():
+    """jieba's tagger, initialised once and quietly (it logs to stderr otherwise)."""
+    global _pseg
+    with _jieba_lock:
+        if _pseg is None:
+            import jieba
+            import jieba.posseg as pseg
+            jieba.setLogLevel(logging.WARNING)
+            jieba.initialize()
+            _pseg = pseg
+    return _pseg
+
+
+@dataclass
+class Mention:
+    surface: str
+    start: int
+    end: int
+    initial: bool = False
+    strong: bool = False
+    lower_check: bool = False  # a capitalised word that is a common word if written lower case here
+    votes: dict[str, float] = field(default_factory=dict)
+
+
+_TERMINAL = re.compile(r"[.!?\u3002\uff01\uff1f\uff1b:;\u2026][\"'\u2019\u201d\u300d\u300f)\]]*$")
+
+
+def drop_initial_verbs(found: list[list[Mention]]) -> None:
+    """"Require Calloway Chemicals to..." at a sentence start: when the name without its first
+    word is mentioned elsewhere in the unit, the first word was not part of it."""
+    keys = {normalize_title(m.surface) for ms in found for m in ms}
+    for ms in found:
+        for m in ms:
+            first, _, rest = m.surface.partition(" ")
+            if m.initial and rest and normalize_title(rest) in keys and first.lower() not in TITLES:
+                m.surface, m.start, m.initial = rest, m.start + len(first) + 1, False
+
+
+def whole_sentences(text: str, spans: list[tuple[int, int]], char_start: int | None) -> list[tuple[int, int]]:
+    """Drop the sentences a chunk boundary cut in half: at the start when the unit starts inside
+    its document (or with a lower-case word), up to the first sentence end; at the end when the
+    text stops mid-line, back to the last sentence end. Chunks overlap, so the neighbouring unit
+    holds those sentences whole."""
+    ends = [i for i, (a, b) in enumerate(spans) if _TERMINAL.search(text[a:b])]
+    if len(spans) < 3 or not ends:
+        return spans
+    a = spans[0][0]
+    first = 0
+    if ((char_start or 0) > 0 and "\n" not in text[:a]) or text[a:a + 1].islower() or text[a:a + 1] in ",;:)":
+        first = ends[0] + 1
+    last = len(spans)
+    if spans[-1][1] == len(text) and not _TERMINAL.search(text[spans[-1][0]:]):
+        last = ends[-1] + 1
+    return spans[first:last] if last - first >= 1 else spans
+
+
+def skip_sentence(sentence: str) -> bool:
+    """Code, metadata lists and all-capital headings hold no names worth a graph node."""
+    letters = [ch for ch in sentence if ch.isalpha() and ch.isascii()]
+    if len(letters) >= 4 and not has_cjk(sentence) and sum(ch.isupper() for ch in letters) > 0.6 * len(letters):
+        return True
+    for line in sentence.splitlines():
+        if _CODE.search(line) or (_META.match(line) and ("[" in line or line.count(",") >= 2)):
+            return True
+    return False
+
+
+def _masked(s: str) -> str:
+    return _MASK.sub(lambda m: " " * len(m.group(0)), s)
+
+
+def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> dict[str, list]:
+    """Salient noun phrases, sparingly: a lower-case pair of content words ("community reports")
+    repeated at least min_count times in the unit; at most `limit` per unit."""
+    hits: dict[str, list[tuple[int, int, int]]] = {}
+    for i, s in enumerate(sentences):
+        if has_cjk(s) or skip_sentence(s):
+            continue
+        ws = list(re.finditer(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", _masked(s)))
+        for m1, m2 in zip(ws, ws[1:]):
+            a, b = m1.group(0), m2.group(0)
+            if s[m1.end():m2.start()] != " " or not _content(a) or not _content(b) or b.endswith(("ed", "ing")):
+                continue
+            hits.setdefault(f"{a} {b}".upper(), []).append((i, m1.start(), m2.end()))
+    ranked = sorted((k for k, v in hits.items() if len(v) >= min_count),
+                    key=lambda k: (-len(hits[k]), hits[k][0]))
+    return {k: hits[k] for k in ranked[:limit]}
+
+
+def _content(w: str) -> bool:
+    return len(w) >= 3 and w not in STOPWORDS and not w.endswith("ly") and w not in SPEECH
+
+
+# ---- English ------------------------------------------------------------------------------
+def en_mentions(sentence: str) -> list[Mention]:
+    s = _masked(sentence)
+    toks = []  # (word, start, end, initial, possessive, stop_after)
+    prev_end = 0
+    for m in WORD.finditer(s):
+        w, a = m.group(0), m.start()
+        gap = s[prev_end:a]
+        initial = not toks or any(ch in _OPENERS for ch in gap) or "--" in gap or bool(re.search(r"[.!?]", gap))
+        stop_after = False
+        if "-" in w:
+            parts = w.split("-")
+            keep = 1
+            while keep < len(parts) and parts[keep][:1].isupper():
+                keep += 1
+            if keep < len(parts):
+                w, stop_after = "-".join(parts[:keep]), True
+        poss = bool(_POSS.search(w))
+        if poss:
+            w = w[:-2]
+        header = "\n" in gap and s[m.end():m.end() + 1] == ":"  # "Subject:" starting a line
+        toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
+        prev_end = m.end()
+    out: list[Mention] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        if not _cap(toks[i][0]):
+            i += 1
+            continue
+        j = i
+        run = [i]
+        while not (toks[j][4] or toks[j][5]):
+            k = j + 1
+            while k < n and toks[k][0] in CONNECTORS and _adjacent(toks, k):
+                k += 1
+            if k < n and _cap(toks[k][0]) and all(_adjacent(toks, x) for x in range(j + 1, k + 1)):
+                run.extend(range(j + 1, k + 1))
+                j = k
+            else:
+                break
+        if toks[j][4] and j + 1 < n and _cap(toks[j + 1][0]) and _adjacent(toks, j + 1) \
+                and toks[j + 1][0].lower() in GEO_WORDS | ORG_WORDS:
+            run.append(j + 1)  # "St. Paul's Churchyard"
+            j += 1
+        for part in _split_of(toks, run):
+            m = _mention(sentence, toks, part)
+            if m:
+                out.append(m)
+        i = j + 1
+    return out
+
+
+def _split_of(toks, run: list[int]) -> list[list[int]]:
+    """"Rosa Delgado of the Harbour Workers Union" is a person and an organisation; "Bank of
+    England" and "Ghost of Christmas Past" (one word before "of") stay whole."""
+    lo = [toks[x][0].lower() for x in run]
+    if "of" in lo:
+        i = lo.index("of")
+        if i >= 2 and not any(w in ORG_WORDS or w in GEO_WORDS or w in EVENT_WORDS for w in lo[:i]):
+            return [run[:i], run[i + 1:]]
+    return [run]
+
+
+def _cap(w: str) -> bool:
+    return w[:1].isupper() and not re.fullmatch(r"[IVXLC]+", w)
+
+
+def _adjacent(toks, k: int) -> bool:
+    gap = toks[k][6]
+    if toks[k][7]:
+        return False
+    if not gap.strip():
+        return True
+    return gap.strip() == "." and toks[k - 1][0].lower() in ABBREVIATIONS and toks[k - 1][0].lower() in TITLES
+
+
+def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
+    words = [toks[x][0] for x in run]
+    lo = [w.lower().replace("\u2019", "'") for w in words]
+    start = 0
+    while start < len(words) and (lo[start] in CONNECTORS or (lo[start] in STOPWORDS and not (
+            lo[start] in TITLES and start + 1 < len(words)))):
+        start += 1
+    end = len(words)
+    while end > start and (lo[end - 1] in CONNECTORS or lo[end - 1] in STOPWORDS or lo[end - 1] in TITLES):
+        end -= 1
+    if end <= start:
+        return None
+    words, lo, run = words[start:end], lo[start:end], run[start:end]
+    titled = len(words) > 1 and lo[0] in TITLES
+    surface = " ".join((w + "." if l in _PERIOD_TITLES and x == 0 and titled else w)
+                       for x, (w, l) in enumerate(zip(words, lo)))
+    initial = start == 0 and toks[run[0]][3]
+    votes: Counter = Counter()
+    head = lo[lo.index("of") - 1] if "of" in lo[1:] else lo[-1]
+    if titled and (any(w in CONNECTORS for w in lo) or len(words) > 4):
+        titled = False  # "General Terms of Use" is no one's name
+    if any(w in ORG_WORDS for w in lo) and (head in ORG_WORDS or lo[-1] in ORG_WORDS):
+        votes["organization"] += 3
+    elif head in GEO_WORDS:
+        votes["geo"] += 3
+    elif head in EVENT_WORDS:
+        votes["event"] += 3
+    elif titled:
+        votes["geo" if lo[0] in ("st", "saint") and lo[-1] in GEO_WORDS else "person"] += 3
+    if any(w in FIRST_NAMES for w in lo):
+        votes["person"] += 2 if lo[0] in FIRST_NAMES else 1
+    if lo[0] in KNOWN_ORGS:
+        votes["organization"] += 3
+    first, last = run[0], run[-1]
+    before = [toks[x][0].lower() for x in range(max(0, first - 2), first)]
+    after = [toks[x][0].lower() for x in range(last + 1, min(len(toks), last + 3))]
+    if (before and before[-1] in SPEECH) or (len(before) == 2 and before[0] in SPEECH and before[1] == "the") \
+            or (after and after[0] in SPEECH):
+        votes["person"] += 2
+    if toks[last][4] and after and after[0] in KIN:
+        votes["person"] += 2
+    if before and before[-1] in GEO_PREPS and not toks[first][6].strip():
+        votes["geo"] += GEO_PREPS[before[-1]]
+    follow = sentence[toks[last][2]:toks[last][2] + 40]
+    appositive = bool(_APPOSITIVE.match(follow)) and bool(after) and (
+        after[0] in ("a", "an", "the") or after[0] in KIN or toks[last + 1][4])
+    if appositive:
+        votes["person"] += 2 if after and after[0] in KIN else 1
+    if any(toks[x][0].lower() in _PRONOUNS for x in range(last + 1, len(toks))):
+        votes["person"] += 0.75
+    if len(set(lo)) == 1 and len(lo) > 1:  # "Scrooge Scrooge"
+        words, lo = words[:1], lo[:1]
+        surface = words[0]
+    return Mention(surface, toks[first][1], toks[first][1] + len(surface) if len(lo) == 1 else toks[last][2],
+                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive, votes=dict(votes))
+
+
+# ---- Chinese ------------------------------------------------------------------------------
+def zh_mentions(sentence: str) -> list[Mention]:
+    s = _masked(sentence)
+    out: list[Mention] = []
+    for seg in _LATIN_SEGMENT.finditer(s):
+        words = WORD.findall(seg.group(0))
+        if len(words) >= 3 and any(w in STOPWORDS for w in words):  # an English phrase or title
+            for m in en_mentions(seg.group(0)):
+                m.start, m.end, m.initial = m.start + seg.start(), m.end + seg.start(), False
+                out.append(m)
+            continue
+        for m in _LATIN_RUN.finditer(s, seg.start(), seg.end()):  # "Naive RAG" is one name
+            w = m.group(0).rstrip(".")
+            if _latin_name(w):
+                known = w.lower() in KNOWN_ORGS
+                shaped = any(ch.isupper() for ch in w[1:])  # GraphRAG, LLM, DB-GPT
+                out.append(Mention(w, m.start(), m.start() + len(w), strong=known or shaped,
+                                    lower_check=not (known or shaped),
+                                    votes={"organization": 3.0} if known or _org_head(w) else {}))
+    pseg = _jieba()
+    toks, pos = [], 0
+    for word, flag in pseg.cut(s):
+        toks.append((word, flag, pos))
+        pos += len(word)
+    freq = pseg.dt.tokenizer.FREQ
+    i = 0
+    while i < len(toks):
+        word, flag, at = toks[i]
+        nxt = toks[i + 1][0] if i + 1 < len(toks) else ""
+        prev = toks[i - 1][0] if i else ""
+        next_flag = toks[i + 1][1] if i + 1 < len(toks) else ""
+        if not has_cjk(word):
+            i += 1
+            continue
+        kind = None
+        if nxt in ZH_ORG_SUFFIX and len(word) >= 2 and (flag[:1] in "nj" or word in KNOWN_ORGS) \
+                and word not in ZH_ORG_SUFFIX:
+            word, kind = word + nxt, "organization"
+            i += 1
+        elif word in KNOWN_ORGS:
+            kind = "organization"
+        elif flag == "nt" and len(word) >= 3 and word not in ZH_GENERIC:
+            kind = "organization"
+        elif flag == "ns" and len(word) >= 2 and (_place_shaped(word) or (
+                prev in ZH_LOCATIVE and not next_flag.startswith("n"))):
+            kind = "geo"
+        elif flag in ("nr", "nrt", "nrfg") and len(word) >= 2 and (nxt in ZH_PERSON_CUE or (
+                freq.get(word, 0) < 100 and (len(word) >= 3 or word[0] in ZH_SURNAMES))):
+            kind = "person"
+        if kind:
+            out.append(Mention(word, at, at + len(word), strong=True, votes={kind: 3.0}))
+        i += 1
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def _place_shaped(word: str) -> bool:
+    """北京市, 杭州, 美国: a place suffix after a name, not 上市 or 城市."""
+    return word.endswith(ZH_PLACE_SUFFIX) and (len(word) >= 3 or word[-1] in "国州省")
+
+
+def _org_head(name: str) -> bool:
+    return " " in name and name.rsplit(" ", 1)[1].lower().rstrip(".") in ORG_WORDS
+
+
+def _latin_name(w: str) -> bool:
+    """A Latin-script word inside Chinese text that names something: GraphRAG, DB-GPT, Leiden,
+    LLM; not code identifiers (camelCase starting lower case) or common English words."""
+    if sum(ch.isalpha() for ch in w) < 2 or not w[0].isupper() or w.lower() in STOPWORDS:
+        return False
+    return any(ch.isupper() for ch in w[1:]) or len(w) >= 3
