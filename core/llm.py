@@ -26,6 +26,7 @@ class ChatResult:
     completion_tokens: int = 0
     cached: bool = False
     finish_reason: str | None = None
+    cut_reason: str | None = None  # "repetition": the model looped and its answer was cut short
 
 
 class LLMError(UserError):
@@ -62,6 +63,7 @@ class Usage:
     completion_tokens: int = 0
     cost: float = 0.0
     embedding_calls: int = 0
+    runaway_cuts: int = 0  # answers cut short because the model was repeating itself
     by_stage: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def add(self, stage: str, result: ChatResult, cost: float) -> None:
@@ -80,12 +82,15 @@ class Usage:
         s["prompt_tokens"] += result.prompt_tokens
         s["completion_tokens"] += result.completion_tokens
         s["cost"] += cost
+        if result.cut_reason:
+            self.runaway_cuts += 1
+            s["runaway_cuts"] = s.get("runaway_cuts", 0) + 1
 
     def as_dict(self) -> dict[str, Any]:
         return {"llm_calls": self.llm_calls, "cache_hits": self.cache_hits,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "cost": round(self.cost, 6), "embedding_calls": self.embedding_calls,
-                "by_stage": self.by_stage}
+                "runaway_cuts": self.runaway_cuts, "by_stage": self.by_stage}
 
 
 def cache_key(model: str, messages: list[dict[str, str]], params: dict[str, Any]) -> str:

@@ -12,7 +12,10 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
   an exhausted quota; ContextOverflowError for a prompt that does not fit the model's context.
 - response_format {"type": "json_object"} is sent in JSON mode until the endpoint rejects it;
   the rejection is remembered per endpoint and the call is repeated without it. The same for
-  reasoning models that refuse max_tokens (max_completion_tokens is sent) or a temperature.
+  reasoning models that refuse max_tokens (max_completion_tokens is sent) or a temperature,
+  and for servers that refuse stream_options or streaming itself.
+- Chat answers are streamed (settings.stream) and read by core/llm_stream.py, which cuts a
+  model that has fallen into a loop (core/runaway.py): the result says cut_reason "repetition".
 - The API key never appears in a message, a log line or a repr: server messages are redacted.
 """
 from __future__ import annotations
@@ -30,7 +33,9 @@ from typing import Any, Callable
 import openai
 
 from core.llm import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.llm_stream import Answer, Transient as _Transient, from_completion, read_stream
 from core.ratelimit import RateLimits
+from core.runaway import RunawayWatch
 from core.settings import Settings
 from core.tokens import count_tokens
 
@@ -125,10 +130,6 @@ def parse_retry_after(headers: Any, cap: float = 60.0) -> float | None:
     if when is None:
         return None
     return max(0.0, min(cap, when.timestamp() - time.time()))
-
-
-class _Transient(Exception):
-    """A malformed answer (no choices, wrong number of vectors): worth another try."""
 
 
 class _Caller:
@@ -265,6 +266,7 @@ class OpenAIChatClient(_Caller):
     def __init__(self, settings: Settings):
         super().__init__(settings, settings.llm_base_url, settings.chat_model, "chat")
         self._rf_key = (self.url, self.model)
+        self.stream = settings.stream
 
     def complete(self, messages: list[dict[str, str]], *, json_mode: bool = False,
                  max_tokens: int | None = None, temperature: float = 0.0) -> ChatResult:
@@ -274,19 +276,27 @@ class OpenAIChatClient(_Caller):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if max_tokens:
             kwargs["max_tokens"] = max_tokens
-        resp = self._run(lambda: self._create(kwargs, json_mode), estimate)
-        choice = resp.choices[0]
-        usage = getattr(resp, "usage", None)
-        pt = int(getattr(usage, "prompt_tokens", 0) or 0) if usage else 0
-        ct = int(getattr(usage, "completion_tokens", 0) or 0) if usage else 0
-        self._ep.limits.settle(estimate, pt + ct)
-        return ChatResult(text=choice.message.content or "", prompt_tokens=pt, completion_tokens=ct,
-                          finish_reason=choice.finish_reason)
+        if self.stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
+        ans: Answer = self._run(lambda: self._create(kwargs, json_mode), estimate)
+        pt, ct = ans.prompt_tokens, ans.completion_tokens
+        self._ep.limits.settle(estimate, pt + ct)  # only what the server reports is refunded
+        if not ans.usage_reported:  # a cut stream, or a server that reports none: count them
+            pt = sum(count_tokens(m.get("content") or "") for m in messages)
+            ct = count_tokens(ans.generated)
+        if ans.runaway is not None:
+            log.warning("chat call to %s: model '%s' fell into a loop (%s); %s %d characters, "
+                        "%d kept", self.url, self.model, ans.runaway.describe(),
+                        "generation stopped after" if ans.stopped_early else
+                        "the answer ran to its output cap,", len(ans.generated), len(ans.text))
+        return ChatResult(text=ans.text, prompt_tokens=pt, completion_tokens=ct,
+                          finish_reason=ans.finish_reason,
+                          cut_reason="repetition" if ans.runaway is not None else None)
 
-    def _create(self, kwargs: dict[str, Any], json_mode: bool) -> Any:
+    def _create(self, kwargs: dict[str, Any], json_mode: bool) -> Answer:
         """One request, adapted to what this endpoint is known to refuse; a refusal of a
         parameter it had not refused before is learnt and the request sent again at once."""
-        for _ in range(3):
+        for _ in range(5):
             try:
                 return self._create_json(self._adapted(kwargs), json_mode)
             except openai.APIStatusError as exc:
@@ -301,18 +311,29 @@ class OpenAIChatClient(_Caller):
             kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
         if "no_temperature" in quirks:
             kwargs.pop("temperature", None)
+        if "no_stream" in quirks:
+            kwargs.pop("stream", None)
+        if "no_stream" in quirks or "no_stream_options" in quirks:
+            kwargs.pop("stream_options", None)
         return kwargs
 
     def _learn_quirk(self, exc: openai.APIStatusError) -> bool:
-        """Reasoning models (o-series, gpt-5) refuse max_tokens and any temperature but 1."""
+        """Reasoning models (o-series, gpt-5) refuse max_tokens and any temperature but 1; some
+        servers (older Azure API versions, some proxies) refuse stream_options or streaming."""
         if exc.status_code not in (400, 422):
             return False
         msg, known = self._server_message(exc), _QUIRKS.get(self._rf_key, frozenset())
+        if _CONTEXT.search(msg):
+            return False
         quirk = None
         if "max_completion_tokens" in msg and "max_tokens" in msg:
             quirk = "max_completion_tokens"
         elif "temperature" in msg and re.search(r"unsupported|not support|only the default", msg, re.I):
             quirk = "no_temperature"
+        elif "stream_options" in msg:
+            quirk = "no_stream_options"
+        elif re.search(r"\bstream", msg, re.I):
+            quirk = "no_stream"
         if quirk is None or quirk in known:
             return False
         with _LOCK:
@@ -320,23 +341,34 @@ class OpenAIChatClient(_Caller):
         log.info("%s refuses a parameter for %s; adapting: %s", self.url, self.model, quirk)
         return True
 
-    def _create_json(self, kwargs: dict[str, Any], json_mode: bool) -> Any:
+    def _create_json(self, kwargs: dict[str, Any], json_mode: bool) -> Answer:
         create = self._ep.client.chat.completions.create
         accepted = _JSON_OBJECT.get(self._rf_key)
         if not json_mode or accepted is False:
-            return _checked(create(**kwargs))
+            return self._read(create(**kwargs))
         try:
             resp = create(**kwargs, response_format={"type": "json_object"})
         except openai.APIStatusError as exc:
             if not self._maybe_rejects_json_object(exc, first=accepted is None):
                 raise
-            resp = _checked(create(**kwargs))  # a fault of its own propagates to the retry loop
+            resp = create(**kwargs)  # a fault of its own propagates to the retry loop
             _JSON_OBJECT[self._rf_key] = False
             log.info("%s rejects response_format json_object for %s; sending it no more",
                      self.url, self.model)
-            return resp
+            return self._read(resp)
         _JSON_OBJECT[self._rf_key] = True
-        return _checked(resp)
+        return self._read(resp)
+
+    def _read(self, resp: Any) -> Answer:
+        """The answer of a request; a streamed one is watched for a loop and cut."""
+        if not isinstance(resp, openai.Stream):
+            return from_completion(resp)
+        answer = read_stream(resp, RunawayWatch())
+        if not answer.streamed and "no_stream" not in _QUIRKS.get(self._rf_key, frozenset()):
+            with _LOCK:  # it answered a stream request with one JSON document: ask no more
+                _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {"no_stream"})
+            log.info("%s does not stream answers of %s; asking for whole answers", self.url, self.model)
+        return answer
 
     def _maybe_rejects_json_object(self, exc: openai.APIStatusError, first: bool) -> bool:
         status, msg = exc.status_code, self._server_message(exc)
@@ -344,15 +376,9 @@ class OpenAIChatClient(_Caller):
             return False
         if "response_format" in msg or "json_object" in msg:
             return status in (400, 422, 500)
-        if "max_completion_tokens" in msg or "temperature" in msg:
+        if "max_completion_tokens" in msg or "temperature" in msg or "stream" in msg.lower():
             return False  # another parameter was refused: _learn_quirk adapts to it
         return first  # the first time it was sent, any other error may be the rejection
-
-
-def _checked(resp: Any) -> Any:
-    if not getattr(resp, "choices", None):
-        raise _Transient("the answer has no choices")
-    return resp
 
 
 class OpenAIEmbeddingClient(_Caller):

@@ -44,6 +44,8 @@ class Settings:
     request_timeout: float = 120.0
     max_retries: int = 8
     context_window: int = 8192
+    # stream chat answers, so a model that falls into a loop is noticed and cut (core/runaway.py)
+    stream: bool = True
     # indexing
     encoding: str = "cl100k_base"
     chunk_size: int = 600
@@ -94,6 +96,7 @@ _ENV = {
     "SENSEMAKER_CONCURRENCY": "concurrency",
     "SENSEMAKER_TIMEOUT": "request_timeout",
     "SENSEMAKER_CONTEXT_WINDOW": "context_window",
+    "SENSEMAKER_STREAM": "stream",
     "OPENAI_API_VERSION": "azure_api_version",
 }
 

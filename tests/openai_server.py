@@ -15,7 +15,9 @@ background thread, on a free 127.0.0.1 port; it starts in well under a second).
         assert server.count("chat") == 4      # requests received (thread-safe)
         assert server.max_in_flight <= 8
 
-Endpoints: POST /v1/chat/completions (with usage), POST /v1/embeddings (deterministic
+Endpoints: POST /v1/chat/completions (with usage; streamed as server-sent events when the request
+says "stream": true, a chunk per piece of about a token, the usage in a last chunk when
+stream_options include_usage asks for it, then "data: [DONE]"), POST /v1/embeddings (deterministic
 feature-hashed bag-of-words vectors of `dim` = 64 floats, unit length, so texts sharing words
 are near), GET /v1/models; the same under Azure's /openai/deployments/{name}/... paths
 (`server.root_url` is the Azure endpoint).
@@ -35,6 +37,7 @@ Faults, scripted per call with add_faults(*faults, endpoint="chat" | "embeddings
   "empty"              empty content
   "echo"               the content of the last user message instead of an answer
   "nochoices"          HTTP 200 with an empty choices list
+  "drop"               the connection is closed halfway through the answer (streamed or not)
 Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault drawn from
 `transient_faults`. Other behaviour, set in the constructor:
   api_key              when set, requests with another key get 401 (like OpenAI, the message
@@ -46,6 +49,15 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
   include_usage        False leaves usage out of the answers
   unsupported_params   ("max_tokens", "temperature"): refused with HTTP 400 and OpenAI's message
                        for reasoning models (use max_completion_tokens; only the default 1)
+  streaming            "full" (the default), "no-options" (stream_options refused with HTTP 400,
+                       like older Azure API versions), "reject" (stream: true refused with HTTP
+                       400, like early reasoning models), "ignore" (answers as if not asked to)
+  token_delay          seconds per generated piece: paces a stream; a whole answer waits for all
+  chunk_tokens         pieces per streamed chunk (1, like real servers; more for cheap benches)
+A respond() that returns Loop(prefix, unit) plays a model that has fallen into a loop: the
+prefix, then the unit again and again up to max_tokens (4096 when none is given). A client that
+disconnects stops a stream: `Call.chunks_sent` against `Call.chunks_planned` shows how early,
+`Call.disconnected` that it did.
 Every request is recorded in `server.calls` (Call: endpoint, body, fault, status);
 `server.max_in_flight` is the most requests it was handling at once.
 
@@ -58,8 +70,10 @@ import asyncio
 import base64
 import hashlib
 import json
+import logging
 import math
 import random
+import re
 import socket
 import struct
 import threading
@@ -72,11 +86,15 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 DEFAULT_MODELS = ("test-model", "test-embedding")
 TEST_KEY = "sk-test-0123456789abcdef"
+
+
+LOOP_CAP = 4096  # tokens a looping model generates when the request sets no max_tokens
+_PIECE = re.compile(r"\s?\S{1,4}|\s", re.DOTALL)  # about a token: up to 4 characters
 
 
 @dataclass
@@ -85,6 +103,35 @@ class Call:
     body: dict[str, Any]
     fault: str
     status: int = 0
+    chunks_planned: int = 0   # chunks the whole answer takes (pieces of ~a token, chunk_tokens each)
+    chunks_sent: int = 0      # chunks sent before the answer ended or the client went away
+    disconnected: bool = False  # the client closed the connection before the answer ended
+    _finished: bool = False
+
+
+@dataclass
+class Loop:
+    """An answer from a model stuck in a loop: `prefix`, then `unit` over and over."""
+    prefix: str
+    unit: str
+
+
+class _Drop(Exception):
+    """Raised inside a response to close the connection mid-answer (the "drop" fault)."""
+
+
+def _is_drop(record: logging.LogRecord) -> bool:
+    exc = record.exc_info[1] if record.exc_info else None
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, _Drop) or any(isinstance(e, _Drop) for e in getattr(exc, "exceptions", ())):
+            return False  # the "drop" fault is not an error worth a traceback
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return True
+
+
+class _Streamed(StreamingResponse):
+    call: Call | None = None
 
 
 def default_respond(messages: list[dict], request: dict) -> str:
@@ -129,7 +176,8 @@ class FakeOpenAIServer:
                  api_key: str | None = None, models: tuple[str, ...] = DEFAULT_MODELS,
                  reject_response_format: str | None = None, reject_status: int = 500,
                  context_window: int | None = None, include_usage: bool = True, dim: int = 64,
-                 unsupported_params: tuple[str, ...] = ()):
+                 unsupported_params: tuple[str, ...] = (), streaming: str = "full",
+                 token_delay: float = 0.0, chunk_tokens: int = 1):
         self.respond = respond or default_respond
         self.latency = latency
         self.fail_rate = fail_rate
@@ -142,6 +190,11 @@ class FakeOpenAIServer:
         self.include_usage = include_usage
         self.dim = dim
         self.unsupported_params = tuple(unsupported_params)
+        if streaming not in ("full", "no-options", "reject", "ignore"):
+            raise ValueError(f"streaming must be full, no-options, reject or ignore, not {streaming!r}")
+        self.streaming = streaming
+        self.token_delay = token_delay
+        self.chunk_tokens = max(1, chunk_tokens)
         self.calls: list[Call] = []
         self.max_in_flight = 0
         self.in_flight = 0
@@ -172,6 +225,7 @@ class FakeOpenAIServer:
                                 loop="asyncio", http="h11", ws="none", backlog=1024,
                                 timeout_graceful_shutdown=1, timeout_keep_alive=30)
         self._server = uvicorn.Server(config)
+        logging.getLogger("uvicorn.error").addFilter(_is_drop)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
                                         name=f"fake-openai-{self.port}", daemon=True)
         self._thread.start()
@@ -248,10 +302,18 @@ class FakeOpenAIServer:
         return call
 
     def _done(self, call: Call, response: JSONResponse) -> JSONResponse:
-        with self._lock:
-            self.in_flight -= 1
-            call.status = response.status_code
+        call.status = response.status_code
+        if isinstance(response, _Streamed):
+            response.call = call  # in flight until its last chunk is sent
+        else:
+            self._finish(call)
         return response
+
+    def _finish(self, call: Call) -> None:
+        with self._lock:
+            if not call._finished:
+                call._finished = True
+                self.in_flight -= 1
 
     async def _sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -348,31 +410,113 @@ class FakeOpenAIServer:
             return _error(400, f"Unsupported value: 'temperature' does not support "
                                f"{body['temperature']} with this model. Only the default (1) "
                                f"value is supported.", "invalid_request_error", "unsupported_value")
+        streaming = bool(body.get("stream"))
+        if streaming and self.streaming == "reject":
+            return _error(400, "Unsupported value: 'stream' does not support true with this model. "
+                               "Only the default (false) value is supported.",
+                          "invalid_request_error", "unsupported_value")
+        if "stream_options" in body and self.streaming == "no-options":
+            return _error(400, "Unrecognized request argument supplied: stream_options",
+                          "invalid_request_error")
+        streaming = streaming and self.streaming != "ignore"
         # counted in a worker thread: on the event loop it would delay every other answer
         prompt_tokens = await run_in_threadpool(
             lambda: sum(_count_tokens(str(m.get("content") or "")) + 4 for m in messages))
         cap = body.get("max_tokens") or body.get("max_completion_tokens") or 0
         if self.context_window and prompt_tokens + cap > self.context_window:
             return self._overflow(prompt_tokens + cap)
-        text = await run_in_threadpool(self.respond, messages, body)
-        if not isinstance(text, str):
-            text = json.dumps(text, ensure_ascii=False)
-        text, finish = self._shape(text, fault, messages)
-        completion_tokens = await run_in_threadpool(_count_tokens, text)
+        answer = await run_in_threadpool(self.respond, messages, body)
+        text, finish, completion_tokens = await run_in_threadpool(
+            self._generate, answer, fault, messages, cap)
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                 "total_tokens": prompt_tokens + completion_tokens} if self.include_usage else None
+        head = {"id": f"chatcmpl-{len(self.calls)}", "created": int(time.time()), "model": model}
+        if streaming:
+            want_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            return self._stream(head, text, finish, fault, usage if want_usage else None)
+        if self.token_delay:
+            await self._sleep(self.token_delay * len(_PIECE.findall(text)))
+        payload: dict[str, Any] = {
+            **head, "object": "chat.completion",
+            "choices": [] if fault == "nochoices" else [
+                {"index": 0, "message": {"role": "assistant", "content": text},
+                 "finish_reason": finish}]}
+        if usage:
+            payload["usage"] = usage
+        if fault == "drop":  # half the document, then the connection closes
+            data = json.dumps(payload).encode("utf-8")
+            return self._events([data[:len(data) // 2]], drop_at=1, media_type="application/json")
+        return JSONResponse(payload)
+
+    def _generate(self, answer: Any, fault: str, messages: list[dict], cap: int) -> tuple[str, str, int]:
+        """(text, finish_reason, completion tokens) of an answer, cut at the output cap."""
+        if isinstance(answer, Loop):
+            limit = cap or LOOP_CAP
+            reps = limit // max(1, _count_tokens(answer.unit)) + 2
+            text, finish, cap = answer.prefix + answer.unit * reps, "length", limit
+        else:
+            if not isinstance(answer, str):
+                answer = json.dumps(answer, ensure_ascii=False)
+            text, finish = self._shape(answer, fault, messages)
+        completion_tokens = _count_tokens(text)
         if cap and completion_tokens > cap:
             keep = len(text) * cap // max(1, completion_tokens)
             text, finish = text[:keep], "length"
             completion_tokens = cap
-        payload: dict[str, Any] = {
-            "id": f"chatcmpl-{len(self.calls)}", "object": "chat.completion",
-            "created": int(time.time()), "model": model,
-            "choices": [] if fault == "nochoices" else [
-                {"index": 0, "message": {"role": "assistant", "content": text},
-                 "finish_reason": finish}]}
-        if self.include_usage:
-            payload["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                                "total_tokens": prompt_tokens + completion_tokens}
-        return JSONResponse(payload)
+        return text, finish, completion_tokens
+
+    def _stream(self, head: dict, text: str, finish: str, fault: str,
+                usage: dict | None) -> "_Streamed":
+        """The answer as server-sent events: a chunk per `chunk_tokens` pieces, the finish
+        reason, the usage when asked for, [DONE]."""
+        def sse(choices: list, **extra: Any) -> bytes:
+            data = {**head, "object": "chat.completion.chunk", "choices": choices, **extra}
+            return b"data: " + json.dumps(data, ensure_ascii=False).encode("utf-8") + b"\n\n"
+
+        pieces = _PIECE.findall(text)
+        k = self.chunk_tokens
+        groups = [] if fault == "nochoices" else ["".join(pieces[i:i + k]) for i in range(0, len(pieces), k)]
+        events = [sse([{"index": 0, "delta": {"role": "assistant", "content": g} if i == 0 else {"content": g},
+                        "finish_reason": None}]) for i, g in enumerate(groups)]
+        tail = [] if fault == "nochoices" else [sse([{"index": 0, "delta": {}, "finish_reason": finish}])]
+        if usage:
+            tail.append(sse([], usage=usage))
+        tail.append(b"data: [DONE]\n\n")
+        return self._events(events, tail=tail, delay=self.token_delay * k,
+                            drop_at=len(events) // 2 if fault == "drop" else None)
+
+    def _events(self, events: list[bytes], *, tail: tuple | list = (), delay: float = 0.0,
+                drop_at: int | None = None, media_type: str = "text/event-stream") -> "_Streamed":
+        """A response sending `events` (`delay` seconds before each, counted in the call's
+        chunks_sent) then `tail`; the connection is closed instead of event `drop_at`. Stops when
+        the client disconnects (Starlette cancels the generator)."""
+        async def body():
+            call = response.call or Call("chat", {}, "ok")
+            call.chunks_planned = len(events)
+            completed = False
+            try:
+                for i, event in enumerate(events):
+                    if i == drop_at:
+                        raise _Drop()
+                    if delay:
+                        await asyncio.sleep(delay)
+                    if self._stopping.is_set():
+                        return
+                    call.chunks_sent += 1
+                    yield event
+                if drop_at is not None and drop_at >= len(events):
+                    raise _Drop()
+                for i, event in enumerate(tail):
+                    if i == len(tail) - 1:
+                        self._finish(call)  # before the last event: the client may ask again at once
+                    yield event
+                completed = True
+            finally:
+                call.disconnected = not completed and not self._stopping.is_set()
+                self._finish(call)
+
+        response = _Streamed(body(), media_type=media_type)
+        return response
 
     @staticmethod
     def _shape(text: str, fault: str, messages: list[dict]) -> tuple[str, str]:
