@@ -23,6 +23,9 @@ from core.textutil import has_cjk
 from core.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
 
 DB_FILE = "sensemaker.db"
+# Rows from which an insert into a full-text indexed table indexes the batch in one statement
+# (dropping and re-creating the per-row triggers in its transaction) rather than row by row.
+FTS_BATCH = 50
 
 # Migrations: version -> SQL statements that bring a database from version-1 to version.
 MIGRATIONS: dict[int, list[str]] = {}
@@ -285,7 +288,9 @@ class Store:
             self.db.conn.executemany(sql, values)
 
     def insert(self, table: str, rows: Iterable[dict[str, Any]], replace: bool = False) -> int:
-        """Insert rows, assigning human_readable_id in order where missing. Returns rows written."""
+        """Insert rows, assigning human_readable_id in order where missing. Returns rows written.
+        A batch of FTS_BATCH rows or more into a full-text indexed table updates its indexes once
+        for the batch instead of by a trigger per row (_insert_indexed)."""
         _check_table(table)
         rows = list(rows)
         if not rows:
@@ -299,8 +304,34 @@ class Store:
                     r["human_readable_id"] = nxt
                     nxt += 1
                 out.append(r)
-            self._write(table, out, "replace" if replace else "insert")
+            if table in FTS and not replace and len(out) >= FTS_BATCH:
+                self._insert_indexed(table, out)
+            else:
+                self._write(table, out, "replace" if replace else "insert")
         return len(rows)
+
+    def _insert_indexed(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """Insert rows into a full-text indexed table (inside its transaction) with the triggers
+        that index row by row suspended, then add the new rows to both indexes (words and
+        trigrams) in one statement each: the new rows are those above the table's largest rowid
+        before the insert. Into an empty table, the indexes are rebuilt instead. 100k entities:
+        33 s with a trigger per row, 13 s so (bench/store_fts_insert.py)."""
+        conn = self.db.conn
+        last = conn.execute(f"select max(rowid) from [{table}]").fetchone()[0]
+        triggers = self._suspend_fts(table)
+        self._write(table, rows, "insert")
+        if not triggers:  # this table's indexes are not kept by triggers: nothing to keep in step
+            return
+        new = conn.execute(f"select count(*) from [{table}] where rowid > ?", [last or 0]).fetchone()[0]
+        if last is None or new != len(rows):  # empty before, or rowids not above the old ones
+            self._resume_fts(table, triggers)
+            return
+        cols = ", ".join(f"[{c}]" for c in FTS[table])
+        for fts in (f"{table}_fts", f"{table}_cjk"):
+            conn.execute(f"insert into [{fts}] (rowid, {cols}) select rowid, {cols} from [{table}] "
+                         f"where rowid > ?", [last])
+        for sql in triggers:
+            conn.execute(sql)
 
     def upsert(self, table: str, rows: Iterable[dict[str, Any]]) -> int:
         """Insert or update by id; existing rows keep their human_readable_id."""

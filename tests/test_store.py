@@ -48,6 +48,43 @@ def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path):
     assert {r["id"] for r in store.search("entities", 'scrooge AND "NEAR(')} == {"a", "b"}
 
 
+def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path):
+    # a batch this large indexes once for the batch instead of by a trigger per row; the word and
+    # the trigram index must still find every new row, old rows must stay findable, the triggers
+    # must be back for later writes, and `sensemaker check` must find the indexes in step
+    from core.check import check_workspace
+    from core.store import FTS_BATCH
+
+    store = Store(tmp_path)
+    store.insert("documents", [{"id": "d", "title": "d.txt", "text": "..."}])
+    n = FTS_BATCH * 3
+    # into an empty table (the indexes are rebuilt), one row (its triggers), into a full table
+    # (the rows above the old largest rowid are added)
+    store.insert("text_units", [{"id": f"u{i}", "document_id": "d",
+                                 "text": f"Unit number zz{i}qq mentions 狄更斯{i}号 and Scrooge."} for i in range(n)])
+    store.insert("text_units", [{"id": "old", "document_id": "d", "text": "Marley was dead, to begin with."}])
+    store.insert("text_units", [{"id": f"v{i}", "document_id": "d",
+                                 "text": f"Later unit yy{i}ww about 圣诞颂歌{i}章."} for i in range(n)])
+
+    def trigram(text: str) -> list[str]:
+        return [r[0] for r in store.db.conn.execute(
+            "select text_units.id from text_units join text_units_cjk on text_units.rowid = text_units_cjk.rowid "
+            "where text_units_cjk match ?", [f'"{text}"'])]
+
+    for i in (0, n - 1):
+        assert [r["id"] for r in store.search("text_units", f"zz{i}qq")] == [f"u{i}"]
+        assert [r["id"] for r in store.search("text_units", f"yy{i}ww")] == [f"v{i}"]
+        assert trigram(f"狄更斯{i}号") == [f"u{i}"] and trigram(f"圣诞颂歌{i}章") == [f"v{i}"]
+    assert [r["id"] for r in store.search("text_units", "Marley")] == ["old"]
+    store.update("text_units", "v0", text="rewritten by hand")  # the per-row triggers are back
+    assert store.search("text_units", "yy0ww") == [] and store.search("text_units", "rewritten")[0]["id"] == "v0"
+    assert trigram("圣诞颂歌0章") == []
+    store.insert("text_units", [{"id": "w", "document_id": "d", "text": "one more unit about Fezziwig"}])
+    assert [r["id"] for r in store.search("text_units", "Fezziwig")] == ["w"]
+    res = check_workspace(store)
+    assert res.ok, res.problems
+
+
 def test_chinese_search_matches_inside_unspaced_text(tmp_path):
     store = Store(tmp_path)
     store.insert("text_units", [
