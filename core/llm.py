@@ -12,7 +12,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from core.errors import UserError
 from core.store import Store, now
@@ -104,13 +104,38 @@ class LLM:
 
     def __init__(self, client: ChatClient, store: Store | None = None,
                  prices: dict[str, tuple[float, float]] | None = None,
-                 embedder: EmbeddingClient | None = None):
+                 embedder: EmbeddingClient | None = None,
+                 window: Callable[[], tuple[int, str]] | None = None):
         self.client = client
         self.store = store
         self.prices = prices or {}
         self.embedder = embedder
         self.usage = Usage()
         self._lock = threading.Lock()
+        self._window = window
+        self._window_value: tuple[int, str] | None = None
+        self._window_lock = threading.Lock()
+
+    @property
+    def context_window(self) -> int | None:
+        """The model's context window in tokens (None: not known, nothing is fitted to it).
+        Resolved once, on first use (core/llm_context.resolve_window), not at construction:
+        building an LLM never calls the server."""
+        found = self.context_window_found
+        return found[0] if found else None
+
+    @context_window.setter
+    def context_window(self, tokens: int | None) -> None:
+        self._window, self._window_value = None, ((tokens, "set") if tokens else None)
+
+    @property
+    def context_window_found(self) -> tuple[int, str] | None:
+        """(window, where it came from), or None."""
+        if self._window is not None and self._window_value is None:
+            with self._window_lock:
+                if self._window_value is None:
+                    self._window_value = self._window()
+        return self._window_value
 
     @property
     def model(self) -> str:

@@ -33,6 +33,7 @@ from typing import Any, Callable
 import openai
 
 from core.llm import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.llm_context import probe_once, resolve_window, window_resolver
 from core.llm_stream import Answer, Transient as _Transient, from_completion, read_stream
 from core.ratelimit import RateLimits
 from core.runaway import RunawayWatch
@@ -409,8 +410,16 @@ class OpenAIEmbeddingClient(_Caller):
 def make_llm(settings: Settings, store: Any = None) -> LLM:
     """The LLM wrapper (cache, usage, prices) around this endpoint's chat and embedding clients."""
     embedder = OpenAIEmbeddingClient(settings) if settings.embedding_model else None
-    return LLM(OpenAIChatClient(settings), store=store, prices=dict(settings.prices),
-               embedder=embedder)
+    chat = OpenAIChatClient(settings)
+    return LLM(chat, store=store, prices=dict(settings.prices), embedder=embedder,
+               window=window_resolver(settings.context_window, chat.model, _window_probe(settings, chat)))
+
+
+def _window_probe(settings: Settings, chat: "OpenAIChatClient") -> Callable[[], tuple[int | None, str]]:
+    """Ask the server for the model's window, except OpenAI and Azure, which never say."""
+    if not settings.llm_base_url or settings.azure_api_version:
+        return lambda: (None, "")
+    return lambda: probe_once(chat.url, chat.model, settings.api_key, min(5.0, settings.request_timeout))
 
 
 def check_connection(settings: Settings) -> tuple[bool, str]:
@@ -420,6 +429,8 @@ def check_connection(settings: Settings) -> tuple[bool, str]:
         chat = OpenAIChatClient(s)
         _probe(chat, lambda: chat.complete([{"role": "user", "content": "Say OK."}], max_tokens=1))
         message = f"connected to {chat.url}; model '{chat.model}' answers"
+        window, source = resolve_window(s.context_window, chat.model, _window_probe(s, chat))
+        message += f"; context window {window:,} tokens ({source})"
         if s.embedding_model:
             emb = OpenAIEmbeddingClient(s)
             _probe(emb, lambda: emb.embed(["ping"]))

@@ -43,7 +43,9 @@ class Settings:
     tokens_per_minute: int | None = None
     request_timeout: float = 120.0
     max_retries: int = 8
-    context_window: int = 8192
+    # the model's context window in tokens; None: read from the server where it says, else a
+    # known hosted model's window, else 8192 (core/llm_context.py)
+    context_window: int | None = None
     # stream chat answers, so a model that falls into a loop is noticed and cut (core/runaway.py)
     stream: bool = True
     # indexing
@@ -125,7 +127,7 @@ def _coerce(name: str, value: Any) -> Any:
             return int(value)
         if isinstance(default, float):
             return float(value)
-        if name in ("requests_per_minute", "tokens_per_minute"):
+        if name in ("requests_per_minute", "tokens_per_minute", "context_window"):
             return int(value) if value != "" else None
         return str(value) if value != "" else None
     except (TypeError, ValueError) as exc:
@@ -152,6 +154,8 @@ def _validate(s: Settings) -> None:
         raise SettingsError("chunk_overlap must be at least 0 and smaller than chunk_size")
     if s.concurrency < 1:
         raise SettingsError("concurrency must be at least 1")
+    if s.context_window is not None and s.context_window < 512:
+        raise SettingsError("context_window must be at least 512 tokens")
     if s.max_cluster_size < 2:
         raise SettingsError("max_cluster_size must be at least 2")
 

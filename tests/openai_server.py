@@ -46,6 +46,8 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
   reject_response_format  "json_schema" (like llama.cpp: a json_schema response_format gets
                        `reject_status`, default 500) or "json_object" (json_object as well)
   context_window       prompt tokens + max_tokens above it get a 400 context-length error
+  report_window        "props": GET /props reports context_window as llama.cpp does;
+                       "models": /v1/models lists it as max_model_len (vLLM); None: silent
   include_usage        False leaves usage out of the answers
   unsupported_params   ("max_tokens", "temperature"): refused with HTTP 400 and OpenAI's message
                        for reasoning models (use max_completion_tokens; only the default 1)
@@ -177,8 +179,11 @@ class FakeOpenAIServer:
                  reject_response_format: str | None = None, reject_status: int = 500,
                  context_window: int | None = None, include_usage: bool = True, dim: int = 64,
                  unsupported_params: tuple[str, ...] = (), streaming: str = "full",
-                 token_delay: float = 0.0, chunk_tokens: int = 1):
+                 token_delay: float = 0.0, chunk_tokens: int = 1, report_window: str | None = None):
         self.respond = respond or default_respond
+        if report_window not in (None, "props", "models"):
+            raise ValueError(f"report_window must be None, props or models, not {report_window!r}")
+        self.report_window = report_window
         self.latency = latency
         self.fail_rate = fail_rate
         self.transient_faults = transient_faults
@@ -281,6 +286,7 @@ class FakeOpenAIServer:
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/embeddings", self._embeddings, methods=["POST"]),
             Route("/v1/models", self._models, methods=["GET"]),
+            Route("/props", self._props, methods=["GET"]),
             Route("/openai/deployments/{name}/chat/completions", self._chat, methods=["POST"]),
             Route("/openai/deployments/{name}/embeddings", self._embeddings, methods=["POST"]),
         ])
@@ -555,9 +561,17 @@ class FakeOpenAIServer:
 
     async def _models(self, request: Request) -> JSONResponse:
         call = self._record("models", {}, "ok")
+        window = {"max_model_len": self.context_window} if self.report_window == "models" else {}
         response = self._auth_error(request) or JSONResponse({"object": "list", "data": [
-            {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]})
+            {"id": m, "object": "model", "created": 0, "owned_by": "fake", **window} for m in self.models]})
         return self._done(call, response)
+
+    async def _props(self, request: Request) -> JSONResponse:
+        """llama.cpp's server properties: the window it runs with (only when report_window="props")."""
+        if self.report_window != "props":
+            return JSONResponse({"error": {"message": "File Not Found", "code": 404}}, status_code=404)
+        return JSONResponse({"default_generation_settings": {"n_ctx": self.context_window or 8192},
+                             "total_slots": 1})
 
 
 def main(argv: list[str] | None = None) -> None:

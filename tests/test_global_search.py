@@ -263,7 +263,7 @@ def test_budgets_shrink_to_the_models_context_window(store):
         cap = 500 if system in fake.map_systems else 400
         assert count_tokens(system) + count_tokens("What happens?") + cap <= 1800
     assert len(result.batches) >= 2  # one 8000-token batch would not have fitted
-    assert result.params["asked_map_max_tokens"] == 8000
+    assert result.params["asked"]["map_max_tokens"] == 8000
     assert result.params["map_max_tokens"] < 1800 - 500
     assert result.params["context_window"] == 1800
     assert sorted(i for b in result.batches for i in b.report_ids) == list(range(40))

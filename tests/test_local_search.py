@@ -289,10 +289,11 @@ def test_local_context_shrinks_to_the_models_context_window(store):
     llm = LLM(FakeChat(respond))
     wide = local_search(store, "What did Marley warn Scrooge about?", llm=llm)
     wide_tokens = count_tokens(seen["system"])
-    window = wide_tokens + 1500 - 150  # the full context would not fit
+    window = wide_tokens + 200  # the full context and a 300-token answer would not fit
     llm.context_window = window
-    params = LocalParams(answer_tokens=1500)
+    params = LocalParams(answer_tokens=300)
     result = local_search(store, "What did Marley warn Scrooge about?", params, llm=llm)
-    assert count_tokens(seen["system"]) + count_tokens(result.question) + 1500 <= window
-    assert result.params["asked_max_tokens"] == 12000 and result.params["max_tokens"] < wide_tokens
+    cap = result.params["answer_tokens"]
+    assert count_tokens(seen["system"]) + count_tokens(result.question) + cap <= window and cap >= 200
+    assert result.params["asked"]["max_tokens"] == 12000 and result.params["max_tokens"] < 12000
     assert result.context["context_text"] and len(result.context["context_text"]) < len(wide.context["context_text"])

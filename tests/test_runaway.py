@@ -205,8 +205,9 @@ def test_the_cut_answer_still_gives_its_entities_through_extraction(tmp_path):
     assert llm.usage.as_dict()["runaway_cuts"] == 1
     # the cut answer is cached like any other: a second run asks nothing
     again = make_llm(settings, llm.store)
-    assert again.chat([{"role": "user", "content": s.calls[0].body["messages"][0]["content"]}],
-                      json_mode=True, max_tokens=s.calls[0].body["max_tokens"], stage="extract").cached
+    first = next(c for c in s.calls if c.endpoint == "chat")
+    assert again.chat([{"role": "user", "content": first.body["messages"][0]["content"]}],
+                      json_mode=True, max_tokens=first.body["max_tokens"], stage="extract").cached
 
 
 @pytest.mark.parametrize("server_usage", [True, False])

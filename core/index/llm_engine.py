@@ -11,6 +11,7 @@ from core.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
 from core.jsonparse import JSONParseError, chat_json
 from core.llm import LLM, ContextOverflowError
+from core.llm_context import DEFAULT_WINDOW, MARGIN, fit_to_window
 from core.tokens import count_tokens, get_encoding
 from core.prompts import render
 from core.settings import Settings
@@ -26,6 +27,9 @@ def extract_cap(unit_tokens: int) -> int:
     return max(400, min(EXTRACT_MAX_TOKENS, unit_tokens + 300))
 CLAIMS_MAX_TOKENS = 1000
 REPORT_MAX_TOKENS = 2000
+SUMMARY_INPUT_TOKENS = 4000
+"""Descriptions read by one summary call (GraphRAG's max_input_tokens); more are summarised in
+rounds, each round's summary carried into the next."""
 # claims calls run beside gleaning; the client's semaphore still caps requests in flight
 _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="claims")
 
@@ -57,6 +61,11 @@ class LLMEngine:
         self.workspace = workspace
         self.name = llm.model
 
+    @property
+    def window(self) -> int:
+        """The model's context window: the LLM's (server, setting or known model), else the setting."""
+        return self.llm.context_window or self.settings.context_window or DEFAULT_WINDOW
+
     # extraction ------------------------------------------------------------------------
     def extract(self, unit: dict[str, Any]) -> Extraction:
         """Entities and relationships of one unit, then gleaning rounds, with claims asked for
@@ -66,7 +75,7 @@ class LLMEngine:
         prompt = render("extract_graph", self.workspace, entity_types=", ".join(self.settings.entity_types),
                         input_text=text)
         cap = extract_cap(count_tokens(text))
-        if count_tokens(prompt) + cap > self.settings.context_window and count_tokens(text) > 50:
+        if count_tokens(prompt) + cap > self.window and count_tokens(text) > 50:
             return self._split(unit)
         messages = [{"role": "user", "content": prompt}]
         try:
@@ -87,7 +96,7 @@ class LLMEngine:
         for _ in range(self.settings.max_gleanings):
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": render("extract_continue", self.workspace)}]
-            if sum(count_tokens(m["content"]) for m in messages) + cap > self.settings.context_window:
+            if sum(count_tokens(m["content"]) for m in messages) + cap > self.window:
                 break  # one more round would overflow the context: keep what we have
             try:
                 more, raw, attempts = chat_json(self.llm, messages, max_tokens=cap,
@@ -168,9 +177,10 @@ class LLMEngine:
     def _claims(self, unit: dict, names: list[str]) -> tuple[list[dict], int, list[dict]]:
         prompt = render("extract_claims", self.workspace, entity_names=", ".join(names[:30]),
                         input_text=unit["text"])
+        cap = min(CLAIMS_MAX_TOKENS, max(200, self.window - count_tokens(prompt) - MARGIN))
         try:
             obj, _, attempts = chat_json(self.llm, [{"role": "user", "content": prompt}],
-                                         max_tokens=CLAIMS_MAX_TOKENS, stage="claims")
+                                         max_tokens=cap, stage="claims")
         except JSONParseError as exc:
             return [], 0, [{"kind": "claims", "name": unit.get("id", ""), "reason": str(exc)}]
         found = []
@@ -186,13 +196,38 @@ class LLMEngine:
 
     # summaries and reports ---------------------------------------------------------------
     def summarize(self, kind: str, name: str, descriptions: list[str]) -> str:
+        """One summary of an entity's or relationship's descriptions. Descriptions beyond what
+        one call reads (SUMMARY_INPUT_TOKENS, and the model's window) are summarised in rounds:
+        each round reads the previous summary and the next descriptions that fit."""
+        words = max(40, self.settings.summary_max_tokens * 3 // 4)
+        fixed = count_tokens(render("summarize_descriptions", self.workspace, kind=kind, name=name,
+                                    max_words=words, descriptions=""))
+        budget, cap = fit_to_window(self.window, SUMMARY_INPUT_TOKENS, fixed, self.settings.summary_max_tokens)
+        summary, pending = "", list(descriptions)
+        while pending:
+            batch, used = ([summary] if summary else []), count_tokens(summary) + 3
+            while pending and (used + count_tokens(pending[0]) + 3 <= budget or len(batch) < 2):
+                used += count_tokens(pending[0]) + 3
+                batch.append(pending.pop(0))
+            summary = self._summarize_once(kind, name, batch, words, cap)
+        return summary
+
+    def _summarize_once(self, kind: str, name: str, descriptions: list[str], words: int, cap: int) -> str:
         listed = "\n".join(f"- {d}" for d in descriptions)
         prompt = render("summarize_descriptions", self.workspace, kind=kind, name=name,
-                        max_words=max(40, self.settings.summary_max_tokens * 3 // 4), descriptions=listed)
-        res = self.llm.chat([{"role": "user", "content": prompt}], max_tokens=self.settings.summary_max_tokens,
-                            stage="summarize")
+                        max_words=words, descriptions=listed)
+        res = self.llm.chat([{"role": "user", "content": prompt}], max_tokens=cap, stage="summarize")
         from core.jsonparse import strip_think
         return strip_think(res.text).strip() or " ".join(descriptions)
+
+    def report_budget(self, wanted: int) -> int:
+        """The report context budget (settings.report_max_tokens) fitted to the model's window
+        beside the report prompt and its output cap."""
+        return fit_to_window(self.window, wanted, self._report_fixed(), REPORT_MAX_TOKENS)[0]
+
+    def _report_fixed(self) -> int:
+        return count_tokens(render("community_report", self.workspace, input_text="",
+                                   language_instruction="Write the report in the language of the data (Chinese)."))
 
     def write_report(self, inp: ReportInput) -> dict[str, Any]:
         if self.settings.language not in ("", "auto"):
@@ -203,7 +238,8 @@ class LLMEngine:
             lang = "Write the report in the language of the data."
         prompt = render("community_report", self.workspace, input_text=inp.context_text,
                         language_instruction=lang)
-        obj, _, _ = chat_json(self.llm, [{"role": "user", "content": prompt}], max_tokens=REPORT_MAX_TOKENS,
+        cap = fit_to_window(self.window, count_tokens(inp.context_text), self._report_fixed(), REPORT_MAX_TOKENS)[1]
+        obj, _, _ = chat_json(self.llm, [{"role": "user", "content": prompt}], max_tokens=cap,
                               stage="reports", validate=_validate_report)
         findings = []
         for f in obj.get("findings") or []:

@@ -54,6 +54,9 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
     costs = LineCosts()
     on_progress(Progress("reports", 0, total, f"{total} community reports to write"))
 
+    # a model with a small window gets a smaller context (LLMEngine.report_budget)
+    budget = getattr(engine, "report_budget", lambda wanted: wanted)(settings.report_max_tokens)
+
     def write(c: dict) -> None:
         nonlocal done
         check(cancel)
@@ -61,7 +64,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         rs = [rels[i] for i in c["relationship_ids"] if i in rels]
         cl = [x for e in ents for x in claims_by_subject.get(e["title"], [])]
         subs = [reports[k] for k in c["children"] if k in reports]
-        inp = build_report_input(c, ents, rs, cl, subs, members, settings.report_max_tokens, costs)
+        inp = build_report_input(c, ents, rs, cl, subs, members, budget, costs)
         try:
             rep = engine.write_report(inp)
         except FatalLLMError:

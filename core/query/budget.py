@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.llm_context import fit_to_window
 from core.tokens import count_tokens
-
-MARGIN = 128
-"""Tokens kept free for the chat template's role markers and a tokenizer that counts differently."""
-MIN_BUDGET = 400
 
 
 def context_window(llm: Any) -> int | None:
@@ -22,10 +19,10 @@ def context_window(llm: Any) -> int | None:
     return window if isinstance(window, int) and window > 0 else None
 
 
-def fit_budget(llm: Any, wanted: int, fixed_text: str, answer_cap: int) -> int:
-    """The largest budget <= wanted whose table fits beside fixed_text and answer_cap."""
+def fit_budget(llm: Any, wanted: int, fixed_text: str, answer_cap: int) -> tuple[int, int]:
+    """(budget, output cap) fitted beside fixed_text in the LLM's window (core.llm_context.fit_to_window);
+    as asked when the window is not known."""
     window = context_window(llm)
     if window is None:
-        return wanted
-    room = window - count_tokens(fixed_text) - answer_cap - MARGIN
-    return max(MIN_BUDGET, min(wanted, room))
+        return wanted, answer_cap
+    return fit_to_window(window, wanted, count_tokens(fixed_text), answer_cap)

@@ -114,13 +114,13 @@ def _fit_to_window(store: Store, llm: LLM, question: str, params: GlobalParams,
     map_fixed = map_template(store, params, question).replace(_SLOT, "") + question
     reduce_fixed = render("global_reduce", store.workspace, report_data="", response_type=params.response_type,
                           language_instruction=language_instruction(params.language, question)) + question
-    fitted = dataclasses.replace(
-        params, map_max_tokens=fit_budget(llm, params.map_max_tokens, map_fixed, params.map_answer_tokens),
-        reduce_max_tokens=fit_budget(llm, params.reduce_max_tokens, reduce_fixed, params.answer_tokens))
-    result.params.update(context_window=window, map_max_tokens=fitted.map_max_tokens,
-                         reduce_max_tokens=fitted.reduce_max_tokens,
-                         asked_map_max_tokens=params.map_max_tokens,
-                         asked_reduce_max_tokens=params.reduce_max_tokens)
+    map_budget, map_cap = fit_budget(llm, params.map_max_tokens, map_fixed, params.map_answer_tokens)
+    reduce_budget, reduce_cap = fit_budget(llm, params.reduce_max_tokens, reduce_fixed, params.answer_tokens)
+    fitted = dataclasses.replace(params, map_max_tokens=map_budget, map_answer_tokens=map_cap,
+                                 reduce_max_tokens=reduce_budget, answer_tokens=reduce_cap)
+    changed = {k: v for k, v in dataclasses.asdict(fitted).items() if v != getattr(params, k)}
+    result.params.update(context_window=window, **changed,
+                         asked={k: getattr(params, k) for k in changed})
     return fitted
 
 

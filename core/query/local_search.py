@@ -54,9 +54,11 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
     if window is not None:  # the whole context must fit the model's window beside the prompt
         fixed = render("local_search", store.workspace, context_data="", response_type=params.response_type,
                        language_instruction=language_instruction(params.language, question)) + question
-        asked = params.max_tokens
-        params = dataclasses.replace(params, max_tokens=fit_budget(llm, asked, fixed, params.answer_tokens))
-        result.params.update(context_window=window, max_tokens=params.max_tokens, asked_max_tokens=asked)
+        budget, cap = fit_budget(llm, params.max_tokens, fixed, params.answer_tokens)
+        asked = {k: v for k, v in (("max_tokens", params.max_tokens), ("answer_tokens", params.answer_tokens))
+                 if v != {"max_tokens": budget, "answer_tokens": cap}[k]}
+        params = dataclasses.replace(params, max_tokens=budget, answer_tokens=cap)
+        result.params.update(context_window=window, max_tokens=budget, answer_tokens=cap, asked=asked)
     entities, how = entry_entities(store, question, params, llm)
     t1 = time.perf_counter()
     tables, records = build_context(store, entities, params)
