@@ -22,3 +22,22 @@ def write_result(name: str, data: dict) -> Path:
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False))
     return path
+
+
+def ideal_seconds(calls: int, latency: float, concurrency: int) -> float:
+    """The throughput bound of an LLM run: every call takes `latency` and `concurrency` are in
+    flight at all times, so `calls` calls need calls x latency / concurrency seconds. A pipeline
+    cannot beat it (stages that wait on each other only add to it)."""
+    return calls * latency / concurrency
+
+
+def podcast_files(limit: int = 0) -> list[tuple[str, bytes]]:
+    """The GraphRAG paper's podcast corpus (1,669 transcript parts, about 1M tokens) as
+    (name, bytes) in name order; only the first `limit` files when limit > 0."""
+    import zipfile
+    src = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+    with zipfile.ZipFile(src) as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".txt"))
+        if limit:
+            names = names[:limit]
+        return [(Path(n).name, z.read(n)) for n in names]

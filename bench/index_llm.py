@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from _common import CORPORA, ROOT, peak_rss_mb, write_result
+from _common import CORPORA, ROOT, ideal_seconds, peak_rss_mb, write_result
 
 from core.index.pipeline import run_index
 from core.ingest import ingest_paths
@@ -48,7 +48,7 @@ def main() -> None:
         with ThreadPoolExecutor(args.concurrency * 2) as pool:
             list(pool.map(lambda i: llm.chat(msgs, use_cache=False), range(calls)))
         floor = time.perf_counter() - t1
-    ideal = calls * args.latency / args.concurrency
+    ideal = ideal_seconds(calls, args.latency, args.concurrency)
     result = {"corpus": src.name, "latency": args.latency, "concurrency": args.concurrency,
               "fail_rate": args.fail_rate, "llm_calls": calls, "wall_seconds": round(wall, 2),
               "ideal_seconds": round(ideal, 2), "ratio": round(wall / ideal, 3),

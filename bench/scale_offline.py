@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
-from _common import CORPORA, peak_rss_mb, write_result
+from _common import peak_rss_mb, podcast_files, write_result
 
 from core.index.pipeline import run_index
 from core.ingest import ingest_files
@@ -24,12 +23,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0, help="only the first N files")
     args = ap.parse_args()
-    src = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
-    with zipfile.ZipFile(src) as z:
-        names = sorted(n for n in z.namelist() if n.endswith(".txt"))
-        if args.limit:
-            names = names[:args.limit]
-        files = [(Path(n).name, z.read(n)) for n in names]
+    files = podcast_files(args.limit)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp))
         stages: dict[str, list[float]] = {}
