@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict
 
 from core.engine import IndexEngine
 from core.errors import UserError
@@ -43,10 +42,10 @@ def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progre
         check(cancel)
         row = {"id": extraction_id(engine.name, unit["id"]), "text_unit_id": unit["id"], "engine": engine.name}
         try:
-            ex = engine.extract(unit)
-            d = asdict(ex)
-            row.update(status="ok", entities=d["entities"], relationships=d["relationships"],
-                       claims=d["claims"], rejected=d["rejected"], error=None, llm_calls=ex.llm_calls)
+            ex = engine.extract(unit)  # its lists are the unit's own: stored as they are (the deep
+            # copy of dataclasses.asdict made 442k calls, 1.9 s of a profiled podcast-corpus run)
+            row.update(status="ok", entities=ex.entities, relationships=ex.relationships,
+                       claims=ex.claims, rejected=ex.rejected, error=None, llm_calls=ex.llm_calls)
         except FatalLLMError:
             raise
         except UserError as exc:
