@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 
 _CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -130,11 +131,13 @@ _EDGE_PUNCT = "\"'`\u2018\u2019\u201c\u201d()[]{}<>.,;:!?*_-\u3001\u3002\uff0c\u
 _EDGE_NO_DOT = _EDGE_PUNCT.replace(".", "")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalize_title(name: str) -> str:
     """The merge key of an entity: upper case, whitespace collapsed, a possessive 's and the
     punctuation around the name stripped. "Scrooge's" -> "SCROOGE", "  the  Bank of England."
     -> "THE BANK OF ENGLAND", "《微软研究院》" -> "微软研究院". An abbreviation's final period is kept
-    ("MR. FEZZIWIG", "ACME INC.")."""
+    ("MR. FEZZIWIG", "ACME INC."). Remembered for the last 65,536 names: an index run normalises
+    every name of every unit several times (280k calls on the podcast corpus)."""
     s = " ".join(name.split())
     prev = None
     while s != prev:
