@@ -2,6 +2,8 @@
 putting a file of the same name in <workspace>/prompts/."""
 from __future__ import annotations
 
+import functools
+import os
 import re
 import string
 from pathlib import Path
@@ -14,18 +16,27 @@ class PromptError(KeyError):
 
 
 def load_prompt(name: str, workspace: str | Path | None = None) -> str:
+    """A workspace's own prompt file (read every time: a user may add or edit one at any time),
+    else the bundled one (read once per process: an index run renders thousands of prompts)."""
     if workspace is not None:
-        override = Path(workspace) / "prompts" / f"{name}.txt"
-        if override.exists():
-            return override.read_text(encoding="utf-8")
+        override = os.path.join(workspace, "prompts", f"{name}.txt")
+        if os.path.exists(override):
+            return Path(override).read_text(encoding="utf-8")
     path = PROMPTS_DIR / f"{name}.txt"
-    if not path.exists():
-        raise PromptError(f"no prompt named {name!r} in {PROMPTS_DIR}")
-    return path.read_text(encoding="utf-8")
+    text = _BUNDLED.get(path)
+    if text is None:
+        if not path.exists():
+            raise PromptError(f"no prompt named {name!r} in {PROMPTS_DIR}")
+        text = _BUNDLED[path] = path.read_text(encoding="utf-8")
+    return text
 
 
-def placeholders(template: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+_BUNDLED: dict[Path, str] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def placeholders(template: str) -> frozenset[str]:
+    return frozenset(f for _, f, _, _ in string.Formatter().parse(template) if f)
 
 
 def render(prompt_name: str, workspace: str | Path | None = None, /, **values: object) -> str:
