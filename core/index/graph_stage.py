@@ -123,7 +123,10 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
             if done % 25 == 0 or done == total:
                 on_progress(Progress("summarize", done, total, name))
 
-    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
+    # twice the concurrency in threads, as for extraction: while one thread renders its prompt or
+    # stores its answer, another's call holds the free slot (the client's semaphore still caps
+    # requests in flight at the concurrency)
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency * 2)
     if workers == 1:
         for item in todo:
             summarise(item)
