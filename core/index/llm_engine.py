@@ -3,6 +3,7 @@ prompts/*.txt and any OpenAI-compatible model. Every extracted entity is checked
 source text (core/index/grounding.py); ungrounded ones are rejected with a reason, not added."""
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,24 @@ def _prose(inp: ReportInput) -> str:
     text = " ".join(str(r.get("description") or "") for r in rows)
     text += " ".join(str(r.get("summary") or "") for r in inp.sub_reports)
     return text if text.strip() else inp.context_text
+
+
+def _with_citations(explanation: str, finding: dict[str, Any]) -> str:
+    """Small models often put a finding's references in a field of their own ("citations":
+    ["Data: Entities (3); Relationships (7)"]) instead of ending the explanation with them; fold
+    them back in as [Data: ...] markers so they are parsed, resolved and checked like any other."""
+    extra = finding.get("citations") or finding.get("references") or finding.get("sources")
+    if not extra:
+        return explanation
+    markers = []
+    for item in extra if isinstance(extra, list) else [extra]:
+        text = str(item).strip().strip("[]").strip()
+        if not text or not re.search(r"\(\s*[0-9+]", text):
+            continue
+        marker = f"[{text}]" if re.match(r"Data\s*:", text, re.IGNORECASE) else f"[Data: {text}]"
+        if marker not in explanation:
+            markers.append(marker)
+    return " ".join([explanation.rstrip(), *markers]).strip() if markers else explanation
 
 
 class LLMEngine:
@@ -244,7 +263,8 @@ class LLMEngine:
         findings = []
         for f in obj.get("findings") or []:
             if isinstance(f, dict):
-                findings.append({"summary": str(f.get("summary") or ""), "explanation": str(f.get("explanation") or "")})
+                findings.append({"summary": str(f.get("summary") or ""),
+                                 "explanation": _with_citations(str(f.get("explanation") or ""), f)})
             elif isinstance(f, str):
                 findings.append({"summary": f, "explanation": f})
         try:
