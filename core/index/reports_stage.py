@@ -85,9 +85,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
             done += 1
             on_progress(Progress("reports", done, total, rep["title"]))
 
-    # twice the concurrency in threads, as for extraction and summaries: a thread packing its
-    # report's context does not leave a slot of the client's semaphore idle
-    workers = 1 if engine.name == "offline" else max(1, settings.concurrency * 2)
+    workers = 1 if engine.name == "offline" else max(1, settings.concurrency)
     if workers == 1:
         for c in communities:  # deepest level first
             write(c)
