@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+import networkx as nx
 import pyvis
 from pyvis.network import Network
 
@@ -29,6 +30,7 @@ PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#E
 OTHER_COLOUR = "#B0B7C3"
 LABEL_MAX = 36
 HOVER_MAX = 600
+EDGE_PX = 140  # the average length of a drawn relationship, in vis-network's units
 
 
 @dataclass
@@ -40,9 +42,16 @@ class GraphView:
     note: str | None  # says so when the graph was capped
 
 
+# vis-network's style sheet is 220 kB, nearly all of it data-URI images of the navigation and
+# manipulation buttons and the configurator, none of which the graph shows; they are left out
+_UNUSED_CSS = ("vis-navigation", "vis-manipulation", "vis-configuration", "vis-config",
+               "vis-color-picker", "vis-button", "vis-edit", "vis-close", "vis-label", "vis-separator")
+
+
 @functools.lru_cache(maxsize=1)
 def _vis_assets() -> tuple[str, str]:
-    """vis-network's JS and CSS from pyvis's bundled copy, with every http(s) URL removed.
+    """vis-network's JS and the CSS rules the graph uses (the tooltip's), from pyvis's bundled
+    copy, with every http(s) URL removed.
 
     The only functional URL is the SVG namespace, which the HTML parser gives us without writing
     it; the rest are licence comments and error strings, kept with their scheme dropped."""
@@ -51,6 +60,8 @@ def _vis_assets() -> tuple[str, str]:
     css = (lib / "vis-network.css").read_text(encoding="utf-8")
     js = js.replace('"http://www.w3.org/2000/svg"', "__smSvgNs")
     js = re.sub(r"https?://", "", js)
+    css = "".join(f"{sel}{{{body}}}" for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+                  if "data:" not in body and not any(u in sel for u in _UNUSED_CSS))
     css = re.sub(r"https?://", "", css)
     prelude = ('var __smSvgNs=(function(){var d=document.createElement("div");'
                'd.innerHTML="<svg></svg>";return d.firstChild.namespaceURI})();')
@@ -126,8 +137,42 @@ def community_graph(entities: list[dict[str, Any]], relationships: list[dict[str
     legend = [(g, colour[g]) for g in group_names]
     if any(e["id"] not in groups for e in shown) and group_names:
         legend.append(("no sub-community", OTHER_COLOUR))
+    pos = layout([n["id"] for n in net.nodes], [(a, b) for a, b, _ in drawn])
+    for n in net.nodes:
+        n["x"], n["y"] = pos[n["id"]]
     page = _render(net.nodes, net.edges, legend, note, height)
     return GraphView(html=page, shown=len(shown), total=total, edges=len(drawn), note=note)
+
+
+def layout(ids: list[str], pairs: list[tuple[str, str]], seed: int = 7) -> dict[str, tuple[float, float]]:
+    """Positions of the nodes, computed here so that the browser draws the graph at once: running
+    vis-network's physics to a stable layout took a third of a second of the browser's time for
+    120 nodes (more on a busy machine), while the rest of the page was waiting for the same
+    thread. Fruchterman-Reingold (networkx) with a weak pull of every node towards the centre,
+    so that entities without a drawn relationship stay near the others instead of being pushed
+    to the rim; scaled so that an average relationship is about EDGE_PX long. Remembered for
+    the last 64 graphs (a page rerun draws the same community again)."""
+    return dict(_layout(tuple(ids), tuple(pairs), seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(ids: tuple[str, ...], pairs: tuple[tuple[str, str], ...], seed: int
+            ) -> dict[str, tuple[float, float]]:
+    if not ids:
+        return {}
+    g = nx.Graph()
+    g.add_nodes_from(ids)
+    g.add_edges_from(pairs, weight=1.0)
+    hub = ("__centre__",)  # not a string, so no entity id can be it
+    g.add_edges_from(((hub, i) for i in ids), weight=0.1)
+    pos = nx.spring_layout(g, seed=seed, iterations=60)
+    centre = pos.pop(hub)
+    lengths = [math.dist(pos[a], pos[b]) for a, b in pairs if a != b]
+    spread = (sum(lengths) / len(lengths) if lengths else
+              sum(math.dist(p, centre) for p in pos.values()) / len(pos))
+    scale = EDGE_PX / max(spread, 1e-9)
+    return {i: (round(float(pos[i][0] - centre[0]) * scale, 1),
+                round(float(pos[i][1] - centre[1]) * scale, 1)) for i in ids}
 
 
 _OPTIONS = {
@@ -144,10 +189,8 @@ _OPTIONS = {
               "smooth": {"type": "continuous"}},
     "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False,
                     "keyboard": False},
-    "physics": {"solver": "barnesHut",
-                "barnesHut": {"gravitationalConstant": -9000, "springLength": 140,
-                              "springConstant": 0.03, "damping": 0.2, "avoidOverlap": 0.2},
-                "stabilization": {"iterations": 150, "fit": True}},
+    # the positions come with the nodes (layout above): no physics in the browser
+    "physics": {"enabled": False},
 }
 
 _PAGE = """<!doctype html>
@@ -165,7 +208,7 @@ html, body {{ margin: 0; padding: 0; font-family: Inter, system-ui, -apple-syste
 #sm-wrap {{ position: relative; }}
 #sm-legend {{ position: absolute; left: 8px; top: 8px; max-width: 45%; max-height: {legend_h}px; overflow-y: auto; display: flex; flex-direction: column; gap: 2px; padding: 6px 8px; font-size: 11.5px; color: #3e4c59; background: rgba(255,255,255,.88); border: 1px solid #e4e7eb; border-radius: 6px; }}
 #sm-legend:empty {{ display: none; }}
-#sm-legend > span {{ white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
+#sm-legend > span {{ flex-shrink: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
 #sm-legend span.sw {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }}
 #sm-note {{ font-size: 12px; color: #8d5b00; padding: 2px; }}
 div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; line-height: 1.4; background: #fff; border: 1px solid #cbd2d9; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.12); padding: 8px 10px; color: #1f2933; font-family: inherit; }}
@@ -198,13 +241,14 @@ div.vis-tooltip {{ white-space: pre-wrap; max-width: 380px; font-size: 12px; lin
     }}
     network = new vis.Network(container, {{nodes: nodes, edges: edges}}, {vis_options});
     window.smNetwork = network;  // for the browser tests and the console
-    network.once("stabilizationIterationsDone", function () {{
-      network.setOptions({{physics: false}});
-      network.fit();
-      // room for the labels at the edges; a small graph is not blown up
-      network.moveTo({{scale: Math.min(network.getScale() * 0.92, 1.3)}});
+    network.fit();
+    // room for the labels at the edges; a small graph is not blown up
+    network.moveTo({{scale: Math.min(network.getScale() * 0.92, 1.3)}});
+    network.once("afterDrawing", function () {{
+      window.smDrawnAt = performance.timeOrigin + performance.now();  // for the benches
       container.setAttribute("data-ready", "1");
     }});
+    network.redraw();
     network.on("dragStart", function () {{ touched = true; }});
     network.on("zoom", function () {{ touched = true; }});
   }}
@@ -245,7 +289,7 @@ def _render(nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
         f'<span title="{html.escape(g)}"><span class="sw" style="background:{c}"></span>{html.escape(g)}</span>'
         for g, c in legend)
     note_html = f'<div id="sm-note">{html.escape(note)}</div>' if note else ""
-    keep = ("id", "label", "title", "color", "size", "shape")
+    keep = ("id", "label", "title", "color", "size", "shape", "x", "y")
     nodes = [{k: n[k] for k in keep if k in n} for n in nodes]
     edges = [{k: e[k] for k in ("from", "to", "width", "title") if k in e} for e in edges]
     return _PAGE.format(css=css, js=js, height=int(height), datalist=options, legend=legend_html,

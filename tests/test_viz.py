@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from core.charts import (CUT, SELECTED, ZERO, hierarchy_figure, point_status, rating_colour,
@@ -72,6 +73,30 @@ def test_large_community_is_capped_with_a_note():
     ids = {n["id"] for n in _nodes(view.html)}
     assert "e299" in ids and "e0" not in ids  # the best-connected are kept
     assert "250 with lower degree are left out" in view.html
+
+
+def test_positions_come_with_the_nodes_so_the_browser_runs_no_physics():
+    ents = _entities(30)  # 21 in a chain, 9 without a drawn relationship
+    rels = [{"source": f"ENTITY {i}", "target": f"ENTITY {i + 1}", "weight": 1.0} for i in range(20)]
+    page = community_graph(ents, rels).html
+    ours = page.rsplit("<script>", 1)[1]  # the page's own script, after vis-network's
+    assert '"physics": {"enabled": false}' in ours and "stabiliz" not in ours
+    nodes = {n["id"]: (n["x"], n["y"]) for n in _nodes(page)}
+    assert len(nodes) == 30 and len(set(nodes.values())) == 30
+    chain = [nodes[f"e{i}"] for i in range(21)]
+    cx, cy = sum(x for x, _ in chain) / 21, sum(y for _, y in chain) / 21
+    reach = max(math.dist(p, (cx, cy)) for p in chain)
+    # the loose ones are drawn near the others, not flung to the rim of the view
+    assert all(math.dist(nodes[f"e{i}"], (cx, cy)) < 2 * reach for i in range(21, 30))
+    assert community_graph(ents, rels).html == page  # the same graph, the same picture
+
+
+def test_the_graph_page_carries_only_the_style_it_uses():
+    page = community_graph(_entities(3), []).html
+    vis_css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    assert "div.vis-tooltip" in vis_css  # hover titles are positioned by it
+    assert "data:image" not in vis_css and "vis-navigation" not in vis_css  # button images, unused
+    assert len(page) < 500_000  # vis-network's script and the data (its style sheet was 220 kB)
 
 
 def test_search_box_lists_the_entities():
