@@ -14,7 +14,8 @@ from pages import ui_chips, ui_drilldown as drill
 from pages import ui_state as ui
 
 MAX_GRAPH_NODES = 120
-MAX_TABLE_ROWS = 2000
+MAX_TABLE_ROWS = 1000
+DESCRIPTION_CHARS = 160
 GRAPH_HEIGHT = 520
 
 
@@ -113,6 +114,23 @@ class Hierarchy:
                       if int(r["community"]) in self.report_of], note
 
 
+@st.fragment
+def overview(h: Hierarchy) -> None:
+    """The hierarchy treemap, drawn only while its expander is open (opening it reruns this
+    fragment, not the page): plotly's 4.7 MB script and a treemap of up to 1,000 boxes took a
+    fresh browser 1-2 s before the community's graph could be drawn."""
+    box = st.expander("Hierarchy overview", icon=":material/account_tree:", key="overview_open",
+                      on_change="rerun")
+    with box:
+        if not box.open:
+            return
+        drawn, drawn_reports, note = h.overview()
+        st.plotly_chart(hierarchy_figure(drawn, drawn_reports, height=320), width="stretch",
+                        config={"displaylogo": False})
+        if note:
+            st.caption(note)
+
+
 def navigator(h: Hierarchy) -> list[int]:
     """Level -> parent -> children, one select box per level; returns the path to the selected
     community (its last element)."""
@@ -192,43 +210,65 @@ def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str]
         "colour: entity type (this community has no sub-communities)"
 
 
-def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int, order: str) -> None:
+def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int,
+           order: str) -> tuple[str, int] | None:
+    """The table; returns (kind, id) of the row clicked in this run."""
     if df.empty:
         st.caption(f"No {kind.lower()} in this community.")
-        return
+        return None
     if total > len(df):
         st.caption(f"The first {len(df):,} of {total:,} {kind.lower()}{order}; its sub-communities "
                    "list the rest.")
     row = ui.selected_row(df, key, height=min(38 + 35 * len(df), 380))
-    if row is not None:
-        drill.open_ref(kind, hrids[row])
+    return None if row is None else (kind, hrids[row])
 
 
+def _cell(text: Any) -> str | None:
+    """A description as a table shows it: the first DESCRIPTION_CHARS characters (the drill-down
+    a click opens shows all of it)."""
+    if text is None:
+        return None
+    text = " ".join(str(text).split())
+    return text if len(text) <= DESCRIPTION_CHARS else text[:DESCRIPTION_CHARS - 1] + "\u2026"
+
+
+@st.fragment
 def tables(store: Store, entities: list[dict], rels: list[dict], claims: list[dict]) -> None:
-    """Entities by degree, relationships by weight, claims; at most MAX_TABLE_ROWS rows each
-    (a browser table of a giant community would take seconds to send and draw)."""
+    """Entities by degree, relationships by weight, claims; at most MAX_TABLE_ROWS rows each,
+    descriptions cut to DESCRIPTION_CHARS (the tables of a giant community were 1 MB to send
+    and decode), and only the open tab's table is sent: choosing a tab reruns this fragment."""
     ents = sorted(entities, key=lambda e: -(e.get("degree") or 0))
     rels = sorted(rels, key=lambda r: -(r.get("weight") or 0))
     t1, t2, t3 = st.tabs([f"Entities ({len(ents)})", f"Relationships ({len(rels)})",
-                          f"Claims ({len(claims)})"])
+                          f"Claims ({len(claims)})"], key="community_tab", on_change="rerun")
     n = MAX_TABLE_ROWS
-    with t1:
-        _table(pd.DataFrame([{"id": e["human_readable_id"], "entity": e["title"], "type": e.get("type"),
-                              "degree": e.get("degree"), "description": e.get("description")}
-                             for e in ents[:n]]), "Entities", [e["human_readable_id"] for e in ents[:n]],
-               "tbl_e", len(ents), " by degree")
-    with t2:
-        _table(pd.DataFrame([{"id": r["human_readable_id"], "source": r["source"], "target": r["target"],
-                              "weight": r.get("weight"), "description": r.get("description")}
-                             for r in rels[:n]]), "Relationships", [r["human_readable_id"] for r in rels[:n]],
-               "tbl_r", len(rels), " by weight")
-    with t3:
-        _table(pd.DataFrame([{"id": c["human_readable_id"], "subject": c.get("subject"),
-                              "object": c.get("object"), "type": c.get("type"),
-                              "status": c.get("status"), "description": c.get("description")}
-                             for c in claims[:n]]), "Claims", [c["human_readable_id"] for c in claims[:n]],
-               "tbl_c", len(claims), "")
+    picked = None
+    if t1.open:
+        with t1:
+            picked = _table(pd.DataFrame([{"id": e["human_readable_id"], "entity": e["title"],
+                                           "type": e.get("type"), "degree": e.get("degree"),
+                                           "description": _cell(e.get("description"))} for e in ents[:n]]),
+                            "Entities", [e["human_readable_id"] for e in ents[:n]], "tbl_e", len(ents),
+                            " by degree")
+    if t2.open:
+        with t2:
+            picked = _table(pd.DataFrame([{"id": r["human_readable_id"], "source": r["source"],
+                                           "target": r["target"], "weight": r.get("weight"),
+                                           "description": _cell(r.get("description"))} for r in rels[:n]]),
+                            "Relationships", [r["human_readable_id"] for r in rels[:n]], "tbl_r",
+                            len(rels), " by weight")
+    if t3.open:
+        with t3:
+            picked = _table(pd.DataFrame([{"id": c["human_readable_id"], "subject": c.get("subject"),
+                                           "object": c.get("object"), "type": c.get("type"),
+                                           "status": c.get("status"),
+                                           "description": _cell(c.get("description"))} for c in claims[:n]]),
+                            "Claims", [c["human_readable_id"] for c in claims[:n]], "tbl_c",
+                            len(claims), "")
     st.caption("Click a row to see where it comes from in the documents.")
+    if picked is not None:  # the drill-down dialog belongs to the page: run all of it
+        drill.open_ref(*picked)
+        st.rerun(scope="app")
 
 
 def _fetch(store: Store, table: str, column: str, values: list, select: str) -> list[dict]:
@@ -252,12 +292,7 @@ def main() -> None:
         return
     st.caption(f"{n_comms} communities on {n_levels} level{'s' if n_levels != 1 else ''}, "
                f"{store.count('community_reports')} reports \u00b7 area = entities, colour = rating")
-    with st.expander("Hierarchy overview", expanded=True, icon=":material/account_tree:"):
-        drawn, drawn_reports, note = h.overview()
-        st.plotly_chart(hierarchy_figure(drawn, drawn_reports, height=320), width="stretch",
-                        config={"displaylogo": False})
-        if note:
-            st.caption(note)
+    overview(h)
     path = navigator(h)
     cid = path[-1]
     c = store.rows("communities", "community = ?", [cid], order_by=None, limit=1)[0]
@@ -270,8 +305,7 @@ def main() -> None:
                     "id, human_readable_id, subject, object, type, status, description")
     report = store.rows("community_reports", "community = ?", [cid], order_by=None, limit=1)
     left, right = st.columns([1, 1.15], gap="large")
-    with left:
-        report_view(store, c, report[0] if report else None)
+    # the graph column first: the browser builds the graph while the report's evidence is judged
     with right:
         groups, colour_note = _groups(h, c, entities)
         view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT)
@@ -282,6 +316,8 @@ def main() -> None:
             st.caption(view.note)
         _child_table(h, cid, nav_key(len(path), cid))
         tables(store, entities, rels, claims)
+    with left:
+        report_view(store, c, report[0] if report else None)
     drill.show(store)
 
 

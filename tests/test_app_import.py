@@ -71,7 +71,8 @@ def test_import_a_server_folder_then_browse_and_ask(tmp_path, monkeypatch):
     # communities: the imported hierarchy with its reports and graph
     at.switch_page("pages/communities.py").run()
     assert not at.exception and not at.error
-    assert at.subheader and at.get("plotly_chart")
+    at.session_state["overview_open"] = True  # the hierarchy overview, opened
+    assert at.run().subheader and at.get("plotly_chart")
     assert any("vis.Network" in f.proto.srcdoc for f in at.get("iframe"))
 
     # ask, global, offline: map rows with scores, chips, and a citation that resolves

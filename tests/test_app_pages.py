@@ -108,13 +108,16 @@ def test_upload_names_each_rejected_file_and_estimates(tmp_path, monkeypatch):
 
 def test_communities_page_shows_hierarchy_report_graph_and_tables(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
-    assert at.get("plotly_chart"), "no hierarchy overview"
+    assert at.expander[0].label == "Hierarchy overview"
+    assert not at.get("plotly_chart"), "the overview is drawn only when it is opened"
+    at.session_state["overview_open"] = True  # the user opens the expander
+    assert at.run().get("plotly_chart"), "no hierarchy overview"
     assert at.selectbox[0].label == "Level 0 community"
     assert at.subheader, "no report title"
     graph = _frame_html(at)
     nodes = json.loads(re.search(r"new vis\.DataSet\((\[.*?\])\);\s*var edges", graph, re.S).group(1))
     assert len(nodes) > 3 and not re.search(r"https?://", graph)
-    entities = at.dataframe[-2].value if len(at.dataframe) > 2 else at.dataframe[0].value
+    entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
     assert {"entity", "type", "degree", "description"} <= set(entities.columns)
     assert len(_chips(at, "find_")) >= 1
 

@@ -178,6 +178,8 @@ def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch
     at.run()
     at.switch_page("pages/communities.py").run()
     assert not at.exception, at.exception
+    at.session_state["overview_open"] = True  # the overview is drawn when it is opened
+    at.run()
     ids = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["ids"]
     assert len(ids) == 1 + 1000 and "c77" in ids  # the root box and the 1,000 largest
     assert any("draws 1,000 of 1,200 communities" in c.value for c in at.caption)
@@ -185,8 +187,9 @@ def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch
     assert len(roots.options) == n and roots.options[0].startswith("Ledger keeper 77")
     assert at.subheader[0].value == "Ledger keeper 77"
     entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
-    assert len(entities) == 2000 and entities["degree"].iloc[0] == 49  # best-connected first
-    assert any(c.value.startswith("The first 2,000 of 2,100 entities by degree") for c in at.caption)
+    assert len(entities) == 1000 and entities["degree"].iloc[0] == 49  # best-connected first
+    assert any(c.value.startswith("The first 1,000 of 2,100 entities by degree") for c in at.caption)
+    assert not any(str(d.key).startswith(("tbl_r", "tbl_c")) for d in at.dataframe)  # closed tabs
 
 
 # -- drill-down: a report resolves without its members' text unit lists ------------------------
