@@ -9,6 +9,7 @@ import streamlit as st
 
 from core.query.global_search import global_search, report_levels
 from core.query.local_search import local_search
+from core.query.resolve import Resolver
 from core.query.traces import list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store import Store
@@ -125,15 +126,17 @@ def answer_view(store: Store, result: SearchResult) -> None:
             st.error(ui.md(result.error), icon=":material/error:")
         if result.no_data:
             st.info("Nothing in the data answers this question.", icon=":material/search_off:")
-        n = ui_chips.cited_text(store, result.answer, f"ans_{result.trace_id}")
-        missing = [o for o in ui_chips.chip_options(store, result.answer) if not o[3]]
+        resolver = Resolver(store)
+        n = ui_chips.cited_text(store, result.answer, resolver, viewer_key=f"ans_{result.trace_id}")
+        missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:
             names = ", ".join(drill.ref_label(o[0], o[1]) for o in missing)
             st.warning(f"Cited but not in this workspace: {names}. These references are marked "
                        "missing; treat the sentences citing them as unverified.",
                        icon=":material/link_off:")
         if n:
-            st.caption(f"{n} references \u00b7 click one to see the source text behind it.")
+            st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
+                       "evidence viewer shows every source and the whole document.")
     ui_trace.how(store, result)
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.charts import hierarchy_figure, overview_plan
+from core.query.resolve import Resolver
 from core.store import Store
 from core.viz import community_graph
 from pages import ui_chips, ui_drilldown as drill
@@ -176,6 +177,7 @@ def _child_table(h: Hierarchy, cid: int, depth_key: str) -> None:
 
 
 def report_view(store: Store, c: dict, report: dict | None) -> None:
+    """The report and its findings, with their reference chips and evidence."""
     if report is None:
         st.info("This community has no report (yet): the last index run did not write one.")
         return
@@ -183,16 +185,30 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
     st.markdown(f":orange-badge[rating {float(report.get('rating') or 0):.1f} / 10] "
                 f":gray-badge[level {c.get('level')}] :gray-badge[community {c['community']}]"
                 + (" :blue-badge[offline engine]" if report.get("engine") == "offline" else ""))
-    ui_chips.cited_text(store, report.get("summary") or "", f"sum_{c['community']}")
-    if report.get("rating_explanation"):
-        st.markdown("**Why this rating**")
-        ui_chips.cited_text(store, report["rating_explanation"], f"why_{c['community']}")
     findings = [f for f in (report.get("findings") or []) if isinstance(f, dict)]
+    resolver = Resolver(store)
+    # one evidence viewer for the whole report (a popover per finding was two more elements
+    # each for the browser to draw)
+    texts = [report.get("summary") or "", report.get("rating_explanation") or ""] + \
+        [f.get("explanation") or "" for f in findings]
+    refs = {(o[0], o[1]): o for t in texts for o in ui_chips.chip_options(store, t, resolver)}
+    if refs:
+        ui_chips.viewer(list(refs.values()), f"refs_{c['community']}")
+    # the report's text in one HTML element (its findings as <details>): as Streamlit elements,
+    # with an expander per finding, the column was some sixty elements for the browser to draw,
+    # and drawing them held back the graph
+    parts = [ui_chips.cited_html(store, report.get("summary") or "", resolver)]
+    if report.get("rating_explanation"):
+        parts.append('<div class="sm-label">Why this rating</div>')
+        parts.append(ui_chips.cited_html(store, report["rating_explanation"], resolver))
     if findings:
-        st.markdown(f"#### Findings ({len(findings)})")
+        parts.append(f'<div class="sm-label sm-findings">Findings ({len(findings)})</div>')
     for i, f in enumerate(findings):
-        with st.expander(ui.md(f.get("summary") or f"Finding {i + 1}"), expanded=i < 3):
-            ui_chips.cited_text(store, f.get("explanation") or "", f"find_{c['community']}_{i}")
+        parts.append(f'<details class="sm-finding"{" open" if i < 3 else ""}><summary>'
+                     f'{ui_chips.inline_html(f.get("summary") or f"Finding {i + 1}")}</summary>'
+                     f'<div class="sm-finding-body">'
+                     f'{ui_chips.cited_html(store, f.get("explanation") or "", resolver)}</div></details>')
+    st.html("".join(parts))
 
 
 def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str], str]:

@@ -27,6 +27,7 @@ SHOW_UNITS = 4
 MAX_JUDGED = 80
 DOC_WINDOW = 200_000
 CONTEXT_CHARS = 420
+PANEL_CONTEXT_CHARS = 200  # a chip's panel: the highlighted sentence in view without scrolling
 
 
 def ref_label(kind: str, id: int | None) -> str:
@@ -239,6 +240,41 @@ def _unit(unit: dict, sup: Support, doc: dict | None, key: str) -> None:
                                              "mark_start": sup.char_start if here else None,
                                              "mark_end": sup.char_end if here else None,
                                              "unit": unit.get("human_readable_id")},))
+
+
+def evidence_html(res: Resolved, sentence: str) -> str:
+    """One reference's evidence as escaped HTML, for the panel its chip opens in the page
+    (a <details> element, so it opens in the browser without a rerun): the record's title, the
+    support verdict for the citing sentence, and the source text unit that supports it best
+    with that sentence highlighted, as the dialog shows them first."""
+    label = ref_label(res.kind, res.id)
+    if res.dangling:
+        return (f'<div class="sm-ev-warn">{html.escape(label)} does not exist in this workspace: '
+                "the text cites an id that is not there. Treat the sentence that cites it as "
+                "unverified.</div>")
+    out = [f'<div class="sm-ev-title">{html.escape(label)} \u00b7 {html.escape(res.title)}</div>']
+    units = res.text_units
+    if not units:
+        out.append('<div class="sm-meta">No text units are linked to this record.</div>')
+        return "".join(out)
+    sup = judge(sentence, units[:MAX_JUDGED], res.record_texts())
+    out.append(f'<div class="sm-meta">Support for the cited sentence: '
+               f'<span class="sm-verdict {sup.verdict}">{sup.verdict}</span> '
+               f'{sup.score:.0%} of its terms in one sentence, {sup.coverage:.0%} across '
+               f'{len(units)} source text unit{"s" if len(units) != 1 else ""} \u2014 '
+               f'{html.escape(VERDICT_HELP.get(sup.verdict, ""))}</div>')
+    unit = next((u for u in units if u.get("id") == sup.text_unit_id), None)
+    if unit is None:
+        out.append('<div class="sm-meta">No sentence of its sources shares the cited sentence\'s '
+                   "terms; the evidence viewer lists them.</div>")
+        return "".join(out)
+    doc = next((d for d in res.documents if d.get("id") == unit.get("document_id")), None)
+    out.append(f'<div class="sm-meta">Source {html.escape(str(unit.get("human_readable_id")))} \u00b7 '
+               f'{html.escape(str((doc or {}).get("title") or "document"))} \u00b7 '
+               f'chunk {int(unit.get("ordinal") or 0) + 1}</div>')
+    out.append(f'<div class="sm-source">'
+               f'{excerpt(unit.get("text") or "", sup.unit_start, sup.unit_end, PANEL_CONTEXT_CHARS)}</div>')
+    return "".join(out)
 
 
 def _open_doc(doc: dict[str, Any]) -> None:

@@ -82,7 +82,9 @@ def test_import_a_server_folder_then_browse_and_ask(tmp_path, monkeypatch):
     assert not at.exception and not at.error, [e.value for e in at.error]
     batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
     assert len(batches) >= 1 and batches["best score"].max() > 0
-    chips = [b for b in at.button_group if str(b.key).startswith("ans_")]
+    body = "\n".join(h.proto.body for h in at.get("html"))
+    assert '<details class="sm-ev' in body and "<mark>" in body  # the chips' evidence, in the page
+    chips = [b for b in at.selectbox if str(b.key).startswith("ans_")]  # the evidence viewer
     labels = [o for c in chips for o in c.options]
     assert labels and not any("missing" in l for l in labels)
     report_chip = next(c for c in chips if any(o.startswith("Report ") for o in c.options))
@@ -106,7 +108,7 @@ def test_upload_parquet_files_and_local_question(tmp_path, monkeypatch):
     at.text_area(key="ask_question").input("Who is Bob Cratchit?")
     next(b for b in at.button if b.label == "Ask").click().run()
     assert not at.exception and not at.error
-    assert [b for b in at.button_group if str(b.key).startswith("ans_")]
+    assert [b for b in at.selectbox if str(b.key).startswith("ans_")]
 
 
 def test_import_refuses_a_bad_source_and_creates_nothing(tmp_path, monkeypatch):

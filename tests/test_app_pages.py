@@ -60,8 +60,9 @@ def _frame_html(at: AppTest, marker: str = "vis.Network") -> str:
     return frames[0]
 
 
-def _chips(at: AppTest, prefix: str) -> list:
-    return [b for b in at.button_group if str(b.key).startswith(prefix)]
+def _viewers(at: AppTest, prefix: str) -> list:
+    """The evidence viewers (select boxes of the references that open the drill-down dialog)."""
+    return [b for b in at.selectbox if str(b.key).startswith(prefix)]
 
 
 def _html(at: AppTest) -> str:
@@ -119,12 +120,12 @@ def test_communities_page_shows_hierarchy_report_graph_and_tables(indexed_home, 
     assert len(nodes) > 3 and not re.search(r"https?://", graph)
     entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
     assert {"entity", "type", "degree", "description"} <= set(entities.columns)
-    assert len(_chips(at, "find_")) >= 1
+    assert len(_viewers(at, "refs_")) == 1  # the report's evidence viewer
 
 
-def test_a_finding_chip_opens_the_source_text_highlighted(indexed_home, monkeypatch):
+def test_the_evidence_viewer_opens_the_source_text_highlighted(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
-    chip = _chips(at, "find_")[0]
+    chip = _viewers(at, "refs_")[0]
     chip.set_value(chip.options[0]).run()
     assert not at.exception
     body = _html(at)
@@ -133,6 +134,61 @@ def test_a_finding_chip_opens_the_source_text_highlighted(indexed_home, monkeypa
     next(b for b in at.button if b.label == "Open the whole document").click().run()
     doc = _frame_html(at, 'id="doc"')
     assert '<mark class="chunk">' in doc and "scrollIntoView" in doc
+
+
+def _panels(at: AppTest) -> list[str]:
+    """The evidence panels of the page's reference chips (<details> elements)."""
+    return re.findall(r'<details class="sm-ev[^"]*">.*?</details>', _html(at), re.S)
+
+
+def test_a_chip_holds_its_evidence_in_the_page(indexed_home, monkeypatch):
+    """Opening a chip is the browser's work: its panel (verdict, source excerpt with the
+    supporting sentence in <mark>) is already in the page, and the same references are in the
+    evidence viewer, which opens the dialog."""
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    panels = _panels(at)
+    labels = [re.search(r"<summary>(.*?)</summary>", p).group(1) for p in panels]
+    viewer = [o for c in _viewers(at, "refs_") for o in c.options]
+    assert panels and set(labels) == set(viewer)
+    assert any("<mark>" in p and "sm-verdict" in p for p in panels)
+
+
+def test_the_style_sheet_survives_the_browsers_sanitizer():
+    """st.html passes the style sheet through DOMPurify in the browser, which drops a <style>
+    whose text holds anything like a tag (even in a comment): then no rule applies at all."""
+    css = (Path(__file__).resolve().parents[1] / "assets" / "style.css").read_text(encoding="utf-8")
+    assert not re.search(r"<[/!?\w]", css)
+
+
+def test_evidence_panels_keep_document_text_as_text(tmp_path):
+    """Document and model text in a chip's panel is escaped: a hostile title, record name or
+    source sentence stays text, and the highlight is the only markup in the excerpt."""
+    from core.query.resolve import Resolved
+    from pages.ui_chips import chips_html, paragraph_html
+    from pages.ui_drilldown import evidence_html
+
+    text = f"Owen Pike saw {HOSTILE} at Berth 2.</div><script>alert(3)</script>"
+    unit = {"id": "u1", "human_readable_id": 3, "document_id": "d1", "ordinal": 0,
+            "char_start": 0, "char_end": len(text), "text": text}
+    res = Resolved("Entities", 5, record={"title": HOSTILE, "description": f"{HOSTILE} at Berth 2"},
+                   text_units=[unit], documents=[{"id": "d1", "title": f"notes {HOSTILE}"}])
+    panel = evidence_html(res, f"{HOSTILE} was seen at Berth 2 [Data: Entities (5)].")
+    assert "<img" not in panel and "<script" not in panel and "</div><script" not in panel
+    assert panel.count("&lt;img src=x onerror=alert(1)&gt;") == 3  # title, document, excerpt
+    assert re.search(r"<mark>[^<]*&lt;img[^<]*</mark>", panel)  # the cited sentence, as text
+    assert "&lt;/div&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in panel
+
+    class OneResolver:
+        def resolve(self, ref):
+            return res
+
+    row = chips_html(OneResolver(), [("Entities", 5, "A sentence [Data: Entities (5)].", True)])
+    assert row.startswith('<div class="sm-chips"><details class="sm-ev"><summary>Entity 5</summary>')
+    assert "<img" not in row and "<script" not in row
+    # a report's text: model markdown keeps **bold** only, markers become badges
+    para = paragraph_html(f"**{HOSTILE}** met <b>Owen</b> [Data: Entities (5, 7)].")
+    assert para == ('<p class="sm-para"><strong>&lt;img src=x onerror=alert(1)&gt;</strong> met '
+                    '&lt;b&gt;Owen&lt;/b&gt; <span class="sm-badge">Entities 5, 7</span>.</p>')
 
 
 def test_navigating_to_a_sub_community(indexed_home, monkeypatch):
@@ -157,14 +213,14 @@ def _ask(at: AppTest, question: str) -> AppTest:
     return at
 
 
-def test_global_question_shows_map_rows_scores_and_chips(indexed_home, monkeypatch):
+def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeypatch):
     at = _ask(_open(_app(indexed_home, monkeypatch), "pages/ask.py"),
               "What happened at Tanner Quay and who was responsible?")
     batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
     assert len(batches) >= 1 and (batches["status"] == "ok").all()
     assert batches["best score"].max() > 0
     assert at.get("plotly_chart"), "no score chart"
-    chips = _chips(at, "ans_")
+    chips = _viewers(at, "ans_")
     labels = [o for c in chips for o in c.options]
     assert labels and all(re.fullmatch(r"(Report|Entity|Relationship|Claim|Source) \d+", l)
                           for l in labels)
@@ -179,14 +235,14 @@ def test_local_question_shows_the_four_kinds_of_context(indexed_home, monkeypatc
     tabs = [t.label for t in at.tabs]
     for kind in ("Source text", "Community reports", "Relationships", "Entities"):
         assert any(t.startswith(kind) for t in tabs), tabs
-    assert _chips(at, "ans_"), "the local answer has no reference chips"
+    assert _viewers(at, "ans_"), "the local answer has no reference chips"
 
 
 def test_past_question_reopens_from_its_trace(indexed_home, monkeypatch):
     question = "Who met at Lantern Wharf?"
     at = _ask(_open(_app(indexed_home, monkeypatch), "pages/ask.py"), question)
     shown = [m.value for m in at.markdown]
-    chips = [c.options for c in _chips(at, "ans_")]
+    chips = [c.options for c in _viewers(at, "ans_")]
     assert any(_plain(m) == f"#### {question}" for m in shown) and chips
     again = _open(_app(indexed_home, monkeypatch), "pages/ask.py")  # a new browser session
     assert not any(_plain(m.value) == f"#### {question}" for m in again.markdown)
@@ -194,7 +250,7 @@ def test_past_question_reopens_from_its_trace(indexed_home, monkeypatch):
     assert [m.value for m in again.markdown if m.value in shown] == \
         [m for m in shown if m in {x.value for x in again.markdown}]
     assert any(_plain(m.value) == f"#### {question}" for m in again.markdown)
-    assert [c.options for c in _chips(again, "ans_")] == chips
+    assert [c.options for c in _viewers(again, "ans_")] == chips
 
 
 # -- sidebar, errors, untrusted text ----------------------------------------------------------
@@ -243,7 +299,10 @@ def test_hostile_names_stay_text_on_every_page(hostile_home, monkeypatch):
     assert any("img src" in t for t in texts), "the hostile report title is not shown"
     assert not any(_unescaped(t) for t in texts)
     assert "<img" not in _frame_html(at).lower()
-    chip = _chips(at, "find_")[0]
+    page_html = _html(at)  # the report's text and the chips' evidence, before any click
+    assert "<details" in page_html and "&lt;img src=x onerror=alert(1)&gt;" in page_html
+    assert "<img" not in page_html.lower() and "<script" not in page_html.lower()
+    chip = _viewers(at, "refs_")[0]
     chip.set_value(chip.options[0]).run()
     body = _html(at)
     assert "&lt;img src=x onerror=alert(1)&gt;" in body and "<img" not in body.lower()
@@ -262,7 +321,7 @@ def test_a_dangling_reference_is_flagged_not_dropped(indexed_home, tmp_path, mon
     store.close()
     at = _open(_app(tmp_path, monkeypatch), "pages/ask.py")
     next(b for b in at.button if b.label == "Which reports say so?").click().run()
-    chips = _chips(at, "ans_")[0]
+    chips = _viewers(at, "ans_")[0]
     assert chips.options == ["Report 999 (missing)", "Entity 0"]
     assert any("Cited but not in this workspace: Report 999." in w.value for w in at.warning)
     chips.set_value("Report 999 (missing)").run()
@@ -320,7 +379,7 @@ def test_llm_engine_from_the_sidebar_connection_and_question(indexed_home, monke
         batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
         assert len(batches) >= 1 and (batches["status"] == "ok").all()
         assert int(_metric(at, "LLM calls")) == server.count("chat") >= 2  # map + reduce
-        assert [o for c in _chips(at, "ans_") for o in c.options][0].startswith("Report ")
+        assert [o for c in _viewers(at, "ans_") for o in c.options][0].startswith("Report ")
         assert any("LLM " + server.models[0] in _plain(c.value) for c in at.caption)
 
 

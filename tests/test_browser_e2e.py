@@ -2,7 +2,8 @@
 
 A user creates a workspace, uploads files (one is rejected with its reason), indexes them with
 the offline engine, sees the community graph, asks a global question, sees the map scores, clicks
-a citation and reads the highlighted source text. A second session opens a workspace full of
+a citation and reads the highlighted source text in place, then in the evidence viewer down to
+the whole document. A second session opens a workspace full of
 hostile names (`<img src=x onerror=alert(1)>`): no dialog fires and no hostile element appears.
 
 Screenshots go to test-artifacts/ when a step fails (and of every step with
@@ -106,13 +107,42 @@ def _graph_nodes(page: Page) -> int:
 
 
 def _open_first_chip(page: Page, within) -> str:
-    chip = within.locator('[data-testid="stButtonGroup"] button').filter(has_text=CHIP).first
+    """Click the first reference chip: its evidence opens in place, in the browser alone (no
+    rerun), with the supporting sentence highlighted. Returns the chip's label."""
+    chip = within.locator("details.sm-ev > summary").filter(has_text=CHIP).first
     label = chip.inner_text().strip()
     chip.click()
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_be_visible()
-    expect(dialog.locator("mark").first).to_be_visible(timeout=30_000)
+    panel = within.locator("details.sm-ev[open]").first
+    expect(panel.locator("summary")).to_have_text(label)
+    expect(panel.locator("mark").first).to_be_visible(timeout=5_000)
+    # the app's style sheet applies (the browser's sanitizer drops one that looks like markup)
+    assert panel.evaluate("e => getComputedStyle(e.parentElement).display") == "flex"
     return label
+
+
+def pick_option(page: Page, box, label: str) -> None:
+    """Choose label in a Streamlit select box (its list can close again while the page settles:
+    open it until the option shows)."""
+    option = page.get_by_role("option").filter(has_text=re.compile(f"^{re.escape(label)}$")).first
+    box.scroll_into_view_if_needed()
+    for _ in range(5):
+        box.locator("input").click()
+        try:
+            expect(option).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            page.keyboard.press("Escape")
+    option.click()
+
+
+def _open_in_viewer(page: Page, within, label: str):
+    """The reference in the evidence viewer: the drill-down dialog, down to the source text."""
+    pick_option(page, within.locator('[data-testid="stSelectbox"]').filter(has_text="Evidence viewer").first,
+                label)
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible(timeout=30_000)
+    expect(dialog.locator("mark").first).to_be_visible(timeout=30_000)
+    return dialog
 
 
 def test_upload_index_browse_ask_and_verify(app_url, browser_page):
@@ -165,11 +195,15 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
     expect(bars.first).to_be_attached(timeout=30_000)
     expect(page.get_by_role("button", name=re.compile("What did Maria Okafor find"))).to_be_visible()
     page.step("answered")
-    label = _open_first_chip(page, page.locator('[data-testid="stMain"]'))
-    dialog = page.get_by_role("dialog")
-    expect(dialog.get_by_text(label, exact=False).first).to_be_visible()
-    assert dialog.locator("mark").first.inner_text().strip()
+    main = page.locator('[data-testid="stMain"]')
+    label = _open_first_chip(page, main)
+    panel = main.locator("details.sm-ev[open]").first
+    mark = panel.locator("mark").first.inner_text().strip()
+    assert mark and panel.locator(".sm-verdict").first.is_visible()
     page.step("evidence")
+    dialog = _open_in_viewer(page, main, label)
+    expect(dialog.get_by_text(label, exact=False).first).to_be_visible()
+    assert dialog.locator("mark").first.inner_text().strip() == mark  # the same sentence
     dialog.get_by_role("button", name="Open the whole document").first.click()
     _settle(page)
     doc = page.frame_locator('[data-testid="stDialog"] iframe').first

@@ -75,11 +75,9 @@ def test_chinese_article_upload_index_graph_ask_and_cite(app_url, browser_page):
     expect(page.get_by_role("button", name=QUESTION)).to_be_visible()  # in past questions
     page.step("zh-answered")
     main = page.locator('[data-testid="stMain"]')
-    chip = main.locator('[data-testid="stButtonGroup"] button').filter(has_text=CHIP).first
-    chip.click()
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_be_visible()
-    mark = dialog.locator("mark").first
+    chip = main.locator("details.sm-ev > summary").filter(has_text=CHIP).first
+    chip.click()  # the chip's evidence opens in place
+    mark = main.locator("details.sm-ev[open] mark").first
     expect(mark).to_be_visible(timeout=30_000)
     assert CJK.search(mark.inner_text()), mark.inner_text()
     page.step("zh-evidence")
