@@ -234,15 +234,23 @@ def _judge(text: str, messages: list[dict[str, str]],
     body = strip_think(text or "")
     if not body.strip():
         return None, "empty", "the answer was empty"
-    if is_echo(body, messages):
+    # An answer that is JSON of the asked shape is used even when its strings copy the input:
+    # map points restate report findings and descriptions quote their sentence, word for word
+    # with small models. Only prose (a copy of the prompt) or unusable JSON can be an echo.
+    payload = body.lstrip().startswith(("{", "[", "```"))
+    if not payload and is_echo(body, messages):
         return None, "echo", "the answer repeated the input instead of answering"
     try:
         obj = parse_json(body)
         if validate is not None:
             validate(obj)
     except JSONParseError as exc:
+        if payload and is_echo(body, messages):
+            return None, "echo", "the answer repeated the input instead of answering"
         return None, "parse", str(exc)
     except ValueError as exc:
+        if payload and is_echo(body, messages):
+            return None, "echo", "the answer repeated the input instead of answering"
         return None, "parse", f"the JSON does not have the expected shape ({_short(exc)})"
     return obj, None, None
 

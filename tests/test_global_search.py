@@ -272,3 +272,12 @@ def test_budgets_shrink_to_the_models_context_window(store):
 def test_without_a_known_window_the_budgets_are_as_asked(store):
     result = global_search(store, "What happens?", GlobalParams(seed=1), LLM(MapReduceFake()))
     assert result.params["map_max_tokens"] == 8000 and "context_window" not in result.params
+
+
+def test_a_point_repeated_word_for_word_is_kept_once():
+    from core.query.global_search import parse_points
+    same = {"description": "Mercer leads the squad [Data: Reports (3)]", "score": 80}
+    points = parse_points({"points": [same, dict(same), {**same, "description": " mercer  leads the squad [Data: Reports (3)]"},
+                                      {"description": "Hayes decodes [Data: Reports (4)]", "score": 60}]}, 0)
+    assert [(p.description, p.score) for p in points] == [
+        ("Mercer leads the squad [Data: Reports (3)]", 80), ("Hayes decodes [Data: Reports (4)]", 60)]

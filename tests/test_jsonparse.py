@@ -145,3 +145,23 @@ def test_empty_and_echoed_answers_are_retried_once_with_a_reminder(tmp_path):
         chat_json(llm2, messages, max_tokens=100, stage="extract")
     assert "empty" in str(info.value)
     assert "was empty" in chat2.calls[1][-1]["content"]
+
+
+def test_json_of_the_asked_shape_that_quotes_its_input_is_an_answer_not_an_echo(tmp_path):
+    """A small model's map points restate the report word for word (seen with Qwen 1.5B on
+    Operation Dulce: the batch failed twice as an 'echo'). JSON of the asked shape is used."""
+    from core.query.global_search import validate_points
+    report = ("The Paranormal Military Squad is a group of agents led by Dr. Jordan Hayes, who is known for "
+              "their sharp interjections and unwavering dedication to their mission, with Taylor Cruz as "
+              "their de facto leader and Alex Mercer beside them at Dulce base.")
+    messages = [{"role": "system", "content": f"---Data table---\nid|title|content\n3|Squad|{report}"},
+                {"role": "user", "content": "Who are the agents?"}]
+    answer = json.dumps({"points": [{"description": f"{report} [Data: Reports (3)]", "score": 80}]})
+    llm, chat = _llm(lambda m: answer, tmp_path)
+    obj, _, attempts = chat_json(llm, messages, max_tokens=500, stage="map", validate=validate_points)
+    assert attempts == 1 and obj["points"][0]["score"] == 80
+    # the same copy as prose, not the asked JSON, is still an echo
+    answers = iter([report + " " + report, answer])
+    llm2, chat2 = _llm(lambda m: next(answers), tmp_path / "b")
+    obj, _, attempts = chat_json(llm2, messages, max_tokens=500, stage="map", validate=validate_points)
+    assert attempts == 2 and "repeated the input" in chat2.calls[1][-1]["content"]

@@ -267,11 +267,13 @@ def validate_points(obj: Any) -> None:
 
 
 def parse_points(obj: Any, batch: int) -> list[Point]:
-    points = []
+    """The batch's points; a point repeated word for word (small models loop) is kept once."""
+    points, seen = [], set()
     for p in _points_list(obj):
         desc = str(p.get("description", p.get("answer")) or "").strip()
-        if not desc:
+        if not desc or " ".join(desc.lower().split()) in seen:
             continue
+        seen.add(" ".join(desc.lower().split()))
         ids: list[int] = []
         for c in parse_citations(desc):
             ids += [r.id for r in c.refs if r.kind == "Reports" and r.id is not None and r.id not in ids]
