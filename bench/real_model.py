@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -119,13 +120,33 @@ def grounded_share(store: Store) -> tuple[int, int]:
     return ok, len(ents)
 
 
-def run_once(url: str, chunk_size: int, n_ctx: int) -> dict:
+def bench_settings(url: str, chunk_size: int, n_ctx: int) -> Settings:
+    return Settings(engine="llm", llm_base_url=url, chat_model="qwen", api_key=None, concurrency=1,
+                    chunk_size=chunk_size, chunk_overlap=100, max_gleanings=1, extract_claims=False,
+                    request_timeout=900, max_retries=2, context_window=n_ctx)
+
+
+def ask(store: Store, llm) -> dict:
+    """The global and the local question, with the agents each answer names and the map batches."""
+    g = global_search(store, "Who are the agents of Operation Dulce and what do they do?", GlobalParams(seed=1), llm=llm)
+    loc = local_search(store, "What is Alex Mercer's role in Operation Dulce?", LocalParams(), llm=llm)
+    named = lambda text: [a for a in AGENTS if a.lower() in text.lower()]
+    batches = [{"points": [(p.score, p.description) for p in b.points], "error": b.error,
+                "attempts": b.attempts, "raw": b.raw_output[:2000]} for b in g.batches]
+    return {"global_answer": g.answer, "global_agents": named(g.answer), "global_batches": batches,
+            "local_answer": loc.answer, "local_agents": named(loc.answer)}
+
+
+def run_once(url: str, chunk_size: int, n_ctx: int, keep: Path | None = None) -> dict:
     src = CORPORA / "operation_dulce" / "dulce.txt"
-    settings = Settings(engine="llm", llm_base_url=url, chat_model="qwen", api_key=None, concurrency=1,
-                        chunk_size=chunk_size, chunk_overlap=100, max_gleanings=1, extract_claims=False,
-                        request_timeout=900, max_retries=2, context_window=n_ctx)
+    settings = bench_settings(url, chunk_size, n_ctx)
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp))
+        where = Path(tmp)
+        if keep is not None:
+            where = keep / f"chunk{chunk_size}"
+            shutil.rmtree(where, ignore_errors=True)
+            where.mkdir(parents=True)
+        store = Store(where)
         ingest_paths(store, [src], max_bytes=10**7)
         llm = make_llm(settings, store)
         t0 = time.perf_counter()
@@ -137,17 +158,12 @@ def run_once(url: str, chunk_size: int, n_ctx: int) -> dict:
         grounded, n = grounded_share(store)
         merges = [f"{m['merged']} -> {m['into']}" for m in store.rows("entity_merges")]
         u = summary["usage"]
-        g = global_search(store, "Who are the agents of Operation Dulce and what do they do?", GlobalParams(seed=1), llm=llm)
-        loc = local_search(store, "What is Alex Mercer's role in Operation Dulce?", LocalParams(), llm=llm)
-        named = lambda text: [a for a in AGENTS if a.lower() in text.lower()]
         return {"chunk_size": chunk_size, "wall_seconds": round(wall, 1), "llm_calls": u["llm_calls"],
                 "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
                 "chunks": len(ex), "chunks_with_no_entities": empty, "entities": n,
                 "grounded_share": round(grounded / n, 3) if n else None, "rejected": len(rejected),
                 "rejected_examples": rejected[:10], "merges": merges, "status": summary["status"],
-                "entity_titles": sorted(e["title"] for e in store.rows("entities")),
-                "global_answer": g.answer, "global_agents": named(g.answer),
-                "local_answer": loc.answer, "local_agents": named(loc.answer)}
+                "entity_titles": sorted(e["title"] for e in store.rows("entities")), **ask(store, llm)}
 
 
 def main() -> None:
@@ -155,15 +171,26 @@ def main() -> None:
     ap.add_argument("--chunk-size", type=int, nargs="+", default=[1200, 600])
     ap.add_argument("--port", type=int, default=8765)
     ap.add_argument("--n-ctx", type=int, default=8192)
+    ap.add_argument("--keep", type=Path, help="keep each run's workspace in KEEP/chunkN")
+    ap.add_argument("--queries-only", action="store_true",
+                    help="only ask the two questions again on the workspaces kept in --keep")
     args = ap.parse_args()
     cache = cache_dir()
     model = ensure_model(cache)
     py = ensure_server_venv(cache)
     server = start_server(py, model, args.port, args.n_ctx)
     try:
+        url = f"http://127.0.0.1:{args.port}/v1"
+        if args.queries_only:
+            for size in args.chunk_size:
+                store = Store(args.keep / f"chunk{size}")
+                r = ask(store, make_llm(bench_settings(url, size, args.n_ctx), store))
+                print(f"chunk {size}: global names {r['global_agents']}, local names {r['local_agents']}")
+                print(json.dumps(r, indent=1, ensure_ascii=False))
+            return
         runs = []
         for size in args.chunk_size:
-            r = run_once(f"http://127.0.0.1:{args.port}/v1", size, args.n_ctx)
+            r = run_once(url, size, args.n_ctx, args.keep)
             runs.append(r)
             print(f"chunk {size}: {r['wall_seconds']} s wall ({r['wall_seconds'] / GRAPHRAG['wall_seconds']:.2f} of "
                   f"GraphRAG's {GRAPHRAG['wall_seconds']} s), {r['llm_calls']} calls, {r['prompt_tokens']} prompt + "
