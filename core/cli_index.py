@@ -74,11 +74,24 @@ class Bar:
         sys.stderr.flush()
 
 
+def _log_client_events() -> None:
+    """Retries, fallbacks learnt and runaway cuts (logged by core.llm_openai) go to stderr, which
+    is index.log for a run started from the app. Never the key: the client does not log it."""
+    import logging
+    log = logging.getLogger("core")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+
+
 def cmd_index(args) -> int:
     from core.index.pipeline import run_index
     from core.ingest import ingest_paths
     from core.settings import load_settings, save_settings
 
+    _log_client_events()
     store = _open(args.workspace, create=True)
     settings = load_settings(args.workspace, engine=args.engine, chat_model=args.chat_model,
                              embedding_model=args.embedding_model, llm_base_url=args.base_url,
