@@ -314,7 +314,7 @@ def test_an_index_run_logs_retries_and_cuts_to_its_stderr(tmp_path):
     client's retries as well as its cuts, and never the key."""
     from tests.fake_model import respond
     with FakeOpenAIServer(lambda m, r: respond(m)) as s:
-        s.add_faults("500", "500")
+        s.add_faults("429:0.1", "429:0.1")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
         env["OPENAI_API_KEY"] = SECRET
         done = subprocess.run([sys.executable, "-m", "core.cli", "index", str(ROOT / "sample_corpus" / "2024-02-20_waterfront_committee_minutes.txt"),
@@ -322,5 +322,5 @@ def test_an_index_run_logs_retries_and_cuts_to_its_stderr(tmp_path):
                                "--chat-model", "test-model", "--quiet"],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("HTTP 500") == 2 and "; retry 1 of 8 in" in done.stderr
+    assert done.stderr.count("HTTP 429") == 2 and "; retry 1 of 8 in" in done.stderr
     assert SECRET not in done.stderr + done.stdout and SECRET[3:] not in done.stderr
