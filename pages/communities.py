@@ -248,39 +248,39 @@ def _cell(text: Any) -> str | None:
     return text if len(text) <= DESCRIPTION_CHARS else text[:DESCRIPTION_CHARS - 1] + "\u2026"
 
 
-@st.fragment
-def tables(store: Store, entities: list[dict], rels: list[dict], claims: list[dict]) -> None:
-    """Entities by degree, relationships by weight, claims; at most MAX_TABLE_ROWS rows each,
-    descriptions cut to DESCRIPTION_CHARS (the tables of a giant community were 1 MB to send
-    and decode), and only the open tab's table is sent: choosing a tab reruns this fragment."""
-    ents = sorted(entities, key=lambda e: -(e.get("degree") or 0))
-    rels = sorted(rels, key=lambda r: -(r.get("weight") or 0))
-    t1, t2, t3 = st.tabs([f"Entities ({len(ents)})", f"Relationships ({len(rels)})",
-                          f"Claims ({len(claims)})"], key="community_tab", on_change="rerun")
+def table_rows(entities: list[dict], rels: list[dict], claims: list[dict]) -> dict[str, tuple]:
+    """The rows the tables show: kind -> (rows, total, order), entities by degree and
+    relationships by weight, at most MAX_TABLE_ROWS each with descriptions cut to
+    DESCRIPTION_CHARS (the tables of a giant community were 1 MB to send and decode)."""
     n = MAX_TABLE_ROWS
+    ents = sorted(entities, key=lambda e: -(e.get("degree") or 0))[:n]
+    top = sorted(rels, key=lambda r: -(r.get("weight") or 0))[:n]
+    return {
+        "Entities": ([{"id": e["human_readable_id"], "entity": e["title"], "type": e.get("type"),
+                       "degree": e.get("degree"), "description": _cell(e.get("description"))}
+                      for e in ents], len(entities), " by degree"),
+        "Relationships": ([{"id": r["human_readable_id"], "source": r["source"], "target": r["target"],
+                            "weight": r.get("weight"), "description": _cell(r.get("description"))}
+                           for r in top], len(rels), " by weight"),
+        "Claims": ([{"id": c["human_readable_id"], "subject": c.get("subject"), "object": c.get("object"),
+                     "type": c.get("type"), "status": c.get("status"),
+                     "description": _cell(c.get("description"))} for c in claims[:n]], len(claims), ""),
+    }
+
+
+@st.fragment
+def tables(rows: dict[str, tuple]) -> None:
+    """The tables of table_rows in tabs; only the open tab's table is sent (choosing a tab reruns
+    this fragment, which keeps only these rows between runs, not the community's)."""
+    kinds = list(rows)
+    tabs = st.tabs([f"{k} ({rows[k][1]})" for k in kinds], key="community_tab", on_change="rerun")
     picked = None
-    if t1.open:
-        with t1:
-            picked = _table(pd.DataFrame([{"id": e["human_readable_id"], "entity": e["title"],
-                                           "type": e.get("type"), "degree": e.get("degree"),
-                                           "description": _cell(e.get("description"))} for e in ents[:n]]),
-                            "Entities", [e["human_readable_id"] for e in ents[:n]], "tbl_e", len(ents),
-                            " by degree")
-    if t2.open:
-        with t2:
-            picked = _table(pd.DataFrame([{"id": r["human_readable_id"], "source": r["source"],
-                                           "target": r["target"], "weight": r.get("weight"),
-                                           "description": _cell(r.get("description"))} for r in rels[:n]]),
-                            "Relationships", [r["human_readable_id"] for r in rels[:n]], "tbl_r",
-                            len(rels), " by weight")
-    if t3.open:
-        with t3:
-            picked = _table(pd.DataFrame([{"id": c["human_readable_id"], "subject": c.get("subject"),
-                                           "object": c.get("object"), "type": c.get("type"),
-                                           "status": c.get("status"),
-                                           "description": _cell(c.get("description"))} for c in claims[:n]]),
-                            "Claims", [c["human_readable_id"] for c in claims[:n]], "tbl_c",
-                            len(claims), "")
+    for kind, tab in zip(kinds, tabs):
+        if tab.open:
+            data, total, order = rows[kind]
+            with tab:
+                picked = _table(pd.DataFrame(data), kind, [r["id"] for r in data],
+                                f"tbl_{kind[0].lower()}", total, order)
     st.caption("Click a row to see where it comes from in the documents.")
     if picked is not None:  # the drill-down dialog belongs to the page: run all of it
         drill.open_ref(*picked)
@@ -331,7 +331,7 @@ def main() -> None:
         if view.note:
             st.caption(view.note)
         _child_table(h, cid, nav_key(len(path), cid))
-        tables(store, entities, rels, claims)
+        tables(table_rows(entities, rels, claims))
     with left:
         report_view(store, c, report[0] if report else None)
     drill.show(store)
