@@ -132,7 +132,7 @@ def viewer(options: list[tuple[str, int, str, bool]], key: str) -> None:
             drill.open_ref(*by_label[choice])
 
     st.selectbox("Evidence viewer", list(by_label), index=None, key=key, on_change=picked,
-                 placeholder="Evidence viewer: a reference's record, every source and the whole document",
+                 placeholder="Evidence viewer: record, every source, whole document",
                  label_visibility="collapsed")
 
 
