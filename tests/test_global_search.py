@@ -281,3 +281,28 @@ def test_a_point_repeated_word_for_word_is_kept_once():
                                       {"description": "Hayes decodes [Data: Reports (4)]", "score": 60}]}, 0)
     assert [(p.description, p.score) for p in points] == [
         ("Mercer leads the squad [Data: Reports (3)]", 80), ("Hayes decodes [Data: Reports (4)]", 60)]
+
+
+def test_an_uncited_point_copying_a_report_gets_that_reports_reference(store):
+    """Small models copy a finding into a point and leave the reference out; the point gets
+    the report it quotes (8+ words in a row), and nothing is attributed on a guess."""
+    import json
+
+    def respond(messages):
+        system = messages[0]["content"]
+        if "---Analyst reports---" in system:
+            return REDUCE_ANSWER
+        ids = batch_ids(system)
+        quoted = store.rows("community_reports", "human_readable_id = ?", [ids[0]])[0]["summary"]
+        return json.dumps({"points": [
+            {"description": f"In short: {quoted}", "score": 90},
+            {"description": "The reports say many things about several subjects in general.", "score": 50},
+            {"description": f"Cited already [Data: Reports ({ids[-1]})]", "score": 40}]})
+
+    result = global_search(store, "What happens?", GlobalParams(seed=2, map_max_tokens=400), LLM(FakeChat(respond)))
+    for b in result.batches:
+        quoting, generic, cited = b.points
+        assert quoting.report_ids == [b.report_ids[0]]
+        assert quoting.description.endswith(f"[Data: Reports ({b.report_ids[0]})]")
+        assert generic.report_ids == [] and "[Data:" not in generic.description
+        assert cited.report_ids == [b.report_ids[-1]]
