@@ -22,9 +22,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(home: Path, extra_args: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+def running_app(home: Path, extra_args: list[str] | None = None,
+                cwd: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen]]:
     """Start the app with SENSEMAKER_HOME=home (no sample workspace, no model settings from the
-    environment); yield (url, process) once it answers its health check; stop it afterwards."""
+    environment); yield (url, process) once it answers its health check; stop it afterwards.
+    cwd: the app's folder (another version of it, for a bench that compares two)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
                                                             "SENSEMAKER_ENGINE")}
@@ -33,7 +35,7 @@ def running_app(home: Path, extra_args: list[str] | None = None) -> Iterator[tup
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1", *(extra_args or [])],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
