@@ -6,9 +6,9 @@ allows any amount of whitespace). Every looped token costs wall time, so the tex
 while it streams in and the generation is cut when its tail has become a loop.
 
 The test is exact periodicity of the tail: the last characters of the text are one passage of
-`p` characters repeated back to back, at least MIN_REPEATS times and over at least MIN_SPAN
-characters (a short passage has to repeat more often: "the facility, " about a dozen times, a
-newline 160 times). Exactness is what keeps it from firing on a JSON list of distinct entities:
+`p` characters repeated back to back, at least MIN_REPEATS times (twice for a passage of
+LONG_PERIOD characters or more) and over at least MIN_SPAN characters (a short passage has to
+repeat more often: "the facility, " about a dozen times, a newline 160 times). Exactness is what keeps it from firing on a JSON list of distinct entities:
 its items share their structure, but every item differs from the one before it somewhere, and
 three periods of the tail compare every position of an item twice. A check looks only at the
 periods where the text's last characters occur again (found with str.rfind), so it costs a
@@ -20,7 +20,10 @@ from dataclasses import dataclass
 
 MIN_REPEATS = 3    # occurrences of the passage, back to back
 MIN_SPAN = 160     # characters the repeated tail covers at least
-MAX_PERIOD = 800   # the longest passage looked for (about 200 tokens; three of them ~600 tokens)
+LONG_PERIOD = 200  # a passage this long or longer needs only two occurrences: 400+ characters
+                   # repeated exactly, back to back, are a loop in any answer we ask for
+MAX_PERIOD = 4000  # the longest passage looked for: Qwen 1.5B on Operation Dulce cycled through
+                   # eight entity objects (850 characters) until its 1,500-token cap
 _PROBE = 8         # characters compared first, to drop most candidate periods cheaply
 _BOUNDARIES = ("}]", "\n", ".,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u3001")  # by preference
 
@@ -51,14 +54,13 @@ def find_runaway(text: str, *, min_repeats: int = MIN_REPEATS, min_span: int = M
         j = text.rfind(probe, lowest, end)
         if j < 0:
             return None
-        p = n - _PROBE - j
-        span = max(min_span, min_repeats * p)
-        if span > n:
-            return None  # span only grows with p
-        if text[n - span:n - p] == text[n - span + p:]:
-            start = _loop_start(text, p, n - span)
-            return Runaway(start, p, (n - start) // p, _keep(text, start, p))
         end = j + _PROBE - 1
+        p = n - _PROBE - j
+        span = max(min_span, (min_repeats if p < LONG_PERIOD else min(2, min_repeats)) * p)
+        if span > n or text[n - span:n - p] != text[n - span + p:]:
+            continue
+        start = _loop_start(text, p, n - span)
+        return Runaway(start, p, (n - start) // p, _keep(text, start, p))
 
 
 def _loop_start(text: str, p: int, i: int) -> int:

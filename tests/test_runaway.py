@@ -96,10 +96,18 @@ def test_a_chinese_loop_is_found():
 
 
 def test_a_long_repeated_paragraph_is_found_up_to_the_longest_period():
-    corpus = (ROOT / "sample_corpus" / "2024-03-14_city_council_minutes.txt").read_text(encoding="utf-8")
-    para = " ".join(corpus.split())[:MAX_PERIOD - 10]  # distinct sentences
+    corpus = [(ROOT / "sample_corpus" / name).read_text(encoding="utf-8")
+              for name in ("2024-03-14_city_council_minutes.txt", "2024-02-20_waterfront_committee_minutes.txt")]
+    words = " ".join(" ".join(corpus).split())
+    assert len(words) > MAX_PERIOD
+    para = words[:MAX_PERIOD - 10]  # distinct sentences
     assert find_runaway("Minutes. " + para * 3) is not None
-    assert find_runaway("Minutes. " + para * 2) is None  # two occurrences are not yet a loop
+    # a long passage (eight entity objects, as Qwen 1.5B cycled through on Operation Dulce) is a
+    # loop at its second occurrence; a short one is not yet
+    assert find_runaway("Minutes. " + para * 2).period == len(para)
+    assert find_runaway("Minutes. " + words[:850] * 2).period == 850
+    assert find_runaway("Minutes. " + words[:150] * 2) is None
+    assert find_runaway("Minutes. " + words[:1500] + words[:150] * 2) is None
 
 
 def test_realistic_extraction_json_never_fires_at_any_point_of_its_stream():
