@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import Counter, defaultdict
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
