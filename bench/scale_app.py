@@ -40,7 +40,7 @@ from pathlib import Path
 from _common import ROOT, peak_rss_mb, write_result
 
 from core.store import Store
-from tests.app_server import running_app
+from tests.app_server import open_select, running_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -239,24 +239,6 @@ def _load(page, url: str, ws: str, pid: int) -> dict:
     return out
 
 
-def _open_select(page, box, which: str | int):
-    """Open a Streamlit select box until the option (its label, or its position) shows."""
-    from playwright.sync_api import expect
-
-    options = page.get_by_role("option")
-    option = options.nth(which) if isinstance(which, int) else \
-        options.filter(has_text=re.compile(f"^{re.escape(which)}$")).first
-    box.scroll_into_view_if_needed()
-    for _ in range(5):
-        box.locator("input").click()
-        try:
-            expect(option).to_be_visible(timeout=3_000)
-            break
-        except AssertionError:
-            page.keyboard.press("Escape")
-    return option
-
-
 def _interact(page, pid: int) -> dict:
     """On an open communities page: chips, the evidence viewer, another community, navigation."""
     from playwright.sync_api import expect
@@ -274,18 +256,10 @@ def _interact(page, pid: int) -> dict:
         page.evaluate(_CHIP_CLICK, label)  # closed again
     out["chip_to_evidence_in_page_seconds"] = in_page
     # ... and from outside (Playwright's click and visibility check add their round trips)
-    outside = []
-    for label in labels[:3]:
-        summary = chips.filter(has_text=re.compile(f"^{re.escape(label)}$")).first
-        t = time.perf_counter()
-        summary.click()
-        expect(main.locator("details.sm-ev[open] mark").first).to_be_visible()
-        outside.append(round(time.perf_counter() - t, 3))
-        summary.click()
-    out["chip_to_evidence_playwright_seconds"] = outside
+    out["chip_to_evidence_playwright_seconds"] = _chip_clicks(page, 3)
     # the evidence viewer: a reference's drill-down dialog (a rerun of the page)
     cpu = _cpu(pid)
-    option = _open_select(page, main.locator('[data-testid="stSelectbox"]').filter(has_text="Evidence viewer").first,
+    option = open_select(page, main.locator('[data-testid="stSelectbox"]').filter(has_text="Evidence viewer").first,
                           labels[0])
     t = time.perf_counter()
     option.click()
@@ -300,7 +274,7 @@ def _interact(page, pid: int) -> dict:
     switches = []
     for i in (1, 2, 0):
         page.locator("iframe").first.evaluate("f => { f.contentWindow.__smOld = 1; }")
-        option = _open_select(page, page.locator('[data-testid="stSelectbox"]').filter(
+        option = open_select(page, page.locator('[data-testid="stSelectbox"]').filter(
             has_text="Level 0 community").first, i)
         t = time.perf_counter()
         option.click()
@@ -449,7 +423,7 @@ def _chip_clicks(page, n: int = 2) -> list[float]:
     out = []
     if main.locator("details.sm-ev").count():
         chips = main.locator("details.sm-ev > summary")
-        for label in [c.strip() for c in chips.all_inner_texts() if c.strip()][:n]:
+        for label in list(dict.fromkeys(c.strip() for c in chips.all_inner_texts() if c.strip()))[:n]:
             chip = chips.filter(has_text=re.compile(f"^{re.escape(label)}$")).first
             t = time.perf_counter()
             chip.click()

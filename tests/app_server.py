@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -58,3 +59,23 @@ def running_app(home: Path, extra_args: list[str] | None = None,
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def open_select(page, box, which: str | int):
+    """Open a Streamlit select box until the option (its label, or its position) shows, and
+    return it (the list can close again while the page settles: open it until the option
+    shows). Used by the browser tests and bench/scale_app.py."""
+    from playwright.sync_api import expect
+
+    options = page.get_by_role("option")
+    option = options.nth(which) if isinstance(which, int) else \
+        options.filter(has_text=re.compile(f"^{re.escape(which)}$")).first
+    box.scroll_into_view_if_needed()
+    for _ in range(5):
+        box.locator("input").click()
+        try:
+            expect(option).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            page.keyboard.press("Escape")
+    return option

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app_server import ROOT, running_app
+from app_server import ROOT, open_select, running_app
 from conftest import HOSTILE, HOSTILE_TEXT, HostileEngine, build_workspace
 
 pytestmark = pytest.mark.browser
@@ -121,18 +121,8 @@ def _open_first_chip(page: Page, within) -> str:
 
 
 def pick_option(page: Page, box, label: str) -> None:
-    """Choose label in a Streamlit select box (its list can close again while the page settles:
-    open it until the option shows)."""
-    option = page.get_by_role("option").filter(has_text=re.compile(f"^{re.escape(label)}$")).first
-    box.scroll_into_view_if_needed()
-    for _ in range(5):
-        box.locator("input").click()
-        try:
-            expect(option).to_be_visible(timeout=3_000)
-            break
-        except AssertionError:
-            page.keyboard.press("Escape")
-    option.click()
+    """Choose label in a Streamlit select box."""
+    open_select(page, box, label).click()
 
 
 def _open_in_viewer(page: Page, within, label: str):
