@@ -3,6 +3,7 @@ prompts/*.txt and any OpenAI-compatible model. Every extracted entity is checked
 source text (core/index/grounding.py); ungrounded ones are rejected with a reason, not added."""
 from __future__ import annotations
 
+import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,6 +32,10 @@ REPORT_MAX_TOKENS = 2000
 SUMMARY_INPUT_TOKENS = 4000
 """Descriptions read by one summary call (GraphRAG's max_input_tokens); more are summarised in
 rounds, each round's summary carried into the next."""
+NAMED_TOP = 5
+"""A report should name at least two of its community's five best-connected entities (or all of
+them when there are fewer than two)."""
+log = logging.getLogger(__name__)
 # claims calls run beside gleaning; the client's semaphore still caps requests in flight
 _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="claims")
 
@@ -71,6 +76,40 @@ def _with_citations(explanation: str, finding: dict[str, Any]) -> str:
         if marker not in explanation:
             markers.append(marker)
     return " ".join([explanation.rstrip(), *markers]).strip() if markers else explanation
+
+
+def _report_text(obj: dict[str, Any]) -> str:
+    parts = [str(obj.get("title") or ""), str(obj.get("summary") or "")]
+    for f in obj.get("findings") or []:
+        parts += [str(f.get("summary") or ""), str(f.get("explanation") or "")] if isinstance(f, dict) else [str(f)]
+    return " ".join(parts)
+
+
+def _names(title: str, text: str) -> bool:
+    """Does the text name this entity: its title, or for a person's full name its surname, as
+    whole words in any case (CJK titles as they are)?"""
+    if is_cjk(title):
+        return title in text
+    words = re.findall(r"\w+", title.lower())
+    if not words:
+        return False
+    folded = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+    if f" {' '.join(words)} " in folded:
+        return True
+    return len(words) >= 2 and len(words[-1]) >= 4 and f" {words[-1]} " in folded
+
+
+def unnamed_entities(obj: dict[str, Any], inp: ReportInput) -> list[str]:
+    """The community's key entities, when the report names too few of them ([] when it names
+    enough). Small models write reports about "a group of related entities, including its key
+    agents" that name nobody, and such a report gives the global search nothing to answer with."""
+    top = [str(e.get("title") or "") for e in sorted(inp.entities, key=lambda e: -(e.get("degree") or 0))]
+    top = [t for t in top if t][:NAMED_TOP]
+    if not top:
+        return []
+    text = _report_text(obj)
+    named = sum(_names(t, text) for t in top)
+    return top if named < min(2, len(top)) else []
 
 
 class LLMEngine:
@@ -258,8 +297,11 @@ class LLMEngine:
         prompt = render("community_report", self.workspace, input_text=inp.context_text,
                         language_instruction=lang)
         cap = fit_to_window(self.window, count_tokens(inp.context_text), self._report_fixed(), REPORT_MAX_TOKENS)[1]
-        obj, _, _ = chat_json(self.llm, [{"role": "user", "content": prompt}], max_tokens=cap,
-                              stage="reports", validate=_validate_report)
+        messages = [{"role": "user", "content": prompt}]
+        obj, _, _ = chat_json(self.llm, messages, max_tokens=cap, stage="reports", validate=_validate_report)
+        missing = unnamed_entities(obj, inp)
+        if missing:
+            obj = self._name_entities(messages, obj, missing, cap, inp)
         findings = []
         for f in obj.get("findings") or []:
             if isinstance(f, dict):
@@ -273,3 +315,21 @@ class LLMEngine:
             rating = 0.0
         return {"title": str(obj.get("title")), "summary": str(obj.get("summary") or ""), "rating": rating,
                 "rating_explanation": str(obj.get("rating_explanation") or ""), "findings": findings}
+
+    def _name_entities(self, messages: list[dict[str, str]], obj: dict[str, Any], missing: list[str],
+                       cap: int, inp: ReportInput) -> dict[str, Any]:
+        """Ask once more, naming the entities the report left out; keep the answer that names more."""
+        names = ", ".join(t.title() if not is_cjk(t) else t for t in missing)
+        # the prompt again with a reminder (not the first answer as well: prompt and output cap
+        # are fitted to the window, and a second copy of the answer would not fit)
+        reminder = render("community_report_names", self.workspace, names=names).strip()
+        retry = [{"role": "user", "content": f"{messages[0]['content']}\n\n{reminder}"}]
+        try:
+            again, _, _ = chat_json(self.llm, retry, max_tokens=cap, stage="reports", validate=_validate_report)
+        except (JSONParseError, ContextOverflowError):
+            again = None
+        before = sum(_names(t, _report_text(obj)) for t in missing)
+        after = -1 if again is None else sum(_names(t, _report_text(again)) for t in missing)
+        log.info("report of community %s named %d of %s; asked again: %s", inp.community, before, names,
+                 "unusable answer" if again is None else f"names {after}")
+        return again if again is not None and after > before else obj
