@@ -78,6 +78,10 @@ def global_how(store: Store, result: SearchResult) -> None:
         with st.expander(f"All {len(table)} points"):
             st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch")
     reduce = result.reduce or {}
+    if reduce.get("attributed_paragraphs"):
+        k = reduce["attributed_paragraphs"]
+        st.caption(f"{k} paragraph{'s' if k != 1 else ''} of the answer carried no reference but copied a "
+                   "point word for word (8+ words); each was given the references of the point it copies.")
     if reduce.get("context_text"):
         with st.expander(f"Reduce context as sent ({reduce.get('tokens', '?')} tokens)"):
             st.text(reduce["context_text"])

@@ -306,3 +306,29 @@ def test_an_uncited_point_copying_a_report_gets_that_reports_reference(store):
         assert quoting.description.endswith(f"[Data: Reports ({b.report_ids[0]})]")
         assert generic.report_ids == [] and "[Data:" not in generic.description
         assert cited.report_ids == [b.report_ids[-1]]
+
+
+def test_an_answer_paragraph_copying_a_point_without_its_markers_gets_them(store):
+    """The 600-token real-model run: the map point cited its records, the reduce answer copied
+    the point's words and dropped the marker. The paragraph that copies gets the point's
+    markers, a paragraph that copies nothing gets none, and the trace counts what was added."""
+    import json
+    copied = "the squad's mission is clear and well-defined, making them an important part of the community"
+
+    def respond(messages):
+        system = messages[0]["content"]
+        if "---Analyst reports---" in system:
+            return (f"Hayes leads the squad; {copied.capitalize()}.\n\n"
+                    "Nothing more is known about the others in general terms.")
+        ids = batch_ids(system)
+        return json.dumps({"points": [
+            {"description": f"Hayes leads: {copied}. [Data: Reports ({ids[0]}); Entities (3)]", "score": 80}]})
+
+    result = global_search(store, "Who leads?", GlobalParams(seed=1, map_max_tokens=100000), LLM(FakeChat(respond)))
+    (batch,) = result.batches
+    first, second = result.answer.split("\n\n")
+    assert first.endswith(f"community. [Data: Reports ({batch.report_ids[0]}); Entities (3)]")
+    assert "[Data:" not in second
+    assert result.reduce["attributed_paragraphs"] == 1
+    assert [(c["kind"], c["id"]) for c in result.citations] == [("Reports", batch.report_ids[0]), ("Entities", 3)]
+    assert result.citations[0]["resolved"]  # the synthetic store has reports but no entities

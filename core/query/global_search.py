@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -27,10 +26,11 @@ from core.jsonparse import JSONParseError, chat_json
 from core.llm import LLM, FatalLLMError, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.attribution import attribute_answer, attribute_quotes
 from core.query.budget import context_window, fit_budget
 from core.query.citations import parse_citations
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
-                                pack_report_batches, report_row)
+                                pack_report_batches)
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
@@ -283,33 +283,6 @@ def parse_points(obj: Any, batch: int) -> list[Point]:
     return points
 
 
-_QUOTE_WORDS = 8
-
-
-def _words(text: str) -> list[str]:
-    return re.sub(r"[\W_]+", " ", (text or "").lower()).split()
-
-
-def attribute_quotes(points: list[Point], records: list[dict]) -> list[Point]:
-    """A point that cites no report but copies one of its batch's reports word for word (small
-    models do: 8 or more words in a row) gets the reference of the report it copies most, "[Data:
-    Reports (id)]", so it stays checkable. A point quoting nothing, or more than 5 reports equally,
-    is left as it is: nothing is attributed on a guess."""
-    texts = {int(r["human_readable_id"]): " " + " ".join(_words(report_row(r))) + " " for r in records}
-    for p in points:
-        if p.report_ids:
-            continue
-        words = _words(p.description)
-        grams = {" " + " ".join(words[k:k + _QUOTE_WORDS]) + " " for k in range(0, len(words) - _QUOTE_WORDS + 1)}
-        hits = {rid: sum(g in text for g in grams) for rid, text in texts.items()}
-        best = max(hits.values(), default=0)
-        quoted = [rid for rid, n in hits.items() if n == best and best > 0]  # the one it copies most
-        if 0 < len(quoted) <= 5:
-            p.report_ids = quoted
-            p.description = f"{p.description.rstrip()} [Data: Reports ({', '.join(map(str, quoted))})]"
-    return points
-
-
 # ----------------------------------------------------------------------------- reduce
 
 def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalParams,
@@ -338,6 +311,10 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
         return
     if not result.answer:
         result.error = "the reduce call returned an empty answer"
+        return
+    result.answer, added = attribute_answer(result.answer, selected)
+    if added:
+        result.reduce["attributed_paragraphs"] = added
 
 
 def _no_answer(result: SearchResult, params: GlobalParams, n_reports: int) -> str:
