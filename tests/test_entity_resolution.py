@@ -132,3 +132,84 @@ def test_a_short_name_joins_the_full_name_written_in_its_own_text_unit():
     assert merges["TAYLOR"]["into"] == "TAYLOR CRUZ"
     assert "RIVERA" not in merges  # the full name is not written where RIVERA was found
     assert "AGENT HAYES" not in {m["from"] for m in find_merges(ents, {}, set())}  # no text, no evidence
+
+
+def _person(*units, t="person"):
+    from collections import Counter
+    return {"types": Counter({t: 1}), "units": list(units), "descriptions": [], "aliases": Counter()}
+
+
+def test_evidence_counts_neighbours_and_units_through_the_merges_made_so_far_in_any_order():
+    """A small model wrote TAYLOR next to ALEX and TAYLOR CRUZ next to ALEX MERCER; ALEX joins ALEX
+    MERCER in the same run, so the two share a neighbour. JORDAN shares a text unit only with HAYES,
+    which joins JORDAN HAYES. The merges do not depend on the order the names come in."""
+    from core.index.entity_resolution import find_merges
+    ents = {"TAYLOR": _person("u1"), "ALEX": _person("u1"), "TAYLOR CRUZ": _person("u2"),
+            "ALEX MERCER": _person("u2"), "SAM RIVERA": _person("u3"),
+            "JORDAN": _person("u5"), "HAYES": _person("u5"), "JORDAN HAYES": _person("u6"), "DULCE": _person("u6")}
+    rels = {("ALEX", "TAYLOR"): {}, ("ALEX MERCER", "TAYLOR CRUZ"): {},
+            ("ALEX", "SAM RIVERA"): {}, ("ALEX MERCER", "SAM RIVERA"): {},
+            ("DULCE", "HAYES"): {}, ("DULCE", "JORDAN HAYES"): {}}
+    expected = {"ALEX": "ALEX MERCER", "TAYLOR": "TAYLOR CRUZ", "HAYES": "JORDAN HAYES", "JORDAN": "JORDAN HAYES"}
+    for order in (list(ents), list(reversed(ents))):
+        merges = find_merges({k: ents[k] for k in order}, rels, set())
+        assert {m["from"]: m["into"] for m in merges} == expected
+        why = {m["from"]: m["reason"] for m in merges}
+        assert "shared neighbour (ALEX MERCER)" in why["TAYLOR"]
+        assert "shared text unit" in why["JORDAN"] or "shared neighbour (DULCE)" in why["JORDAN"]
+    # the graph alone, without ALEX's merge, links nothing: an undone ALEX merge leaves TAYLOR apart
+    from core.index.entity_resolution import merge_id
+    merges = {m["from"] for m in find_merges(ents, rels, {merge_id("ALEX", "ALEX MERCER")})}
+    assert "ALEX" not in merges and "TAYLOR" not in merges
+
+
+def _adjacent_case(full_name_at, doc_of_full="d"):
+    """AGENT HAYES and JORDAN taken from passage d#1; JORDAN HAYES extracted from, and written out
+    in, the passage `full_name_at` of document `doc_of_full`."""
+    from core.index.entity_resolution import adjacent_units
+    rows = [{"id": f"d{i}", "document_id": "d", "ordinal": i} for i in range(5)] + \
+           [{"id": f"e{i}", "document_id": "e", "ordinal": i} for i in range(3)]
+    full_unit = f"{doc_of_full}{full_name_at}"
+    texts = {r["id"]: "The corridor was quiet." for r in rows}
+    texts[full_unit] = "Jordan Hayes studied the console, and then the blind man's-buff began."
+    texts["d1"] = "Agent Hayes looked up. Jordan nodded; Man and machine were one."
+    ents = {"JORDAN HAYES": _person(full_unit), "AGENT HAYES": _person("d1"), "JORDAN": _person("d1"),
+            "DULCE": _person("d1", t="geo"), "MAN": _person("d1"), "BLIND MAN": _person(full_unit)}
+    rels = {("AGENT HAYES", "DULCE"): {}, ("DULCE", "JORDAN"): {}}
+    return ents, rels, texts.get, adjacent_units(rows)
+
+
+def test_a_one_name_joins_the_full_name_written_in_the_passage_next_to_its_own():
+    """Writers name a person in full once, then by one name in the next passages: "Jordan Hayes"
+    in passage #0, "Agent Hayes" and "Jordan" in #1, as Qwen 1.5B extracted Operation Dulce."""
+    from core.index.entity_resolution import find_merges
+    for at in (0, 2):
+        ents, rels, text, nearby = _adjacent_case(at)
+        merges = {m["from"]: m for m in find_merges(ents, rels, set(), text, nearby)}
+        assert merges["AGENT HAYES"]["into"] == "JORDAN HAYES" and merges["JORDAN"]["into"] == "JORDAN HAYES"
+        assert "Jordan Hayes is written in the passage next to its text unit" in merges["AGENT HAYES"]["reason"]
+        assert "MAN" not in merges  # "blind man" next door is a phrase, not a name written out
+        assert "AGENT HAYES" not in {m["from"] for m in find_merges(ents, rels, set(), text)}  # no adjacency given
+
+
+def test_a_full_name_two_passages_away_or_in_another_document_is_no_evidence():
+    from core.index.entity_resolution import find_merges
+    for at, doc in ((3, "d"), (4, "d"), (0, "e"), (1, "e"), (2, "e")):
+        ents, rels, text, nearby = _adjacent_case(at, doc)
+        merged = {m["from"] for m in find_merges(ents, rels, set(), text, nearby)}
+        assert not merged & {"AGENT HAYES", "JORDAN", "MAN"}, (at, doc)
+
+
+def test_a_spelling_variant_needs_its_short_words_equal():
+    """Microsoft GraphRAG's Christmas Carol has BOY CRATCHIT beside BOB CRATCHIT (similarity 0.92,
+    shared neighbours): a different child. Bob/Boy, Tom/Tim are names, not misspellings; a one-letter
+    variant of a longer word still merges."""
+    from core.index.entity_resolution import find_merges
+    ents = {"BOB CRATCHIT": _person("u1", "u2"), "BOY CRATCHIT": _person("u3"), "MRS. CRATCHIT": _person("u1"),
+            "TOM SMITH": _person("u4"), "TIM SMITH": _person("u4"),
+            "TAYLOR CRUZ": _person("u5", "u6"), "TAYLOR CRUS": _person("u7"), "ALEX MERCER": _person("u5")}
+    rels = {("BOB CRATCHIT", "MRS. CRATCHIT"): {}, ("BOY CRATCHIT", "MRS. CRATCHIT"): {},
+            ("ALEX MERCER", "TAYLOR CRUZ"): {}, ("ALEX MERCER", "TAYLOR CRUS"): {}}
+    merges = {m["from"]: m for m in find_merges(ents, rels, set())}
+    assert not {"BOY CRATCHIT", "BOB CRATCHIT", "TOM SMITH", "TIM SMITH"} & set(merges)
+    assert merges["TAYLOR CRUS"]["into"] == "TAYLOR CRUZ" and "spelling variant" in merges["TAYLOR CRUS"]["reason"]

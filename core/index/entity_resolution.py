@@ -12,12 +12,21 @@ Rules (conservative on purpose; a wrong merge hides a person):
   typed a person and neither an organisation, place or event; never when several full names fit
   ("CRATCHIT": Bob, Martha, Belinda...); a full name with and without titles counts once;
 - spelling: names with the same number of words (at least two), the same first letter in each
-  word, and a similarity of at least 0.9 merge;
-- both need evidence: a shared neighbour, a shared text unit, or the kept name written out in
+  word, words of three letters or fewer equal ("BOB" and "BOY CRATCHIT" are two children, "TOM"
+  and "TIM" two names), and a similarity of at least 0.9 merge;
+- all need evidence: a shared neighbour, a shared text unit, or the kept name written out in
   a text unit the other was extracted from (the model took "AGENT HAYES" from a passage that
   says "Jordan Hayes" but did not extract the full name there), except a full name of two or
   more words written with and without a title ("AGENT ALEX MERCER", "ALEX MERCER"), which is
-  evidence enough.
+  evidence enough. The one-name rule also takes the full name of a person written as a name
+  (no word lowercase: "Jordan Hayes", not "blind man") in a passage next to one the short name
+  came from (same document, the unit just before or after): writers name a person in full
+  once, then by one name in the next passages. Two or more passages away, or in another
+  document, is no evidence;
+- evidence is judged through the merges made so far: each name counts with the names merged
+  into it, and a neighbour by the name it was merged into ("TAYLOR" beside "ALEX" and "TAYLOR
+  CRUZ" beside "ALEX MERCER" share a neighbour once "ALEX" joined "ALEX MERCER"); candidates are
+  tried again until a pass makes no new merge, so the order of names does not matter.
 """
 from __future__ import annotations
 
@@ -72,37 +81,91 @@ def merge_id(a: str, b: str) -> str:
     return "mrg-" + hashlib.sha256(f"{x}\x1f{y}".encode("utf-8")).hexdigest()[:16]
 
 
-def _written_in(name: str, units: list[str], unit_text: Callable[[str], str] | None) -> bool:
-    """Is `name` (titles aside) written, as whole words and in any case, in one of the units?"""
+def _written_in(name: str, units: list[str], unit_text: Callable[[str], str] | None,
+                as_name: bool = False) -> bool:
+    """Is `name` (titles aside) written, as whole words and in any case, in one of the units?
+    as_name: only where written as a name, no word starting lowercase ("Blind Man", not "blind man")."""
     if unit_text is None:
         return False
     core = split_title(name)[1]
     pattern = re.compile(r"(?<!\w)" + r"[\s\-]+".join(map(re.escape, core.split())) + r"(?!\w)", re.IGNORECASE)
-    return any(pattern.search(unit_text(u) or "") for u in units[:20])
+    named = lambda m: not as_name or not any(w[:1].islower() for w in re.split(r"[\s\-]+", m.group(0)))
+    return any(named(m) for u in units[:20] for m in pattern.finditer(unit_text(u) or ""))
+
+
+def adjacent_units(rows: list[dict[str, Any]]) -> Callable[[str], list[str]]:
+    """nearby(id) for text unit rows (id, document_id, ordinal): the ids of the units just before
+    and after that one in the same document. Units without an ordinal have no neighbours."""
+    at = {(r["document_id"], r["ordinal"]): r["id"] for r in rows if r.get("ordinal") is not None}
+    place = {uid: key for key, uid in at.items()}
+
+    def nearby(uid: str) -> list[str]:
+        if uid not in place:
+            return []
+        doc, i = place[uid]
+        return [at[(doc, j)] for j in (i - 1, i + 1) if (doc, j) in at]
+    return nearby
+
+
+def _short_words_equal(a: str, b: str) -> bool:
+    """Words of three letters or fewer must be equal in a spelling variant: "BOB" and "BOY",
+    "TOM" and "TIM" are different names, not misspellings."""
+    return all(x == y for x, y in zip(a.split(), b.split())
+               if min(sum(ch.isalpha() for ch in x), sum(ch.isalpha() for ch in y)) <= 3)
 
 
 def _evidence(a: str, b: str, ents: dict[str, dict], neighbours: dict[str, set[str]],
               joined: dict[str, list[str]] | None = None,
-              unit_text: Callable[[str], str] | None = None) -> str | None:
-    """Evidence that a and b are one entity; b counts with the names already merged into it
-    (joined[b]). unit_text(id) gives a text unit's text, for the written-out check."""
-    group = [b, *((joined or {}).get(b, []))]
-    near_b = set().union(*(neighbours.get(k, set()) for k in group))
-    shared_n = (neighbours.get(a, set()) & near_b) - {a, *group}
+              unit_text: Callable[[str], str] | None = None,
+              final: Callable[[str], str] | None = None,
+              nearby: Callable[[str], list[str]] | None = None,
+              memo: dict[tuple, bool] | None = None) -> str | None:
+    """Evidence that a and b are one entity; each counts with the names already merged into it
+    (joined[x]) and neighbours count by the name they were merged into (final), so "TAYLOR" next
+    to "ALEX" and "TAYLOR CRUZ" next to "ALEX MERCER" share a neighbour once ALEX has joined ALEX
+    MERCER. unit_text(id) gives a text unit's text, for the written-out check; nearby(id), when
+    given, the units just before and after it in its document, for the written-next-door check
+    (only asked by the one-name rule). memo keeps text checks across find_merges' passes."""
+    final = final or (lambda k: k)
+    memo = {} if memo is None else memo
+
+    def written(name: str, units: list[str], as_name: bool = False) -> bool:
+        key = (name, tuple(units[:20]), as_name)
+        if key not in memo:
+            memo[key] = _written_in(name, units, unit_text, as_name)
+        return memo[key]
+
+    group_a = [a, *((joined or {}).get(a, []))]
+    group_b = [b, *((joined or {}).get(b, []))]
+    near = lambda group: {final(n) for k in group for n in neighbours.get(k, ())}
+    shared_n = (near(group_a) & near(group_b)) - {a, b, *group_a, *group_b}
     if shared_n:
         return f"{len(shared_n)} shared neighbour{'s' * (len(shared_n) > 1)} ({', '.join(sorted(shared_n)[:3])})"
-    shared_u = set(ents[a]["units"]) & {u for k in group for u in ents[k]["units"]}
+    units_a = list(dict.fromkeys(u for k in group_a for u in ents[k]["units"]))
+    shared_u = set(units_a) & {u for k in group_b for u in ents[k]["units"]}
     if shared_u:
         return f"{len(shared_u)} shared text unit{'s' * (len(shared_u) > 1)}"
-    if len(split_title(b)[1].split()) > len(split_title(a)[1].split()) and _written_in(b, ents[a]["units"], unit_text):
-        return f"{b.title()} is written in its text unit"
+    if len(split_title(b)[1].split()) > len(split_title(a)[1].split()):
+        if written(b, units_a):
+            return f"{b.title()} is written in its text unit"
+        if nearby is not None and _top_type(ents[b]) == "person":
+            # writers name a person in full once, then by one name in the next passages; the
+            # passage must write it as a name ("Jordan Hayes"), not a phrase ("blind man")
+            own = set(units_a)
+            next_door = list(dict.fromkeys(n for u in units_a for n in nearby(u) if n not in own))
+            if written(b, next_door, as_name=True):
+                return f"{b.title()} is written in the passage next to its text unit"
     return None
 
 
 def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dict[str, Any]],
-                undone: set[str], unit_text: Callable[[str], str] | None = None) -> list[dict[str, Any]]:
+                undone: set[str], unit_text: Callable[[str], str] | None = None,
+                nearby: Callable[[str], list[str]] | None = None) -> list[dict[str, Any]]:
     """Pairs to merge: [{from, into, reason}], `into` the better-attested name. unit_text(id), when
-    given, reads a text unit for the written-out evidence (only for candidates the graph does not link)."""
+    given, reads a text unit for the written-out evidence (only for candidates the graph does not
+    link); nearby(id), when given, lists the units just before and after one in its document (see
+    adjacent_units), for the one-name rule's written-next-door evidence. Candidates are tried
+    until a pass makes no new merge, each seeing the merges made so far, so order does not matter."""
     neighbours: dict[str, set[str]] = {}
     for a, b in rels:
         neighbours.setdefault(a, set()).add(b)
@@ -123,7 +186,7 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
         names = [k for k, _ in group]
         for k in names:
             if k != core:
-                candidates.append((k, core if core in ents else max(names, key=weight), "same name without titles"))
+                candidates.append((k, core if core in ents else max(names, key=weight), "same name without titles", False))
     # a bare surname ("DELGADO") or first name ("ALEX") and the one full name ending or starting
     # with it ("ROSA DELGADO", "ALEX MERCER"): writers name a person in full once, then by one
     # name. Only when exactly one full name (titles aside) fits.
@@ -149,7 +212,8 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
             if full != key and "person" in (_top_type(ents[key]), _top_type(ents[full])):
                 # the full name is the more informative title to keep ("CRUZ", "AGENT CRUZ" ->
                 # "TAYLOR CRUZ"; "ALEX" -> "ALEX MERCER")
-                candidates.append((key, full, f"{why} of the only full name {'ending' if pos == 'last' else 'starting'} with it"))
+                candidates.append((key, full, f"{why} of the only full name {'ending' if pos == 'last' else 'starting'} with it",
+                                   True))
                 break
     # spelling variants, blocked by word count and initials so the comparison stays near-linear
     blocks: dict[tuple, list[str]] = {}
@@ -166,25 +230,43 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
             for b in keys[i + 1:]:
                 if abs(len(a) - len(b)) > 2:
                     continue
-                ratio = SequenceMatcher(None, split_title(a)[1], split_title(b)[1]).ratio()
-                if ratio >= SIMILARITY and split_title(a)[1] != split_title(b)[1]:
+                ca, cb = split_title(a)[1], split_title(b)[1]
+                if ca == cb or not _short_words_equal(ca, cb):
+                    continue
+                ratio = SequenceMatcher(None, ca, cb).ratio()
+                if ratio >= SIMILARITY:
                     into, frm = sorted((a, b), key=weight, reverse=True)
-                    candidates.append((frm, into, f"spelling variant (similarity {ratio:.2f})"))
-    merges, taken, joined = [], {}, {}
-    for frm, into, why in candidates:
-        into = taken.get(into, into)
-        if frm == into or frm in taken or merge_id(frm, into) in undone:
-            continue
-        ev = _evidence(frm, into, ents, neighbours, joined, unit_text)
-        if ev is None:
-            if not why.startswith("same name without titles"):
+                    candidates.append((frm, into, f"spelling variant (similarity {ratio:.2f})", False))
+    merges: list[dict[str, Any]] = []
+    taken: dict[str, str] = {}
+    joined: dict[str, list[str]] = {}
+    memo: dict[tuple, bool] = {}
+
+    def final(k: str) -> str:
+        seen = set()
+        while k in taken and k not in seen:
+            seen.add(k)
+            k = taken[k]
+        return k
+
+    progress = True
+    while progress:  # until a pass merges nothing new: a merge can give a later candidate its evidence
+        progress = False
+        for frm, into, why, one_name in candidates:
+            into = final(into)
+            if frm == into or frm in taken or merge_id(frm, into) in undone:
                 continue
-            # a full name of two or more words written with and without a title ("AGENT ALEX
-            # MERCER", "ALEX MERCER") is one person even where the graph has not linked them yet
-            ev = "the full name is the same"
-        taken[frm] = into
-        joined.setdefault(into, []).append(frm)
-        merges.append({"from": frm, "into": into, "reason": f"{why}; {ev}"})
+            ev = _evidence(frm, into, ents, neighbours, joined, unit_text, final, nearby if one_name else None, memo)
+            if ev is None:
+                if not why.startswith("same name without titles"):
+                    continue
+                # a full name of two or more words written with and without a title ("AGENT ALEX
+                # MERCER", "ALEX MERCER") is one person even where the graph has not linked them yet
+                ev = "the full name is the same"
+            taken[frm] = into
+            joined.setdefault(into, []).extend([frm, *joined.pop(frm, [])])
+            merges.append({"from": frm, "into": into, "reason": f"{why}; {ev}"})
+            progress = True
     return merges
 
 

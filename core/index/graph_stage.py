@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 
 from core.engine import IndexEngine
-from core.index.entity_resolution import apply_merges, find_merges, record_merges, undone_merges
+from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store import Store
@@ -81,7 +81,8 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
     ents, rels, raw_claims = collect(store, engine.name)
     rels = {k: v for k, v in rels.items() if k[0] in ents and k[1] in ents}
     unit_text = lambda uid: (store.get("text_units", uid) or {}).get("text", "")
-    merges = find_merges(ents, rels, undone_merges(store), unit_text)
+    nearby = adjacent_units(store.rows("text_units", select="id, document_id, ordinal"))
+    merges = find_merges(ents, rels, undone_merges(store), unit_text, nearby)
     ents, rels = apply_merges(ents, rels, merges)
     record_merges(store, merges)
     merged_into = {m["from"]: m["into"] for m in merges}
