@@ -44,15 +44,20 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
             threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
             concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
                                             key="ask_conc")
-            c = st.columns(3)
+            c = st.columns(4)
             map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
                                            key="ask_map")
-            reduce_budget = c[1].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
+            per_map = c[1].number_input("Reports per map call", 0, 1000, 0, key="ask_per_map",
+                                        help="0: as many as the map budget holds. Small local models "
+                                             "answer from the first report of a batch and skip the "
+                                             "rest: 1 gives each report its own call.")
+            reduce_budget = c[2].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
                                               500, key="ask_reduce")
-            seed = c[2].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
+            seed = c[3].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
                                      key="ask_seed")
             return GlobalParams(level=int(level), rating_threshold=float(threshold),
                                 seed=int(seed) or None, map_max_tokens=int(map_budget),
+                                map_max_reports=int(per_map),
                                 reduce_max_tokens=int(reduce_budget), concurrency=int(concurrency))
         c = st.columns(3)
         budget = c[0].number_input("Context budget (tokens)", 1000, 128000, 12000, 1000, key="ask_ctx")

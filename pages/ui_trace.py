@@ -57,7 +57,9 @@ def global_how(store: Store, result: SearchResult) -> None:
     st.caption(f"Level {result.level} \u00b7 {p.get('reports_eligible', '?')} of "
                f"{p.get('reports_at_level', '?')} reports rated at least "
                f"{p.get('rating_threshold', 0):g} \u00b7 seed {p.get('seed')} \u00b7 "
-               f"map budget {p.get('map_max_tokens')} tokens \u00b7 reduce budget "
+               f"map budget {p.get('map_max_tokens')} tokens"
+               + (f" and {p['map_max_reports']} report{'s' * (p['map_max_reports'] != 1)} per call"
+                  if p.get("map_max_reports") else "") + " \u00b7 reduce budget "
                f"{p.get('reduce_max_tokens')} tokens")
     failed = result.failed_batches
     if failed:

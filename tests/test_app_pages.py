@@ -228,6 +228,15 @@ def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeyp
     assert "<mark>" in _html(at)
 
 
+def test_reports_per_map_call_option_gives_each_report_its_own_batch(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.number_input(key="ask_per_map").set_value(1)  # in the form: sent with the Ask click
+    _ask(at, "What happened at Tanner Quay and who was responsible?")
+    batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
+    assert len(batches) >= 2 and (batches["reports"] == 1).all()
+    assert any("1 report per call" in c.value for c in at.caption)
+
+
 def test_local_question_shows_the_four_kinds_of_context(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
     at.get("button_group")[0].set_value("local").run()

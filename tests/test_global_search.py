@@ -332,3 +332,18 @@ def test_an_answer_paragraph_copying_a_point_without_its_markers_gets_them(store
     assert result.reduce["attributed_paragraphs"] == 1
     assert [(c["kind"], c["id"]) for c in result.citations] == [("Reports", batch.report_ids[0]), ("Entities", 3)]
     assert result.citations[0]["resolved"]  # the synthetic store has reports but no entities
+
+
+def test_reports_per_map_call_caps_every_batch_and_is_recorded(store):
+    """Small local models answer from the first report of a batch: with map_max_reports=1 every
+    report gets its own map call, within the same token budget."""
+    fake = MapReduceFake()
+    result = global_search(store, "What happens?", GlobalParams(seed=5, map_max_reports=1), LLM(fake))
+    assert [len(b.report_ids) for b in result.batches] == [1] * 40
+    assert len(fake.map_systems) == 40
+    assert sorted(i for b in result.batches for i in b.report_ids) == list(range(40))
+    assert result.params["map_max_reports"] == 1
+    three = global_search(store, "What happens?", GlobalParams(seed=5, map_max_reports=3), None)
+    assert [len(b.report_ids) for b in three.batches] == [3] * 13 + [1]
+    with pytest.raises(UserError, match="reports per map call"):
+        global_search(store, "What happens?", GlobalParams(map_max_reports=-1), None)

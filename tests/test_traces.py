@@ -127,3 +127,13 @@ def test_query_cli_with_an_openai_compatible_endpoint(tmp_path, capsys, monkeypa
         text = capsys.readouterr().out
         assert text.startswith("Marley warned Scrooge") and "model test-model" in text
         assert "1 LLM call (local 1)" in text
+
+
+def test_query_cli_reports_per_map(tmp_path, capsys):
+    build_store(tmp_path / "ws")
+    code = main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
+                 "--engine", "offline", "--seed", "4", "--reports-per-map", "1", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["params"]["map_max_reports"] == 1
+    assert len(out["map"]["batches"]) > 1 and all(len(b["report_ids"]) == 1 for b in out["map"]["batches"])

@@ -69,8 +69,9 @@ class _Row:
         return self._n
 
 
-def _fill(head: str, rows: list[_Row], budget: int) -> tuple[Packed, list[_Row]]:
-    """Rows in order into one table of at most `budget` tokens; returns the rest.
+def _fill(head: str, rows: list[_Row], budget: int, max_rows: int = 0) -> tuple[Packed, list[_Row]]:
+    """Rows in order into one table of at most `budget` tokens (and `max_rows` rows, when set);
+    returns the rest.
 
     Every line ends with a newline and starts with its id (or the header), so the tokenizer's
     pre-split never joins two lines: the table's tokens are exactly the sum of its lines' tokens
@@ -79,6 +80,8 @@ def _fill(head: str, rows: list[_Row], budget: int) -> tuple[Packed, list[_Row]]
     used = count_tokens(head)
     parts, taken = [head], []
     for i, r in enumerate(rows):
+        if max_rows and len(taken) >= max_rows:
+            return Packed("".join(parts), used, taken), rows[i:]
         if used + r.n <= budget:
             parts.append(r.line + "\n")
             taken.append(r.rec)
@@ -108,13 +111,14 @@ def pack_rows(header: str, records: list[dict], row: Callable[[dict], str], budg
     return packed, [r.rec for r in rest]
 
 
-def pack_report_batches(reports: list[dict], budget: int) -> list[Packed]:
-    """Reports (in the given order) into map batches of at most `budget` tokens each; every
-    report lands in exactly one batch (each report's tokens are counted once)."""
-    return list(iter_report_batches(reports, budget))
+def pack_report_batches(reports: list[dict], budget: int, max_reports: int = 0) -> list[Packed]:
+    """Reports (in the given order) into map batches of at most `budget` tokens (and
+    `max_reports` reports, when set) each; every report lands in exactly one batch (each
+    report's tokens are counted once)."""
+    return list(iter_report_batches(reports, budget, max_reports))
 
 
-def iter_report_batches(reports: Iterable[dict], budget: int) -> Iterator[Packed]:
+def iter_report_batches(reports: Iterable[dict], budget: int, max_reports: int = 0) -> Iterator[Packed]:
     """pack_report_batches one batch at a time, reading the reports only as far as the batch
     needs: the first map call can go out before the rest of a level's reports are read and
     counted (the same batches as the list: a batch never looks past its first misfit)."""
@@ -123,7 +127,8 @@ def iter_report_batches(reports: Iterable[dict], budget: int) -> Iterator[Packed
     rest: list[_Row] = []
     held, more = 0, True
     while rest or more:
-        while more and head + held <= budget:  # enough rows to overflow one batch
+        while more and head + held <= budget and not (max_reports and len(rest) >= max_reports):
+            # enough rows to overflow one batch
             r = next(source, None)
             if r is None:
                 more = False
@@ -132,7 +137,7 @@ def iter_report_batches(reports: Iterable[dict], budget: int) -> Iterator[Packed
             held += rest[-1].n
         if not rest:
             return
-        packed, rest = _fill(REPORT_HEADER, rest, budget)
+        packed, rest = _fill(REPORT_HEADER, rest, budget, max_reports)
         if not packed.records:  # budget too small for even a header and a truncated row
             raise ValueError(f"map context budget of {budget} tokens cannot hold one report")
         held = sum(r.n for r in rest)

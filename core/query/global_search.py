@@ -67,6 +67,8 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     params = params or GlobalParams()
     if params.concurrency < 1:
         raise UserError("concurrency must be at least 1")
+    if params.map_max_reports < 0:
+        raise UserError("reports per map call must be 0 (as many as the budget holds) or more")
     t0 = time.perf_counter()
     level = choose_level(store, params.level)
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -86,11 +88,12 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     notify = _serialised(on_batch)
     if llm is None:
         rows = list(_read_reports(store, eligible))
-        result.batches = _map_offline(question, rows, pack_report_batches(rows, params.map_max_tokens),
+        result.batches = _map_offline(question, rows, pack_report_batches(rows, params.map_max_tokens, params.map_max_reports),
                                       notify)
     else:
         params = _fit_to_window(store, llm, question, params, result)
-        packed = iter_report_batches(_read_reports(store, eligible), params.map_max_tokens)
+        packed = iter_report_batches(_read_reports(store, eligible), params.map_max_tokens,
+                                     params.map_max_reports)
         result.batches = _map_llm(store, llm, question, packed, params, notify)
     t2 = time.perf_counter()
     _reduce(store, llm, result, params, n_reports=len(eligible))

@@ -21,6 +21,9 @@ class GlobalParams:
     """Shuffle seed for the order of reports in batches; None draws one (and records it)."""
     map_max_tokens: int = 8000
     """Context budget of one map batch (the report table), in tokens."""
+    map_max_reports: int = 0
+    """Reports in one map batch at most; 0: as many as the budget holds. Small local models read
+    one report per call better than several (they answer from the first and skip the rest)."""
     map_answer_tokens: int = 1000
     """Output cap of one map call."""
     reduce_max_tokens: int = 12000
