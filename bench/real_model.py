@@ -126,15 +126,25 @@ def bench_settings(url: str, chunk_size: int, n_ctx: int) -> Settings:
                     request_timeout=900, max_retries=2, context_window=n_ctx)
 
 
+GLOBAL_Q = "Who are the agents of Operation Dulce and what do they do?"
+
+
 def ask(store: Store, llm) -> dict:
-    """The global and the local question, with the agents each answer names and the map batches."""
-    g = global_search(store, "Who are the agents of Operation Dulce and what do they do?", GlobalParams(seed=1), llm=llm)
+    """The global question (with the default batches and with one report per map call) and the
+    local question, with the agents each answer names, the map batches and the answer's markers."""
+    g = global_search(store, GLOBAL_Q, GlobalParams(seed=1), llm=llm)
+    g1 = global_search(store, GLOBAL_Q, GlobalParams(seed=1, map_max_reports=1), llm=llm)
     loc = local_search(store, "What is Alex Mercer's role in Operation Dulce?", LocalParams(), llm=llm)
     named = lambda text: [a for a in AGENTS if a.lower() in text.lower()]
-    batches = [{"points": [(p.score, p.description) for p in b.points], "error": b.error,
-                "attempts": b.attempts, "raw": b.raw_output[:2000]} for b in g.batches]
-    return {"global_answer": g.answer, "global_agents": named(g.answer), "global_batches": batches,
-            "local_answer": loc.answer, "local_agents": named(loc.answer)}
+    batches = lambda res: [{"reports": b.report_ids, "points": [(p.score, p.description) for p in b.points],
+                            "error": b.error, "attempts": b.attempts, "raw": b.raw_output[:2000]} for b in res.batches]
+    return {"reports": [{"id": r["human_readable_id"], "level": r["level"], "title": r["title"], "summary": r["summary"]}
+                        for r in store.rows("community_reports", order_by="human_readable_id")],
+            "global_answer": g.answer, "global_agents": named(g.answer), "global_batches": batches(g),
+            "global_markers": len(g.citations),
+            "global_per_report_answer": g1.answer, "global_per_report_agents": named(g1.answer),
+            "global_per_report_batches": batches(g1), "global_per_report_markers": len(g1.citations),
+            "local_answer": loc.answer, "local_agents": named(loc.answer), "local_markers": len(loc.citations)}
 
 
 def run_once(url: str, chunk_size: int, n_ctx: int, keep: Path | None = None) -> dict:
@@ -185,7 +195,8 @@ def main() -> None:
             for size in args.chunk_size:
                 store = Store(args.keep / f"chunk{size}")
                 r = ask(store, make_llm(bench_settings(url, size, args.n_ctx), store))
-                print(f"chunk {size}: global names {r['global_agents']}, local names {r['local_agents']}")
+                print(f"chunk {size}: global names {r['global_agents']} (one report per map call: "
+                      f"{r['global_per_report_agents']}), local names {r['local_agents']}")
                 print(json.dumps(r, indent=1, ensure_ascii=False))
             return
         runs = []
@@ -197,7 +208,9 @@ def main() -> None:
                   f"{r['completion_tokens']} completion tokens, {r['chunks_with_no_entities']} of {r['chunks']} chunks "
                   f"gave nothing, {r['entities']} entities, grounded {r['grounded_share']}, {r['rejected']} rejected, "
                   f"{len(r['merges'])} merges: {r['merges']}")
-            print(f"  global answer names {r['global_agents']}; local answer names {r['local_agents']}")
+            print(f"  global answer names {r['global_agents']} ({r['global_markers']} references; one report per "
+                  f"map call: {r['global_per_report_agents']}, {r['global_per_report_markers']} references); local "
+                  f"answer names {r['local_agents']} ({r['local_markers']} references)")
         print(f"  -> {write_result('real_model', {'graphrag': GRAPHRAG, 'runs': runs})}")
     finally:
         server.terminate()
