@@ -344,9 +344,10 @@ class OpenAIChatClient(_Caller):
 
     def _create_json(self, kwargs: dict[str, Any], json_mode: bool) -> Answer:
         create = self._ep.client.chat.completions.create
+        deadline = time.monotonic() + float(self.settings.request_timeout)
         accepted = _JSON_OBJECT.get(self._rf_key)
         if not json_mode or accepted is False:
-            return self._read(create(**kwargs))
+            return self._read(create(**kwargs), deadline)
         try:
             resp = create(**kwargs, response_format={"type": "json_object"})
         except openai.APIStatusError as exc:
@@ -356,15 +357,16 @@ class OpenAIChatClient(_Caller):
             _JSON_OBJECT[self._rf_key] = False
             log.info("%s rejects response_format json_object for %s; sending it no more",
                      self.url, self.model)
-            return self._read(resp)
+            return self._read(resp, deadline)
         _JSON_OBJECT[self._rf_key] = True
-        return self._read(resp)
+        return self._read(resp, deadline)
 
-    def _read(self, resp: Any) -> Answer:
-        """The answer of a request; a streamed one is watched for a loop and cut."""
+    def _read(self, resp: Any, deadline: float | None = None) -> Answer:
+        """The answer of a request; a streamed one is watched for a loop and cut, and closed
+        (a timeout) if it is still going at the deadline."""
         if not isinstance(resp, openai.Stream):
             return from_completion(resp)
-        answer = read_stream(resp, RunawayWatch())
+        answer = read_stream(resp, RunawayWatch(), deadline)
         if not answer.streamed and "no_stream" not in _QUIRKS.get(self._rf_key, frozenset()):
             with _LOCK:  # it answered a stream request with one JSON document: ask no more
                 _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {"no_stream"})

@@ -6,11 +6,15 @@ llama.cpp, vLLM and the others stop generating) and the text is kept up to the f
 of the repeated passage. Usage comes from the chunk that carries it (stream_options
 include_usage); a stream cut short, or a server that sends none, has no usage, and the caller
 counts the tokens itself. A server that ignores `stream` and answers with one JSON document is
-read as such. A stream that breaks off mid-answer raises Transient, so the call is retried.
+read as such. A stream that breaks off mid-answer raises Transient, so the call is retried. A
+stream still going at its deadline (the request timeout, counted from the request) is closed and
+raises a timeout, as a whole answer that long would: the timeout bounds the answer, not only the
+gap between two pieces of it.
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +77,9 @@ def _cut(answer: Answer, runaway: Runaway | None) -> None:
         answer.finish_reason = "runaway"
 
 
-def read_stream(stream: openai.Stream, watch: RunawayWatch | None) -> Answer:
-    """Accumulate a streamed answer, closing the stream early when `watch` sees a loop."""
+def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: float | None = None) -> Answer:
+    """Accumulate a streamed answer, closing the stream early when `watch` sees a loop; past
+    `deadline` (time.monotonic()) it is closed and openai.APITimeoutError raised."""
     ctype = (stream.response.headers.get("content-type") or "").lower()
     if "json" in ctype and "event-stream" not in ctype:  # `stream` ignored: a plain answer
         try:
@@ -100,6 +105,8 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None) -> Answer:
                 runaway = watch.check(text)
                 if runaway is not None:
                     break
+            if deadline is not None and finish is None and time.monotonic() > deadline:
+                raise openai.APITimeoutError(request=stream.response.request)
     except openai.APITimeoutError:
         raise
     except openai.APIConnectionError as exc:

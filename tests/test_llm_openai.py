@@ -107,6 +107,21 @@ def test_an_answer_slower_than_the_timeout_is_abandoned_and_retried(server):
     assert server.count("chat") == 2
 
 
+def test_a_stream_still_going_at_the_timeout_is_closed_and_retried():
+    """The timeout bounds the whole answer, streamed or not: a stream whose pieces come well
+    within the timeout but whose answer takes longer is closed at the timeout, as a whole
+    answer that slow would be, and asked again."""
+    with FakeOpenAIServer(lambda m, r: ENTITIES, token_delay=0.05) as s:  # ~40 pieces: ~2 s
+        c = client(s, request_timeout=0.6, max_retries=1)
+        t = time.monotonic()
+        with pytest.raises(LLMError, match="no answer within 0.6 s"):
+            c.complete(USER)
+        assert time.monotonic() - t < 1.9  # two cut attempts, not two whole answers (~4 s)
+        assert s.count("chat") == 2
+        whole = client(s, request_timeout=10).complete(USER)
+        assert json.loads(whole.text) == ENTITIES
+
+
 def test_retries_stop_after_max_retries_with_the_last_cause(server):
     server.add_faults(*["503"] * 10)
     with pytest.raises(LLMError) as info:
