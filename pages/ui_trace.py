@@ -99,6 +99,10 @@ def local_how(store: Store, result: SearchResult) -> None:
     how = ctx.get("entry_method") or "search"
     st.caption(f"{len(entry)} entry entities found by {how}; the context is packed to "
                f"{(result.params or {}).get('max_tokens', '?')} tokens.")
+    if ctx.get("attributed_paragraphs"):
+        k = ctx["attributed_paragraphs"]
+        st.caption(f"{k} paragraph{'s' if k != 1 else ''} of the answer carried no reference but copied a "
+                   "record of the context word for word (8+ words); each was given that record's reference.")
     tokens = ctx.get("tokens") or {}
     tabs = st.tabs([f"{label} ({len(ctx.get(k) or [])})" for k, label in
                     (("sources", "Source text"), ("reports", "Community reports"),

@@ -297,3 +297,24 @@ def test_local_context_shrinks_to_the_models_context_window(store):
     assert count_tokens(seen["system"]) + count_tokens(result.question) + cap <= window and cap >= 200
     assert result.params["asked"]["max_tokens"] == 12000 and result.params["max_tokens"] < 12000
     assert result.context["context_text"] and len(result.context["context_text"]) < len(wide.context["context_text"])
+
+
+def test_an_uncited_answer_paragraph_copying_a_context_record_gets_its_reference(store):
+    """The chunk-1200 real-model local answer copied Mercer's description and cited nothing; a
+    paragraph that copies a record of the context (8+ words) gets that record's reference, one
+    that copies nothing gets none."""
+    seen = {}
+
+    def respond(messages):
+        seen["system"] = messages[0]["content"]
+        return f"In short: {seen['copied']}\n\nNothing else is known about the warning in general."
+
+    marley = next(e for e in store.rows("entities") if e["title"] == "MARLEY")
+    seen["copied"] = marley["description"]
+    assert len(marley["description"].split()) >= 8
+    result = local_search(store, "What did Marley warn Scrooge about?", llm=LLM(FakeChat(respond)))
+    first, second = result.answer.split("\n\n")
+    assert f"[Data: Entities ({marley['human_readable_id']}" in first
+    assert "[Data:" not in second
+    assert result.context["attributed_paragraphs"] == 1
+    assert ("Entities", marley["human_readable_id"]) in [(c["kind"], c["id"]) for c in result.citations]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from core.query.context import report_row
-from core.query.citations import parse_citations
+from core.query.citations import format_citation, parse_citations
 from core.query.types import Point
 
 _QUOTE_WORDS = 8
@@ -44,13 +44,13 @@ def _paragraphs(text: str) -> list[str]:
     return re.split(r"(\n\s*\n)", text)
 
 
-def attribute_answer(answer: str, points: list[Point]) -> tuple[str, int]:
-    """The reduce answer with each paragraph that has no marker but copies one of the points it
-    was given (8+ words in a row) ending with the markers of the point it copies most (all of
-    the tied ones, their markers once each). Returns (answer, paragraphs given markers)."""
-    cited = [(p, [c.marker for c in parse_citations(p.description)]) for p in points]
-    cited = [(" " + " ".join(_words(p.description)) + " ", marks) for p, marks in cited if marks]
-    if not cited:
+def attribute_paragraphs(answer: str, sources: list[tuple[str, dict[str, list[int]]]]) -> tuple[str, int]:
+    """Each paragraph of `answer` that carries no marker but copies one of the sources (8+
+    words in a row) ends with a marker of the source it copies most; sources tied for most
+    (5 at most, else it is a guess and nothing is added) share one marker. sources: (text,
+    {kind: [ids]}). Returns (answer, paragraphs given a marker)."""
+    sources = [(" " + " ".join(_words(text)) + " ", refs) for text, refs in sources if refs and text]
+    if not sources:
         return answer, 0
     parts, added = _paragraphs(answer), 0
     for k in range(0, len(parts), 2):
@@ -59,11 +59,45 @@ def attribute_answer(answer: str, points: list[Point]) -> tuple[str, int]:
             continue
         words = _words(para)
         grams = {" " + " ".join(words[i:i + _QUOTE_WORDS]) + " " for i in range(0, len(words) - _QUOTE_WORDS + 1)}
-        hits = [sum(g in text for g in grams) for text, _ in cited]
+        hits = [sum(g in text for g in grams) for text, _ in sources]
         best = max(hits, default=0)
-        if best == 0:
+        tied = [refs for (_, refs), n in zip(sources, hits) if n == best]
+        if best == 0 or len(tied) > 5:
             continue
-        markers = list(dict.fromkeys(m for (_, marks), n in zip(cited, hits) if n == best for m in marks))
-        parts[k] = f"{para.rstrip()} {' '.join(markers)}" + para[len(para.rstrip()):]
+        merged: dict[str, list[int]] = {}
+        for refs in tied:
+            for kind, ids in refs.items():
+                merged.setdefault(kind, []).extend(ids)
+        parts[k] = f"{para.rstrip()} {format_citation(merged)}" + para[len(para.rstrip()):]
         added += 1
     return "".join(parts), added
+
+
+def attribute_answer(answer: str, points: list[Point]) -> tuple[str, int]:
+    """The reduce answer, each paragraph that copies a point given that point's references."""
+    sources = []
+    for p in points:
+        refs: dict[str, list[int]] = {}
+        for c in parse_citations(p.description):
+            for r in c.refs:
+                if r.id is not None:
+                    refs.setdefault(r.kind, []).append(r.id)
+        sources.append((p.description, refs))
+    return attribute_paragraphs(answer, sources)
+
+
+LOCAL_FIELDS = {"sources": ("Sources", "text"), "entities": ("Entities", "description"),
+                "relationships": ("Relationships", "description"), "claims": ("Claims", "description"),
+                "reports": ("Reports", "full_content")}
+
+
+def attribute_local(answer: str, records: dict[str, list[dict]]) -> tuple[str, int]:
+    """The local answer, each paragraph that copies a record of its context (a source passage,
+    an entity's or relationship's description, a claim, a report) given that record's reference."""
+    sources = []
+    for key, rows in records.items():
+        kind, field = LOCAL_FIELDS[key]
+        for r in rows:
+            text = r.get(field) or (r.get("summary") if key == "reports" else "")
+            sources.append((text or "", {kind: [int(r["human_readable_id"])]}))
+    return attribute_paragraphs(answer, sources)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from typing import Any
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from core.errors import UserError
 from core.llm import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.attribution import attribute_local
 from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.resolve import resolve_answer
@@ -86,6 +86,10 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
                                       stage="local").text or "").strip()
             if not result.answer:
                 result.error = "the model returned an empty answer"
+            else:
+                result.answer, added = attribute_local(result.answer, {k: tables[k].records for k in TABLE_ORDER})
+                if added:
+                    result.context["attributed_paragraphs"] = added
         except LLMError as exc:
             result.error = f"the answer call failed: {exc}"
     t3 = time.perf_counter()
