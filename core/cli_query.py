@@ -20,9 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--rating-threshold", type=float, default=0.0,
                    help="leave out reports rated below this (global; a common setting is 5)")
     q.add_argument("--concurrency", type=int, help="map calls in flight (default: the setting)")
-    q.add_argument("--reports-per-map", type=int, default=0, metavar="N",
-                   help="at most N reports in one map call (global; 0, the default: as many as the "
-                        "map budget holds; 1 suits small local models)")
+    q.add_argument("--reports-per-map", type=int, metavar="N",
+                   help="at most N reports in one map call (global; 0: as many as the map budget holds; "
+                        "1 suits small local models; default: the setting map_max_reports, "
+                        "SENSEMAKER_MAP_REPORTS, else 0)")
     q.add_argument("--response-type", default="multiple paragraphs")
     q.add_argument("--trace", help="show a stored query again (its id or number) instead of asking")
     q.add_argument("--json", action="store_true", help="print the whole result as one JSON object")
@@ -84,7 +85,8 @@ def run_query(args, store):
                                                               language=settings.language), llm)
     params = GlobalParams(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
                           concurrency=args.concurrency or settings.concurrency,
-                          map_max_reports=args.reports_per_map, response_type=args.response_type,
+                          map_max_reports=settings.map_max_reports if args.reports_per_map is None
+                          else args.reports_per_map, response_type=args.response_type,
                           language=settings.language)
     progress = _progress(args)
     return global_search(store, args.question, params, llm, on_batch=progress)

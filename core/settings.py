@@ -63,6 +63,9 @@ class Settings:
     max_file_mb: float = 50.0
     near_duplicate_threshold: float = 0.9  # share of shared passages; above 1 turns the check off
     language: str = "auto"  # answer/report language: "auto" follows the question/source
+    # global search: reports in one map call at most (0: as many as the map budget holds; 1 suits
+    # small local models, which answer from the first report of a batch)
+    map_max_reports: int = 0
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @property
@@ -99,6 +102,7 @@ _ENV = {
     "SENSEMAKER_TIMEOUT": "request_timeout",
     "SENSEMAKER_CONTEXT_WINDOW": "context_window",
     "SENSEMAKER_STREAM": "stream",
+    "SENSEMAKER_MAP_REPORTS": "map_max_reports",
     "OPENAI_API_VERSION": "azure_api_version",
 }
 

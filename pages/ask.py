@@ -47,7 +47,8 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
             c = st.columns(4)
             map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
                                            key="ask_map")
-            per_map = c[1].number_input("Reports per map call", 0, 1000, 0, key="ask_per_map",
+            per_map = c[1].number_input("Reports per map call", 0, 1000, max(0, ui.settings().map_max_reports),
+                                        key="ask_per_map",
                                         help="0: as many as the map budget holds. Small local models "
                                              "answer from the first report of a batch and skip the "
                                              "rest: 1 gives each report its own call.")

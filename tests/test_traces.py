@@ -129,8 +129,13 @@ def test_query_cli_with_an_openai_compatible_endpoint(tmp_path, capsys, monkeypa
         assert "1 LLM call (local 1)" in text
 
 
-def test_query_cli_reports_per_map(tmp_path, capsys):
+def test_query_cli_reports_per_map(tmp_path, capsys, monkeypatch):
     build_store(tmp_path / "ws")
+    monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "1")  # the setting is the default ...
+    assert main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
+                 "--engine", "offline", "--seed", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["params"]["map_max_reports"] == 1
+    monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "0")  # ... and the option says otherwise
     code = main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
                  "--engine", "offline", "--seed", "4", "--reports-per-map", "1", "--json"])
     assert code == 0
