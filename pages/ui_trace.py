@@ -80,10 +80,10 @@ def global_how(store: Store, result: SearchResult) -> None:
         with st.expander(f"All {len(table)} points"):
             st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch")
     reduce = result.reduce or {}
-    if reduce.get("attributed_paragraphs"):
-        k = reduce["attributed_paragraphs"]
-        st.caption(f"{k} paragraph{'s' if k != 1 else ''} of the answer carried no reference but copied a "
-                   "point word for word (8+ words); each was given the references of the point it copies.")
+    if reduce.get("attributed_markers"):
+        k = reduce["attributed_markers"]
+        st.caption(f"{k} reference{'s' if k != 1 else ''} added: sentences of the answer that copied a point "
+                   "word for word (8+ words) without citing it were given the point's references.")
     if reduce.get("context_text"):
         with st.expander(f"Reduce context as sent ({reduce.get('tokens', '?')} tokens)"):
             st.text(reduce["context_text"])
@@ -99,10 +99,10 @@ def local_how(store: Store, result: SearchResult) -> None:
     how = ctx.get("entry_method") or "search"
     st.caption(f"{len(entry)} entry entities found by {how}; the context is packed to "
                f"{(result.params or {}).get('max_tokens', '?')} tokens.")
-    if ctx.get("attributed_paragraphs"):
-        k = ctx["attributed_paragraphs"]
-        st.caption(f"{k} paragraph{'s' if k != 1 else ''} of the answer carried no reference but copied a "
-                   "record of the context word for word (8+ words); each was given that record's reference.")
+    if ctx.get("attributed_markers"):
+        k = ctx["attributed_markers"]
+        st.caption(f"{k} reference{'s' if k != 1 else ''} added: sentences of the answer that copied a record "
+                   "of the context word for word (8+ words) without citing it were given its reference.")
     tokens = ctx.get("tokens") or {}
     tabs = st.tabs([f"{label} ({len(ctx.get(k) or [])})" for k, label in
                     (("sources", "Source text"), ("reports", "Community reports"),

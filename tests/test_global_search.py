@@ -329,7 +329,7 @@ def test_an_answer_paragraph_copying_a_point_without_its_markers_gets_them(store
     first, second = result.answer.split("\n\n")
     assert first.endswith(f"community. [Data: Reports ({batch.report_ids[0]}); Entities (3)]")
     assert "[Data:" not in second
-    assert result.reduce["attributed_paragraphs"] == 1
+    assert result.reduce["attributed_markers"] == 1
     assert [(c["kind"], c["id"]) for c in result.citations] == [("Reports", batch.report_ids[0]), ("Entities", 3)]
     assert result.citations[0]["resolved"]  # the synthetic store has reports but no entities
 

@@ -316,5 +316,5 @@ def test_an_uncited_answer_paragraph_copying_a_context_record_gets_its_reference
     first, second = result.answer.split("\n\n")
     assert f"[Data: Entities ({marley['human_readable_id']}" in first
     assert "[Data:" not in second
-    assert result.context["attributed_paragraphs"] == 1
+    assert result.context["attributed_markers"] == 1
     assert ("Entities", marley["human_readable_id"]) in [(c["kind"], c["id"]) for c in result.citations]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from core.query.context import report_row
-from core.query.citations import format_citation, parse_citations
+from core.query.citations import format_citation, parse_citations, sentence_spans, sentences_with_citations
 from core.query.types import Point
 
 _QUOTE_WORDS = 8
@@ -44,37 +44,84 @@ def _paragraphs(text: str) -> list[str]:
     return re.split(r"(\n\s*\n)", text)
 
 
-def attribute_paragraphs(answer: str, sources: list[tuple[str, dict[str, list[int]]]]) -> tuple[str, int]:
-    """Each paragraph of `answer` that carries no marker but copies one of the sources (8+
-    words in a row) ends with a marker of the source it copies most; sources tied for most
-    (5 at most, else it is a guess and nothing is added) share one marker. sources: (text,
-    {kind: [ids]}). Returns (answer, paragraphs given a marker)."""
+def _refset(refs: dict[str, list[int]]) -> set[tuple[str, int]]:
+    return {(k, i) for k, ids in refs.items() for i in ids}
+
+
+def _copied(sentence: str, sources: list[tuple[str, dict[str, list[int]]]]) -> dict[str, list[int]] | None:
+    """The references of the source the sentence copies most (8+ words in a row); sources tied
+    for most share them (5 at most: more is a guess, and None is returned)."""
+    words = _words(sentence)
+    grams = {" " + " ".join(words[i:i + _QUOTE_WORDS]) + " " for i in range(0, len(words) - _QUOTE_WORDS + 1)}
+    if not grams:
+        return None
+    hits = [sum(g in text for g in grams) for text, _ in sources]
+    best = max(hits, default=0)
+    tied = [refs for (_, refs), n in zip(sources, hits) if n == best]
+    if best == 0 or len(tied) > 5:
+        return None
+    merged: dict[str, list[int]] = {}
+    for refs in tied:
+        for kind, ids in refs.items():
+            merged.setdefault(kind, []).extend(i for i in ids if i not in merged.get(kind, []))
+    return merged
+
+
+def _attribute_paragraph(para: str, sources: list[tuple[str, dict[str, list[int]]]]) -> tuple[str, int]:
+    cited = [(s, e, _refset({r.kind: [r.id] for c in cs for r in c.refs if r.id is not None}))
+             for _, (s, e), cs in sentences_with_citations(para)]
+    spans = sentence_spans(para)
+    # walk back from the paragraph's end: `cover` is what the next marker (one already there or
+    # one added) cites; consecutive sentences copying the same source share one marker after the
+    # last of them, and none is added where the next marker already cites that source
+    inserts: list[tuple[int, str]] = []
+    cover: set[tuple[str, int]] = set()
+    group: tuple[int, dict[str, list[int]]] | None = None  # (insert position, refs)
+
+    def close() -> None:
+        nonlocal group, cover
+        if group is not None:
+            at, refs = group
+            if not _refset(refs) <= cover:
+                inserts.append((at, format_citation(refs)))
+                cover = _refset(refs)
+            group = None
+
+    for s, e in reversed(spans):
+        marked = [c for c in cited if c[0] < e and s < c[1]]
+        if marked:
+            close()
+            cover = set().union(*(c[2] for c in marked))
+            continue
+        refs = _copied(para[s:e], sources)
+        if refs is None or (group is not None and refs != group[1]):
+            close()
+        if refs is not None and group is None:
+            group = (e, refs)
+    close()
+    for at, marker in sorted(inserts, reverse=True):
+        para = f"{para[:at]} {marker}{para[at:]}"
+    return para, len(inserts)
+
+
+def attribute_sentences(answer: str, sources: list[tuple[str, dict[str, list[int]]]]) -> tuple[str, int]:
+    """An answer whose sentences copy their sources (8+ words in a row) but carry no marker: each
+    run of sentences copying the same source gets that source's marker after its last sentence,
+    unless the next marker of the paragraph already cites it. sources: (text, {kind: [ids]}).
+    Returns (answer, markers added)."""
     sources = [(" " + " ".join(_words(text)) + " ", refs) for text, refs in sources if refs and text]
     if not sources:
         return answer, 0
     parts, added = _paragraphs(answer), 0
     for k in range(0, len(parts), 2):
-        para = parts[k]
-        if not para.strip() or parse_citations(para):
-            continue
-        words = _words(para)
-        grams = {" " + " ".join(words[i:i + _QUOTE_WORDS]) + " " for i in range(0, len(words) - _QUOTE_WORDS + 1)}
-        hits = [sum(g in text for g in grams) for text, _ in sources]
-        best = max(hits, default=0)
-        tied = [refs for (_, refs), n in zip(sources, hits) if n == best]
-        if best == 0 or len(tied) > 5:
-            continue
-        merged: dict[str, list[int]] = {}
-        for refs in tied:
-            for kind, ids in refs.items():
-                merged.setdefault(kind, []).extend(ids)
-        parts[k] = f"{para.rstrip()} {format_citation(merged)}" + para[len(para.rstrip()):]
-        added += 1
+        if parts[k].strip():
+            parts[k], n = _attribute_paragraph(parts[k], sources)
+            added += n
     return "".join(parts), added
 
 
 def attribute_answer(answer: str, points: list[Point]) -> tuple[str, int]:
-    """The reduce answer, each paragraph that copies a point given that point's references."""
+    """The reduce answer, sentences that copy a point given that point's references."""
     sources = []
     for p in points:
         refs: dict[str, list[int]] = {}
@@ -83,7 +130,7 @@ def attribute_answer(answer: str, points: list[Point]) -> tuple[str, int]:
                 if r.id is not None:
                     refs.setdefault(r.kind, []).append(r.id)
         sources.append((p.description, refs))
-    return attribute_paragraphs(answer, sources)
+    return attribute_sentences(answer, sources)
 
 
 LOCAL_FIELDS = {"sources": ("Sources", "text"), "entities": ("Entities", "description"),
@@ -92,12 +139,12 @@ LOCAL_FIELDS = {"sources": ("Sources", "text"), "entities": ("Entities", "descri
 
 
 def attribute_local(answer: str, records: dict[str, list[dict]]) -> tuple[str, int]:
-    """The local answer, each paragraph that copies a record of its context (a source passage,
-    an entity's or relationship's description, a claim, a report) given that record's reference."""
+    """The local answer, sentences that copy a record of its context (a source passage, an
+    entity's or relationship's description, a claim, a report) given that record's reference."""
     sources = []
     for key, rows in records.items():
         kind, field = LOCAL_FIELDS[key]
         for r in rows:
             text = r.get(field) or (r.get("summary") if key == "reports" else "")
             sources.append((text or "", {kind: [int(r["human_readable_id"])]}))
-    return attribute_paragraphs(answer, sources)
+    return attribute_sentences(answer, sources)

@@ -317,7 +317,7 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
         return
     result.answer, added = attribute_answer(result.answer, selected)
     if added:
-        result.reduce["attributed_paragraphs"] = added
+        result.reduce["attributed_markers"] = added
 
 
 def _no_answer(result: SearchResult, params: GlobalParams, n_reports: int) -> str:

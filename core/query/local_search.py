@@ -89,7 +89,7 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else:
                 result.answer, added = attribute_local(result.answer, {k: tables[k].records for k in TABLE_ORDER})
                 if added:
-                    result.context["attributed_paragraphs"] = added
+                    result.context["attributed_markers"] = added
         except LLMError as exc:
             result.error = f"the answer call failed: {exc}"
     t3 = time.perf_counter()
