@@ -130,10 +130,11 @@ GLOBAL_Q = "Who are the agents of Operation Dulce and what do they do?"
 
 
 def ask(store: Store, llm) -> dict:
-    """The global question (with the default batches and with one report per map call) and the
+    """The global question (with the default, auto reports per map call: one for this 8,192-token
+    window, and with as many reports per call as the budget holds, GraphRAG's packing) and the
     local question, with the agents each answer names, the map batches and the answer's markers."""
     g = global_search(store, GLOBAL_Q, GlobalParams(seed=1), llm=llm)
-    g1 = global_search(store, GLOBAL_Q, GlobalParams(seed=1, map_max_reports=1), llm=llm)
+    g1 = global_search(store, GLOBAL_Q, GlobalParams(seed=1, map_max_reports=0), llm=llm)
     loc = local_search(store, "What is Alex Mercer's role in Operation Dulce?", LocalParams(), llm=llm)
     named = lambda text: [a for a in AGENTS if a.lower() in text.lower()]
     batches = lambda res: [{"reports": b.report_ids, "points": [(p.score, p.description) for p in b.points],
@@ -142,8 +143,8 @@ def ask(store: Store, llm) -> dict:
                         for r in store.rows("community_reports", order_by="human_readable_id")],
             "global_answer": g.answer, "global_agents": named(g.answer), "global_batches": batches(g),
             "global_markers": len(g.citations),
-            "global_per_report_answer": g1.answer, "global_per_report_agents": named(g1.answer),
-            "global_per_report_batches": batches(g1), "global_per_report_markers": len(g1.citations),
+            "global_packed_answer": g1.answer, "global_packed_agents": named(g1.answer),
+            "global_packed_batches": batches(g1), "global_packed_markers": len(g1.citations),
             "local_answer": loc.answer, "local_agents": named(loc.answer), "local_markers": len(loc.citations)}
 
 
@@ -195,8 +196,8 @@ def main() -> None:
             for size in args.chunk_size:
                 store = Store(args.keep / f"chunk{size}")
                 r = ask(store, make_llm(bench_settings(url, size, args.n_ctx), store))
-                print(f"chunk {size}: global names {r['global_agents']} (one report per map call: "
-                      f"{r['global_per_report_agents']}), local names {r['local_agents']}")
+                print(f"chunk {size}: global names {r['global_agents']} (reports packed by budget: "
+                      f"{r['global_packed_agents']}), local names {r['local_agents']}")
                 print(json.dumps(r, indent=1, ensure_ascii=False))
             return
         runs = []
@@ -208,8 +209,8 @@ def main() -> None:
                   f"{r['completion_tokens']} completion tokens, {r['chunks_with_no_entities']} of {r['chunks']} chunks "
                   f"gave nothing, {r['entities']} entities, grounded {r['grounded_share']}, {r['rejected']} rejected, "
                   f"{len(r['merges'])} merges: {r['merges']}")
-            print(f"  global answer names {r['global_agents']} ({r['global_markers']} references; one report per "
-                  f"map call: {r['global_per_report_agents']}, {r['global_per_report_markers']} references); local "
+            print(f"  global answer names {r['global_agents']} ({r['global_markers']} references; reports packed "
+                  f"by budget: {r['global_packed_agents']}, {r['global_packed_markers']} references); local "
                   f"answer names {r['local_agents']} ({r['local_markers']} references)")
         print(f"  -> {write_result('real_model', {'graphrag': GRAPHRAG, 'runs': runs})}")
     finally:

@@ -20,10 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--rating-threshold", type=float, default=0.0,
                    help="leave out reports rated below this (global; a common setting is 5)")
     q.add_argument("--concurrency", type=int, help="map calls in flight (default: the setting)")
-    q.add_argument("--reports-per-map", type=int, metavar="N",
+    q.add_argument("--reports-per-map", type=_per_map, metavar="N|auto",
                    help="at most N reports in one map call (global; 0: as many as the map budget holds; "
-                        "1 suits small local models; default: the setting map_max_reports, "
-                        "SENSEMAKER_MAP_REPORTS, else 0)")
+                        "auto: 1 for a model with a context window of 8,192 tokens or less, else 0; "
+                        "default: the setting map_max_reports, SENSEMAKER_MAP_REPORTS, else auto)")
     q.add_argument("--response-type", default="multiple paragraphs")
     q.add_argument("--trace", help="show a stored query again (its id or number) instead of asking")
     q.add_argument("--json", action="store_true", help="print the whole result as one JSON object")
@@ -34,6 +34,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--limit", type=int, default=20)
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_traces)
+
+
+_AUTO = "auto"
+
+
+def _per_map(value: str) -> int | str:
+    if value.strip().lower() == _AUTO:
+        return _AUTO
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of reports or 'auto', not {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("reports per map call must be 0 or more (0: as many as fit)")
+    return n
 
 
 def _open(workspace: str):
@@ -85,8 +100,9 @@ def run_query(args, store):
                                                               language=settings.language), llm)
     params = GlobalParams(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
                           concurrency=args.concurrency or settings.concurrency,
-                          map_max_reports=settings.map_max_reports if args.reports_per_map is None
-                          else args.reports_per_map, response_type=args.response_type,
+                          map_max_reports=(settings.map_max_reports if args.reports_per_map is None
+                                           else None if args.reports_per_map == _AUTO else args.reports_per_map),
+                          response_type=args.response_type,
                           language=settings.language)
     progress = _progress(args)
     return global_search(store, args.question, params, llm, on_batch=progress)

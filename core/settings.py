@@ -63,9 +63,9 @@ class Settings:
     max_file_mb: float = 50.0
     near_duplicate_threshold: float = 0.9  # share of shared passages; above 1 turns the check off
     language: str = "auto"  # answer/report language: "auto" follows the question/source
-    # global search: reports in one map call at most (0: as many as the map budget holds; 1 suits
-    # small local models, which answer from the first report of a batch)
-    map_max_reports: int = 0
+    # global search: reports in one map call at most (0: as many as the map budget holds; None,
+    # "auto": 1 for a model with a context window of 8,192 tokens or less, else 0)
+    map_max_reports: int | None = None
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @property
@@ -131,7 +131,9 @@ def _coerce(name: str, value: Any) -> Any:
             return int(value)
         if isinstance(default, float):
             return float(value)
-        if name in ("requests_per_minute", "tokens_per_minute", "context_window"):
+        if name == "map_max_reports" and str(value).strip().lower() in ("", "auto"):
+            return None
+        if name in ("requests_per_minute", "tokens_per_minute", "context_window", "map_max_reports"):
             return int(value) if value != "" else None
         return str(value) if value != "" else None
     except (TypeError, ValueError) as exc:

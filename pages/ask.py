@@ -47,18 +47,22 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
             c = st.columns(4)
             map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
                                            key="ask_map")
-            per_map = c[1].number_input("Reports per map call", 0, 1000, max(0, ui.settings().map_max_reports),
-                                        key="ask_per_map",
-                                        help="0: as many as the map budget holds. Small local models "
-                                             "answer from the first report of a batch and skip the "
-                                             "rest: 1 gives each report its own call.")
+            choices = [None, 0, 1, 2, 3, 5, 10]
+            chosen = ui.settings().map_max_reports
+            per_map = c[1].selectbox(
+                "Reports per map call", choices, key="ask_per_map",
+                index=choices.index(chosen) if chosen in choices else 0,
+                format_func=lambda n: ("auto" if n is None else "as many as fit" if n == 0 else str(n)),
+                help="How many community reports one map call reads. Auto: one for a model whose "
+                     "context window is 8,192 tokens or less (small local models answer from the "
+                     "first report of a batch and skip the rest), else as many as the map budget holds.")
             reduce_budget = c[2].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
                                               500, key="ask_reduce")
             seed = c[3].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
                                      key="ask_seed")
             return GlobalParams(level=int(level), rating_threshold=float(threshold),
                                 seed=int(seed) or None, map_max_tokens=int(map_budget),
-                                map_max_reports=int(per_map),
+                                map_max_reports=per_map,
                                 reduce_max_tokens=int(reduce_budget), concurrency=int(concurrency))
         c = st.columns(3)
         budget = c[0].number_input("Context budget (tokens)", 1000, 128000, 12000, 1000, key="ask_ctx")

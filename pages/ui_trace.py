@@ -61,6 +61,8 @@ def global_how(store: Store, result: SearchResult) -> None:
                + (f" and {p['map_max_reports']} report{'s' * (p['map_max_reports'] != 1)} per call"
                   if p.get("map_max_reports") else "") + " \u00b7 reduce budget "
                f"{p.get('reduce_max_tokens')} tokens")
+    if p.get("map_max_reports_why"):
+        st.caption(f"Reports per map call: {p['map_max_reports_why']}.")
     failed = result.failed_batches
     if failed:
         st.warning(f"{len(failed)} map batch{'es' if len(failed) != 1 else ''} failed; their "

@@ -230,7 +230,7 @@ def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeyp
 
 def test_reports_per_map_call_option_gives_each_report_its_own_batch(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
-    at.number_input(key="ask_per_map").set_value(1)  # in the form: sent with the Ask click
+    at.selectbox(key="ask_per_map").set_value(1)  # in the form: sent with the Ask click
     _ask(at, "What happened at Tanner Quay and who was responsible?")
     batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
     assert len(batches) >= 2 and (batches["reports"] == 1).all()

@@ -347,3 +347,22 @@ def test_reports_per_map_call_caps_every_batch_and_is_recorded(store):
     assert [len(b.report_ids) for b in three.batches] == [3] * 13 + [1]
     with pytest.raises(UserError, match="reports per map call"):
         global_search(store, "What happens?", GlobalParams(map_max_reports=-1), None)
+
+
+def test_auto_reports_per_map_call_follows_the_models_context_window(store):
+    """Auto: a small window (a small local model's) gets one report per map call, a large one
+    as many as the budget holds, and the trace says why."""
+    small = LLM(MapReduceFake())
+    small.context_window = 8192
+    result = global_search(store, "What happens?", GlobalParams(seed=1), small)
+    assert result.params["map_max_reports"] == 1 and all(len(b.report_ids) == 1 for b in result.batches)
+    assert "8,192" in result.params["map_max_reports_why"]
+    large = LLM(MapReduceFake())
+    large.context_window = 128000
+    result = global_search(store, "What happens?", GlobalParams(seed=1), large)
+    assert result.params["map_max_reports"] == 0 and max(len(b.report_ids) for b in result.batches) > 1
+    assert "as many as the budget holds" in result.params["map_max_reports_why"]
+    told = global_search(store, "What happens?", GlobalParams(seed=1, map_max_reports=0), small)
+    assert max(len(b.report_ids) for b in told.batches) > 1 and "map_max_reports_why" not in told.params
+    offline = global_search(store, "What happens?", GlobalParams(seed=1), None)
+    assert offline.params["map_max_reports"] == 0

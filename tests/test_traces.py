@@ -135,6 +135,13 @@ def test_query_cli_reports_per_map(tmp_path, capsys, monkeypatch):
     assert main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
                  "--engine", "offline", "--seed", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["params"]["map_max_reports"] == 1
+    monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "auto")  # the offline engine has no window: auto is 0
+    assert main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
+                 "--engine", "offline", "--seed", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["params"]["map_max_reports"] == 0
+    with pytest.raises(SystemExit):
+        main(["query", "Q", "-w", str(tmp_path / "ws"), "--reports-per-map", "-2"])
+    assert "0 or more" in capsys.readouterr().err
     monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "0")  # ... and the option says otherwise
     code = main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
                  "--engine", "offline", "--seed", "4", "--reports-per-map", "1", "--json"])

@@ -33,7 +33,7 @@ from core.query.context import (Packed, iter_report_batches, language_instructio
                                 pack_report_batches)
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
-from core.query.types import GlobalParams, MapBatch, Point, SearchResult
+from core.query.types import SMALL_WINDOW, GlobalParams, MapBatch, Point, SearchResult
 from core.store import Store
 
 
@@ -67,8 +67,9 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     params = params or GlobalParams()
     if params.concurrency < 1:
         raise UserError("concurrency must be at least 1")
-    if params.map_max_reports < 0:
-        raise UserError("reports per map call must be 0 (as many as the budget holds) or more")
+    if params.map_max_reports is not None and params.map_max_reports < 0:
+        raise UserError("reports per map call must be 0 (as many as the budget holds) or more, "
+                        "or auto")
     t0 = time.perf_counter()
     level = choose_level(store, params.level)
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -86,10 +87,11 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     before = usage_snapshot(llm)
     t1 = time.perf_counter()
     notify = _serialised(on_batch)
+    params = _reports_per_call(llm, params, result)
     if llm is None:
         rows = list(_read_reports(store, eligible))
-        result.batches = _map_offline(question, rows, pack_report_batches(rows, params.map_max_tokens, params.map_max_reports),
-                                      notify)
+        packed_rows = pack_report_batches(rows, params.map_max_tokens, params.map_max_reports)
+        result.batches = _map_offline(question, rows, packed_rows, notify)
     else:
         params = _fit_to_window(store, llm, question, params, result)
         packed = iter_report_batches(_read_reports(store, eligible), params.map_max_tokens,
@@ -126,6 +128,19 @@ def _fit_to_window(store: Store, llm: LLM, question: str, params: GlobalParams,
     result.params.update(context_window=window, **changed,
                          asked={k: getattr(params, k) for k in changed})
     return fitted
+
+
+def _reports_per_call(llm: LLM | None, params: GlobalParams, result: SearchResult) -> GlobalParams:
+    """Resolve map_max_reports=None (auto): one report per map call for a model with a small
+    context window, else as many as the budget holds. The trace records the choice."""
+    if params.map_max_reports is not None:
+        return params
+    window = context_window(llm)
+    per_call = 1 if window is not None and window <= SMALL_WINDOW else 0
+    why = (f"auto: 1 for a context window of {window:,} tokens (at most {SMALL_WINDOW:,})" if per_call
+           else "auto: as many as the budget holds" + (f" (context window {window:,} tokens)" if window else ""))
+    result.params.update(map_max_reports=per_call, map_max_reports_why=why)
+    return dataclasses.replace(params, map_max_reports=per_call)
 
 
 def _read_reports(store: Store, ids: list[str], chunk: int = 64) -> Iterator[dict]:

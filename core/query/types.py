@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+SMALL_WINDOW = 8192
+"""A context window this small is a small (usually local) model's: auto gives it one report per
+map call."""
+
+
 @dataclass
 class GlobalParams:
     level: int | None = None
@@ -21,9 +26,11 @@ class GlobalParams:
     """Shuffle seed for the order of reports in batches; None draws one (and records it)."""
     map_max_tokens: int = 8000
     """Context budget of one map batch (the report table), in tokens."""
-    map_max_reports: int = 0
-    """Reports in one map batch at most; 0: as many as the budget holds. Small local models read
-    one report per call better than several (they answer from the first and skip the rest)."""
+    map_max_reports: int | None = None
+    """Reports in one map batch at most; 0: as many as the budget holds; None (auto): 1 for a
+    model whose context window is SMALL_WINDOW tokens or less, else 0. Small local models read
+    one report per call better than several (they answer from the first and skip the rest), and
+    a budget fitted to a small window holds only a few reports anyway."""
     map_answer_tokens: int = 1000
     """Output cap of one map call."""
     reduce_max_tokens: int = 12000
