@@ -235,3 +235,17 @@ def trim_around(text: str, start: int, end: int, max_words: int) -> str:
         a, b = toks[lo][0], toks[hi - 1][1]
     piece = " ".join(text[a:b].split())
     return ("\u2026" if a > 0 else "") + piece + ("\u2026" if b < len(text.rstrip()) else "")
+
+
+def names_entity(title: str, text: str) -> bool:
+    """Does the text name this entity: its title, or for a name of two or more words its last word
+    of 4+ letters (a person's surname), as whole words in any case (CJK titles as they are)?"""
+    if is_cjk(title):
+        return title in text
+    parts = re.findall(r"\w+", title.lower())
+    if not parts:
+        return False
+    folded = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+    if f" {' '.join(parts)} " in folded:
+        return True
+    return len(parts) >= 2 and len(parts[-1]) >= 4 and f" {parts[-1]} " in folded

@@ -82,6 +82,13 @@ def global_how(store: Store, result: SearchResult) -> None:
         with st.expander(f"All {len(table)} points"):
             st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch")
     reduce = result.reduce or {}
+    left = reduce.get("left_out")
+    if left:
+        names = ", ".join(str(n).title() for n in left.get("names", []))
+        st.caption(f"The model's first answer left out {names}, named by the best points; it was asked "
+                   "once more with those names, and its "
+                   + ("second answer was kept." if left.get("kept") == "second" else
+                      "first answer was kept (the second named no more of them)."))
     if reduce.get("attributed_markers"):
         k = reduce["attributed_markers"]
         st.caption(f"{k} reference{'s' if k != 1 else ''} added: sentences of the answer that copied a point "

@@ -366,3 +366,56 @@ def test_auto_reports_per_map_call_follows_the_models_context_window(store):
     assert max(len(b.report_ids) for b in told.batches) > 1 and "map_max_reports_why" not in told.params
     offline = global_search(store, "What happens?", GlobalParams(seed=1), None)
     assert offline.params["map_max_reports"] == 0
+
+
+def _small_model_reduce(first: str, second: str, window: int):
+    """A model that maps each level-0 report to a point naming its people, and answers the
+    reduce with `first`, or with `second` when reminded of names it left out."""
+    import json
+    calls = {"reduce": []}
+
+    def respond(messages):
+        system = messages[0]["content"]
+        if "---Analyst reports---" in system:
+            calls["reduce"].append(messages[-1]["content"])
+            return second if "Reminder" in messages[-1]["content"] else first
+        points = []
+        if "Cratchit" in system:
+            points.append({"description": "Bob Cratchit is Scrooge's clerk and Tiny Tim his son [Data: Reports (1)]",
+                           "score": 90})
+        if "Fezziwig" in system:
+            points.append({"description": "Scrooge's partner was Marley [Data: Reports (0)]", "score": 80})
+        return json.dumps({"points": points})
+
+    llm = LLM(FakeChat(respond))
+    llm.context_window = window
+    return llm, calls
+
+
+def test_a_small_models_answer_leaving_out_the_best_points_names_is_asked_again():
+    """Qwen 1.5B answered "who are the agents" from one point and dropped the two that named
+    Rivera and Mercer. With a small window, names the best points give and the answer does not
+    are sent back once; the answer naming more of them is kept, and the trace says so."""
+    import tempfile
+    from pathlib import Path
+    from tests.test_local_search import build_store
+    with tempfile.TemporaryDirectory() as tmp:
+        store = build_store(Path(tmp) / "ws")
+        llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].",
+                                         "Bob Cratchit and Tiny Tim work for Scrooge [Data: Reports (1)]. "
+                                         "Marley was his partner [Data: Reports (0)].", 8192)
+        result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
+        assert len(calls["reduce"]) == 2
+        assert "Bob Cratchit" in calls["reduce"][1] and "Tiny Tim" in calls["reduce"][1]
+        assert result.answer.startswith("Bob Cratchit and Tiny Tim")
+        left = result.reduce["left_out"]
+        assert {"BOB CRATCHIT", "TINY TIM"} <= set(left["names"]) and left["kept"] == "second"
+        assert left["still_left_out"] == []
+
+        # a second answer naming no more is not kept; a large window is not asked again
+        llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].", "Nobody.", 8192)
+        result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
+        assert result.answer.startswith("Scrooge had a partner") and result.reduce["left_out"]["kept"] == "first"
+        llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].", "x", 128000)
+        result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
+        assert len(calls["reduce"]) == 1 and "left_out" not in result.reduce

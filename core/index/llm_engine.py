@@ -17,7 +17,7 @@ from core.llm_context import DEFAULT_WINDOW, MARGIN, fit_to_window
 from core.tokens import count_tokens, get_encoding
 from core.prompts import render
 from core.settings import Settings
-from core.textutil import is_cjk, normalize_title
+from core.textutil import is_cjk, names_entity, normalize_title
 
 EXTRACT_MAX_TOKENS = 1500
 
@@ -85,20 +85,6 @@ def _report_text(obj: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def _names(title: str, text: str) -> bool:
-    """Does the text name this entity: its title, or for a person's full name its surname, as
-    whole words in any case (CJK titles as they are)?"""
-    if is_cjk(title):
-        return title in text
-    words = re.findall(r"\w+", title.lower())
-    if not words:
-        return False
-    folded = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
-    if f" {' '.join(words)} " in folded:
-        return True
-    return len(words) >= 2 and len(words[-1]) >= 4 and f" {words[-1]} " in folded
-
-
 def unnamed_entities(obj: dict[str, Any], inp: ReportInput) -> list[str]:
     """The community's key entities, when the report names too few of them ([] when it names
     enough). Small models write reports about "a group of related entities, including its key
@@ -108,7 +94,7 @@ def unnamed_entities(obj: dict[str, Any], inp: ReportInput) -> list[str]:
     if not top:
         return []
     text = _report_text(obj)
-    named = sum(_names(t, text) for t in top)
+    named = sum(names_entity(t, text) for t in top)
     return top if named < min(2, len(top)) else []
 
 
@@ -328,8 +314,8 @@ class LLMEngine:
             again, _, _ = chat_json(self.llm, retry, max_tokens=cap, stage="reports", validate=_validate_report)
         except (JSONParseError, ContextOverflowError):
             again = None
-        before = sum(_names(t, _report_text(obj)) for t in missing)
-        after = -1 if again is None else sum(_names(t, _report_text(again)) for t in missing)
+        before = sum(names_entity(t, _report_text(obj)) for t in missing)
+        after = -1 if again is None else sum(names_entity(t, _report_text(again)) for t in missing)
         log.info("report of community %s named %d of %s; asked again: %s", inp.community, before, names,
                  "unusable answer" if again is None else f"names {after}")
         return again if again is not None and after > before else obj

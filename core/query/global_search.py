@@ -28,6 +28,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
 from core.query.budget import context_window, fit_budget
+from core.query.coverage import left_out, point_names
 from core.query.citations import parse_citations
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
                                 pack_report_batches)
@@ -330,9 +331,35 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
     if not result.answer:
         result.error = "the reduce call returned an empty answer"
         return
+    window = context_window(llm)
+    if window is not None and window <= SMALL_WINDOW:
+        _cover_best_points(store, llm, result, params, messages, selected)
     result.answer, added = attribute_answer(result.answer, selected)
     if added:
         result.reduce["attributed_markers"] = added
+
+
+def _cover_best_points(store: Store, llm: LLM, result: SearchResult, params: GlobalParams,
+                       messages: list[dict[str, str]], selected: list[Point]) -> None:
+    """A small model's answer that leaves out names the best points give is asked for once more,
+    with those names; the answer naming more of them is kept (see core/query/coverage.py)."""
+    names = point_names(store, selected)
+    missing = left_out(names, result.answer)
+    if not missing:
+        return
+    listed = ", ".join(t.title() if t.isascii() else t for t in missing[:8])
+    reminder = render("global_reduce_names", store.workspace, names=listed).strip()
+    retry = [messages[0], {"role": "user", "content": f"{messages[1]['content']}\n\n{reminder}"}]
+    try:
+        again = (llm.chat(retry, max_tokens=params.answer_tokens, stage="reduce").text or "").strip()
+    except LLMError:
+        again = ""
+    still = left_out(missing, again) if again else missing
+    kept = "second" if again and len(still) < len(missing) else "first"
+    if kept == "second":
+        result.answer = again
+    result.reduce["left_out"] = {"names": missing, "still_left_out": still if kept == "second" else missing,
+                                 "kept": kept}
 
 
 def _no_answer(result: SearchResult, params: GlobalParams, n_reports: int) -> str:
