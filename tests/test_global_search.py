@@ -412,10 +412,18 @@ def test_a_small_models_answer_leaving_out_the_best_points_names_is_asked_again(
         assert {"BOB CRATCHIT", "TINY TIM"} <= set(left["names"]) and left["kept"] == "second"
         assert left["still_left_out"] == []
 
-        # a second answer naming no more is not kept; a large window is not asked again
+        assert "best-scored points" not in result.answer
+
+        # a second answer naming no more is not kept, and the best point naming them is added to
+        # the answer word for word, under a heading that says so; a large window is not asked again
         llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].", "Nobody.", 8192)
         result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
         assert result.answer.startswith("Scrooge had a partner") and result.reduce["left_out"]["kept"] == "first"
+        assert result.answer.endswith("**Also among the best-scored points** (left out of the model's answer; "
+                                      "their own words):\n\n- Bob Cratchit is Scrooge's clerk and Tiny Tim his son "
+                                      "[Data: Reports (1)]\n- Scrooge's partner was Marley [Data: Reports (0)]")
+        assert result.reduce["left_out"]["points_added"] == 2
+        assert ("Reports", 1) in [(c["kind"], c["id"]) for c in result.citations]
         llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].", "x", 128000)
         result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
         assert len(calls["reduce"]) == 1 and "left_out" not in result.reduce

@@ -5,6 +5,8 @@ the rest, even points scored as high: "who are the agents" answered from the poi
 base while the two points naming Sam Rivera and Alex Mercer went unused. The names the best
 points give (entities of their reports' communities, written in the points) that the answer does
 not are the measure; the model is asked once more with them, and the answer naming more is kept.
+Names still left out after that bring the best points naming them into the answer, word for word
+and marked as the points' own words: what the map step scored highest is not lost in the reduce.
 """
 from __future__ import annotations
 
@@ -43,3 +45,15 @@ def point_names(store: Store, points: list[Point]) -> list[str]:
 
 def left_out(names: list[str], answer: str) -> list[str]:
     return [t for t in names if not names_entity(t, answer)]
+
+
+def best_points_naming(points: list[Point], names: list[str]) -> list[Point]:
+    """Of the best points (by score), the fewest that name every one of `names` they can: each
+    point taken names one not named by a point taken before it."""
+    todo, taken = list(names), []
+    for p in points[:TOP_POINTS]:
+        hit = [t for t in todo if names_entity(t, p.description)]
+        if hit:
+            taken.append(p)
+            todo = [t for t in todo if t not in hit]
+    return taken

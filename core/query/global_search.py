@@ -28,7 +28,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
 from core.query.budget import context_window, fit_budget
-from core.query.coverage import left_out, point_names
+from core.query.coverage import best_points_naming, left_out, point_names
 from core.query.citations import parse_citations
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
                                 pack_report_batches)
@@ -358,8 +358,15 @@ def _cover_best_points(store: Store, llm: LLM, result: SearchResult, params: Glo
     kept = "second" if again and len(still) < len(missing) else "first"
     if kept == "second":
         result.answer = again
-    result.reduce["left_out"] = {"names": missing, "still_left_out": still if kept == "second" else missing,
-                                 "kept": kept}
+    else:
+        still = missing
+    result.reduce["left_out"] = {"names": missing, "still_left_out": still, "kept": kept}
+    added = best_points_naming(selected, still)
+    if added:  # what the map scored highest stays in the answer, marked as the points' own words
+        head = ("评分最高的要点中还有（模型的回答遗漏了，此处原文照录）：" if offline.has_cjk(result.question)
+                else "**Also among the best-scored points** (left out of the model's answer; their own words):")
+        result.answer += "\n\n" + head + "\n\n" + "\n".join(f"- {p.description.strip()}" for p in added)
+        result.reduce["left_out"]["points_added"] = len(added)
 
 
 def _no_answer(result: SearchResult, params: GlobalParams, n_reports: int) -> str:
