@@ -53,7 +53,7 @@ from core.settings import Settings
 from core.store import Store
 from sim_server import SimServer, varied
 from tests.fake_model import respond
-from tests.openai_server import TEST_KEY, embed_text
+from tests.openai_server import TEST_KEY, cut_to_cap, embed_text
 
 BARE_SAMPLE = 1600  # bare calls timed before and after the run, to price the client per call
 BEFORE_KEYS = ("commit", "wall_seconds", "ideal_seconds", "ratio", "phase_seconds", "phase_ratio",
@@ -115,9 +115,12 @@ class SleepingModel:
     def complete(self, messages, *, json_mode=False, max_tokens=None, temperature=0.0):
         with self.slots:
             time.sleep(self.latency)
-        text = self._timed(lambda: varied(messages, respond(messages)))
+        # cut at the output cap as the simulated endpoint does (tests/openai_server.cut_to_cap):
+        # uncut, the extraction answers of short units (their cap is 400 tokens) kept every
+        # relationship, and this run summarised 283 more descriptions than the one over HTTP
+        text, cut, _ = self._timed(lambda: cut_to_cap(varied(messages, respond(messages)), max_tokens))
         return ChatResult(text=text, prompt_tokens=sum(len(m["content"]) // 4 for m in messages),
-                          completion_tokens=max(1, len(text) // 4))
+                          completion_tokens=max(1, len(text) // 4), finish_reason="length" if cut else "stop")
 
     def embedder(self) -> "SleepingModel":
         outer = self

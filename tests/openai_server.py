@@ -165,6 +165,16 @@ def _count_tokens(text: str) -> int:
         return max(1, len(text) // 4)
 
 
+def cut_to_cap(text: str, cap: int | None) -> tuple[str, bool, int]:
+    """(text, cut, completion tokens) of an answer generated up to an output cap of `cap` tokens
+    (none: no cap): a longer answer is cut where the cap falls, as a real server stops there.
+    Shared with in-process stand-ins for this server (bench/index_llm_scale.py), so both cut alike."""
+    tokens = _count_tokens(text)
+    if cap and tokens > cap:
+        return text[:len(text) * cap // max(1, tokens)], True, cap
+    return text, False, tokens
+
+
 def _error(status: int, message: str, type_: str, code: str | None = None,
            headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"message": message, "type": type_, "param": None, "code": code}},
@@ -464,12 +474,8 @@ class FakeOpenAIServer:
             if not isinstance(answer, str):
                 answer = json.dumps(answer, ensure_ascii=False)
             text, finish = self._shape(answer, fault, messages)
-        completion_tokens = _count_tokens(text)
-        if cap and completion_tokens > cap:
-            keep = len(text) * cap // max(1, completion_tokens)
-            text, finish = text[:keep], "length"
-            completion_tokens = cap
-        return text, finish, completion_tokens
+        text, cut, completion_tokens = cut_to_cap(text, cap)
+        return text, ("length" if cut else finish), completion_tokens
 
     def _stream(self, head: dict, text: str, finish: str, fault: str,
                 usage: dict | None) -> "_Streamed":
