@@ -29,7 +29,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from _common import CORPORA, write_result
+from _common import CORPORA, RESULTS, write_result
 
 from core.index.grounding import is_grounded
 from core.index.pipeline import run_index
@@ -193,12 +193,18 @@ def main() -> None:
     try:
         url = f"http://127.0.0.1:{args.port}/v1"
         if args.queries_only:
+            recorded = RESULTS / "real_model.json"
+            saved = json.loads(recorded.read_text()) if recorded.exists() else {"graphrag": GRAPHRAG, "runs": []}
             for size in args.chunk_size:
                 store = Store(args.keep / f"chunk{size}")
                 r = ask(store, make_llm(bench_settings(url, size, args.n_ctx), store))
+                for run in saved["runs"]:  # the index run of this chunk size gets these answers
+                    if run["chunk_size"] == size:
+                        run.update(r, queries_asked_again=True)
                 print(f"chunk {size}: global names {r['global_agents']} (reports packed by budget: "
                       f"{r['global_packed_agents']}), local names {r['local_agents']}")
                 print(json.dumps(r, indent=1, ensure_ascii=False))
+            print(f"  -> {write_result('real_model', saved)}")
             return
         runs = []
         for size in args.chunk_size:
