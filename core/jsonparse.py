@@ -90,6 +90,30 @@ def parse_json(text: str) -> Any:
     raise JSONParseError(f"the JSON is malformed ({first_error})")
 
 
+def is_complete_json(text: str) -> bool:
+    """Does the answer hold a whole JSON value as written (no repair of a cut-off end)? False
+    for an answer stopped by its output cap or a loop cut, whose complete part parse_json keeps."""
+    text = strip_think(text or "")
+    try:
+        json.loads(text, strict=False)
+        return True
+    except ValueError:
+        pass
+    decoder = json.JSONDecoder(strict=False)
+    for candidate in [m.group(1) for m in _FENCE.finditer(text)] + [text]:
+        # the outermost value starts at the first brace or bracket (not at an inner object or
+        # array, which a cut answer still holds whole)
+        starts = [i for i in (candidate.find("{"), candidate.find("[")) if i >= 0]
+        if not starts:
+            continue
+        try:
+            decoder.raw_decode(candidate, min(starts))
+            return True
+        except ValueError:
+            continue
+    return False
+
+
 def _short(exc: Exception) -> str:
     msg = str(exc)
     return msg if len(msg) < 160 else msg[:157] + "..."

@@ -187,3 +187,37 @@ def test_status_shows_a_killed_run_as_interrupted(tmp_path, capsys):
     assert main(["status", "--workspace", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "interrupted" in out and "start indexing again to resume" in out
+
+
+def test_an_extraction_answer_cut_off_keeps_its_complete_part_and_says_so(tmp_path):
+    """An answer stopped by its output cap keeps the objects listed before the cut, and the
+    extraction carries a note saying it was cut (before, the loss was silent)."""
+    store = Store(tmp_path)
+    _docs(store, 1)
+
+    def cut_short(messages):
+        full = respond(messages)
+        if messages[0]["content"].startswith("-Goal-\nRead the text below") and len(messages) == 1:
+            obj = json.loads(full.removeprefix("```json\n").removesuffix("\n```"))
+            if len(obj.get("relationships") or []) >= 2:
+                text = json.dumps(obj)
+                return text[:text.index(json.dumps(obj["relationships"][-1])) + 25]  # mid-object
+        return full
+
+    summary = _run(store, _settings(max_gleanings=0), FakeChat(cut_short))
+    assert summary["status"] == "finished" and store.count("extractions", "status = 'failed'") == 0
+    rows = store.rows("extractions")
+    cut = [e for e in rows if any(r["kind"] == "note" and "cut off" in r["reason"] for r in e["rejected"])]
+    assert cut, "no extraction says its answer was cut"
+    assert all(e["relationships"] for e in cut)  # the complete part was kept
+    assert all("output cap" in r["reason"] for e in cut for r in e["rejected"] if r["kind"] == "note")
+    uncut = [e for e in rows if e not in cut]
+    assert all(len(e["relationships"]) < 2 for e in uncut)  # only the answers that were cut say so
+
+
+def test_is_complete_json():
+    from core.jsonparse import is_complete_json
+    assert is_complete_json('{"a": [1, 2]}') and is_complete_json('Here it is: {"a": 1} done')
+    assert is_complete_json('```json\n{"a": 1}\n```')
+    assert not is_complete_json('{"entities": [{"name": "A"}, {"name": "B", "ty')
+    assert not is_complete_json("no json at all")

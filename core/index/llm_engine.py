@@ -11,7 +11,7 @@ from typing import Any
 
 from core.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
-from core.jsonparse import JSONParseError, chat_json
+from core.jsonparse import JSONParseError, chat_json, is_complete_json
 from core.llm import LLM, ContextOverflowError
 from core.llm_context import DEFAULT_WINDOW, MARGIN, fit_to_window
 from core.tokens import count_tokens, get_encoding
@@ -132,6 +132,11 @@ class LLMEngine:
         out = Extraction(llm_calls=attempts)
         folded = fold_text(text)
         self._add(out, obj, text, folded)
+        if not is_complete_json(raw):  # said, not silent: the gleaning round may add the rest
+            out.rejected.append({"kind": "note", "name": unit.get("id", ""),
+                                 "reason": f"the model's answer was cut off before its end (its output cap is "
+                                           f"{cap} tokens, or it was looping); what it listed before the cut "
+                                           f"was kept"})
         # claims about the entities found so far are asked for while gleaning runs, so a unit's
         # calls form a chain of two rather than three
         claims = None
