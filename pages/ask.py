@@ -47,12 +47,12 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
             c = st.columns(4)
             map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
                                            key="ask_map")
-            choices = [None, 0, 1, 2, 3, 5, 10]
+            choices: list = ["auto", 0, 1, 2, 3, 5, 10]
             chosen = ui.settings().map_max_reports
             per_map = c[1].selectbox(
                 "Reports per map call", choices, key="ask_per_map",
-                index=choices.index(chosen) if chosen in choices else 0,
-                format_func=lambda n: ("auto" if n is None else "as many as fit" if n == 0 else str(n)),
+                index=choices.index(chosen) if chosen in choices[1:] else 0,
+                format_func=lambda n: "as many as fit" if n == 0 else str(n),
                 help="How many community reports one map call reads. Auto: one for a model whose "
                      "context window is 8,192 tokens or less (small local models answer from the "
                      "first report of a batch and skip the rest), else as many as the map budget holds.")
@@ -62,7 +62,7 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
                                      key="ask_seed")
             return GlobalParams(level=int(level), rating_threshold=float(threshold),
                                 seed=int(seed) or None, map_max_tokens=int(map_budget),
-                                map_max_reports=per_map,
+                                map_max_reports=None if per_map == "auto" else int(per_map),
                                 reduce_max_tokens=int(reduce_budget), concurrency=int(concurrency))
         c = st.columns(3)
         budget = c[0].number_input("Context budget (tokens)", 1000, 128000, 12000, 1000, key="ask_ctx")

@@ -90,8 +90,8 @@ def global_how(store: Store, result: SearchResult) -> None:
                    + ("second answer was kept." if left.get("kept") == "second" else
                       "first answer was kept (the second named no more of them).")
                    + (f" {left['points_added']} best-scored point{'s' * (left['points_added'] != 1)} naming "
-                      "what was still left out were added to the answer word for word."
-                      if left.get("points_added") else ""))
+                      f"what was still left out {'was' if left['points_added'] == 1 else 'were'} added to the "
+                      "answer word for word." if left.get("points_added") else ""))
     if reduce.get("attributed_markers"):
         k = reduce["attributed_markers"]
         st.caption(f"{k} reference{'s' if k != 1 else ''} added: sentences of the answer that copied a point "

@@ -237,6 +237,40 @@ def test_reports_per_map_call_option_gives_each_report_its_own_batch(indexed_hom
     assert any("1 report per call" in c.value for c in at.caption)
 
 
+def test_the_trace_says_what_a_small_models_answer_left_out(indexed_home, tmp_path, monkeypatch):
+    """A stored answer of a small-window model that named none of the people of the best points:
+    reopened from Past questions, it shows the points added in their own words and the trace
+    says what was left out, that the model was asked again and which answer was kept."""
+    from core.llm import LLM
+    from core.query.global_search import global_search
+    from core.query.types import GlobalParams
+    from tests.fakes import FakeChat
+    from tests.test_global_search import batch_ids
+    home = tmp_path / "home"
+    shutil.copytree(indexed_home, home)
+    store = Store(home / "test")
+    summaries = {r["human_readable_id"]: r["summary"] for r in store.rows("community_reports")}
+
+    def respond(messages):
+        system = messages[0]["content"]
+        if "---Analyst reports---" in system:
+            return "The documents describe several events [Data: Reports (0)]."
+        return json.dumps({"points": [{"description": f"{summaries[i]} [Data: Reports ({i})]", "score": 90}
+                                      for i in batch_ids(system)]})
+
+    llm = LLM(FakeChat(respond))
+    llm.context_window = 8192
+    result = global_search(store, "Who is involved?", GlobalParams(seed=1, level=0), llm)
+    assert result.reduce["left_out"]["points_added"] >= 1
+    at = _open(_app(home, monkeypatch), "pages/ask.py")
+    next(b for b in at.button if b.label == "Who is involved?").click().run()
+    assert not at.exception, at.exception
+    assert "**Also among the best-scored points**" in _plain(" ".join(m.value for m in at.markdown))
+    said = " ".join(c.value for c in at.caption)
+    assert "first answer left out" in said and "asked once more" in said and "added to the answer" in said
+    assert "Reports per map call: auto: 1 for a context window of 8,192 tokens" in said
+
+
 def test_local_question_shows_the_four_kinds_of_context(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
     at.get("button_group")[0].set_value("local").run()
