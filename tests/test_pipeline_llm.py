@@ -34,6 +34,14 @@ def _settings(**kw) -> Settings:
     return Settings(**{"engine": "llm", "chunk_size": 60, "chunk_overlap": 10, "concurrency": 4, **kw})
 
 
+def _first_extraction(messages) -> dict | None:
+    """The fake model's answer to a unit's first extraction call as an object; None for any
+    other call (gleaning, claims, summaries, reports)."""
+    if messages[0]["content"].startswith("-Goal-\nRead the text below") and len(messages) == 1:
+        return json.loads(respond(messages).strip("`").removeprefix("json"))
+    return None
+
+
 def _run(store, settings, chat):
     llm = LLM(chat, store)
     return run_index(store, settings, engine=LLMEngine(llm, settings, store.workspace), llm=llm)
@@ -71,12 +79,11 @@ def test_ungrounded_entities_are_rejected_not_added(tmp_path):
     _docs(store, 1)
 
     def inventive(messages):
-        out = respond(messages)
-        if messages[0]["content"].startswith("-Goal-\nRead the text below") and len(messages) == 1:
-            obj = json.loads(out.strip("`").removeprefix("json"))
-            obj["entities"].append({"name": "EXAMPLE-CORP", "type": "organization", "description": "copied"})
-            out = json.dumps(obj)
-        return out
+        obj = _first_extraction(messages)
+        if obj is None:
+            return respond(messages)
+        obj["entities"].append({"name": "EXAMPLE-CORP", "type": "organization", "description": "copied"})
+        return json.dumps(obj)
 
     _run(store, _settings(), FakeChat(inventive))
     assert store.count("entities", "title = 'EXAMPLE-CORP'") == 0
@@ -196,13 +203,11 @@ def test_an_extraction_answer_cut_off_keeps_its_complete_part_and_says_so(tmp_pa
     _docs(store, 1)
 
     def cut_short(messages):
-        full = respond(messages)
-        if messages[0]["content"].startswith("-Goal-\nRead the text below") and len(messages) == 1:
-            obj = json.loads(full.removeprefix("```json\n").removesuffix("\n```"))
-            if len(obj.get("relationships") or []) >= 2:
-                text = json.dumps(obj)
-                return text[:text.index(json.dumps(obj["relationships"][-1])) + 25]  # mid-object
-        return full
+        obj = _first_extraction(messages)
+        if obj is None or len(obj.get("relationships") or []) < 2:
+            return respond(messages)
+        text = json.dumps(obj)
+        return text[:text.index(json.dumps(obj["relationships"][-1])) + 25]  # mid-object
 
     summary = _run(store, _settings(max_gleanings=0), FakeChat(cut_short))
     assert summary["status"] == "finished" and store.count("extractions", "status = 'failed'") == 0

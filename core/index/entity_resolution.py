@@ -242,13 +242,7 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
     joined: dict[str, list[str]] = {}
     memo: dict[tuple, bool] = {}
 
-    def final(k: str) -> str:
-        seen = set()
-        while k in taken and k not in seen:
-            seen.add(k)
-            k = taken[k]
-        return k
-
+    final = lambda k: _follow(taken, k)
     progress = True
     while progress:  # until a pass merges nothing new: a merge can give a later candidate its evidence
         progress = False
@@ -270,16 +264,19 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
     return merges
 
 
+def _follow(merged_into: dict[str, str], k: str) -> str:
+    """The name k ends up as through a chain of merges (a cycle stops where it repeats)."""
+    seen = set()
+    while k in merged_into and k not in seen:
+        seen.add(k)
+        k = merged_into[k]
+    return k
+
+
 def apply_merges(ents: dict, rels: dict, merges: list[dict[str, Any]]) -> tuple[dict, dict]:
     """Fold each merged entity into its target: descriptions, units, aliases, relationships."""
     target = {m["from"]: m["into"] for m in merges}
-
-    def final(k: str) -> str:
-        seen = set()
-        while k in target and k not in seen:
-            seen.add(k)
-            k = target[k]
-        return k
+    final = lambda k: _follow(target, k)
 
     for frm in target:
         into = final(frm)
