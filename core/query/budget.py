@@ -11,12 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from core.llm_context import fit_to_window
+from core.query.types import SMALL_WINDOW
 from core.tokens import count_tokens
 
 
 def context_window(llm: Any) -> int | None:
     window = getattr(llm, "context_window", None) if llm is not None else None
     return window if isinstance(window, int) and window > 0 else None
+
+
+def small_window(llm: Any) -> bool:
+    """Is the model's context window known and small (a small, usually local, model's)?"""
+    window = context_window(llm)
+    return window is not None and window <= SMALL_WINDOW
 
 
 def fit_budget(llm: Any, wanted: int, fixed_text: str, answer_cap: int) -> tuple[int, int]:

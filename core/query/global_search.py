@@ -27,7 +27,7 @@ from core.llm import LLM, FatalLLMError, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
-from core.query.budget import context_window, fit_budget
+from core.query.budget import context_window, fit_budget, small_window
 from core.query.coverage import best_points_naming, left_out, point_names
 from core.query.citations import parse_citations
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
@@ -137,7 +137,7 @@ def _reports_per_call(llm: LLM | None, params: GlobalParams, result: SearchResul
     if params.map_max_reports is not None:
         return params
     window = context_window(llm)
-    per_call = 1 if window is not None and window <= SMALL_WINDOW else 0
+    per_call = 1 if small_window(llm) else 0
     why = (f"auto: 1 for a context window of {window:,} tokens (at most {SMALL_WINDOW:,})" if per_call
            else "auto: as many as the budget holds" + (f" (context window {window:,} tokens)" if window else ""))
     result.params.update(map_max_reports=per_call, map_max_reports_why=why)
@@ -331,8 +331,7 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
     if not result.answer:
         result.error = "the reduce call returned an empty answer"
         return
-    window = context_window(llm)
-    if window is not None and window <= SMALL_WINDOW:
+    if small_window(llm):
         _cover_best_points(store, llm, result, params, messages, selected)
     result.answer, added = attribute_answer(result.answer, selected)
     if added:
