@@ -25,19 +25,20 @@ def attribute_quotes(points: list[Point], records: list[dict]) -> list[Point]:
     models do: 8 or more words in a row) gets the reference of the report it copies most, "[Data:
     Reports (id)]", so it stays checkable. A point quoting nothing, or more than 5 reports equally,
     is left as it is: nothing is attributed on a guess."""
-    texts = {int(r["human_readable_id"]): " " + " ".join(_words(report_row(r))) + " " for r in records}
+    sources = [(_padded(report_row(r)), {"Reports": [int(r["human_readable_id"])]}) for r in records]
     for p in points:
         if p.report_ids:
             continue
-        words = _words(p.description)
-        grams = {" " + " ".join(words[k:k + _QUOTE_WORDS]) + " " for k in range(0, len(words) - _QUOTE_WORDS + 1)}
-        hits = {rid: sum(g in text for g in grams) for rid, text in texts.items()}
-        best = max(hits.values(), default=0)
-        quoted = [rid for rid, n in hits.items() if n == best and best > 0]  # the one it copies most
-        if 0 < len(quoted) <= 5:
-            p.report_ids = quoted
-            p.description = f"{p.description.rstrip()} [Data: Reports ({', '.join(map(str, quoted))})]"
+        refs = _copied(p.description, sources)
+        if refs:
+            p.report_ids = refs["Reports"]
+            p.description = f"{p.description.rstrip()} {format_citation(refs)}"
     return points
+
+
+def _padded(text: str) -> str:
+    """The text's words, space-separated and space-padded, for whole-word n-gram search."""
+    return " " + " ".join(_words(text)) + " "
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -50,7 +51,8 @@ def _refset(refs: dict[str, list[int]]) -> set[tuple[str, int]]:
 
 def _copied(sentence: str, sources: list[tuple[str, dict[str, list[int]]]]) -> dict[str, list[int]] | None:
     """The references of the source the sentence copies most (8+ words in a row); sources tied
-    for most share them (5 at most: more is a guess, and None is returned)."""
+    for most share them (5 at most: more is a guess, and None is returned). Sources are
+    (_padded text, {kind: [ids]})."""
     words = _words(sentence)
     grams = {" " + " ".join(words[i:i + _QUOTE_WORDS]) + " " for i in range(0, len(words) - _QUOTE_WORDS + 1)}
     if not grams:
@@ -109,7 +111,7 @@ def attribute_sentences(answer: str, sources: list[tuple[str, dict[str, list[int
     run of sentences copying the same source gets that source's marker after its last sentence,
     unless the next marker of the paragraph already cites it. sources: (text, {kind: [ids]}).
     Returns (answer, markers added)."""
-    sources = [(" " + " ".join(_words(text)) + " ", refs) for text, refs in sources if refs and text]
+    sources = [(_padded(text), refs) for text, refs in sources if refs and text]
     if not sources:
         return answer, 0
     parts, added = _paragraphs(answer), 0
