@@ -1,9 +1,9 @@
 """Sensemaker, the analyst app: `streamlit run app.py` (or `sensemaker app`).
 
-st.navigation routes over the pages in pages/ (registered explicitly in pages/ui_app.py); the
+st.navigation routes over the pages in pages/ (registered explicitly in pages/components/navigation.py); the
 sidebar holds the workspace and the engine, set up before the page runs so every page sees the
 same state.
 """
-from pages import ui_app
+from pages.components import navigation
 
-ui_app.run()
+navigation.run()

@@ -21,10 +21,10 @@ import time
 
 from _common import CORPORA, peak_rss_mb, write_result
 
-from core.chunking import chunk_text
+from core.index.chunking import chunk_text
 from core.query.resolve import Resolver, resolve_answer
 from core.query import support
-from core.store import Store
+from core.store.db import Store
 from core.textutil import split_sentences
 
 BOOK = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"

@@ -139,7 +139,7 @@ class Harness:
         return env
 
     def command(self, ws: Path) -> list[str]:
-        return [sys.executable, "-m", "core.cli", "index", *map(str, self.files), "--workspace", str(ws),
+        return [sys.executable, "-m", "core.cli.main", "index", *map(str, self.files), "--workspace", str(ws),
                 "--engine", "llm", "--quiet", "--json"]
 
     def run(self, ws: Path) -> tuple[dict, list[dict], float]:
@@ -202,7 +202,7 @@ def stored_calls(ws: Path) -> tuple[set[str], set[str]]:
     """Keys of the chat calls whose answers are cached, and of the texts whose embeddings are
     stored: the finished calls a resumed run must not repeat."""
     from core.index.embed_stage import embedding_id, texts_to_embed
-    from core.store import Store
+    from core.store.db import Store
 
     store = Store(ws)
     chats = {chat_key(r["model"], json.loads(r["request"])["messages"])
@@ -226,7 +226,7 @@ def rows_of(ws: Path) -> dict[str, set[str]]:
 
 
 def check_passes(ws: Path) -> bool:
-    proc = subprocess.run([sys.executable, "-m", "core.cli", "check", "--workspace", str(ws)], cwd=str(ROOT),
+    proc = subprocess.run([sys.executable, "-m", "core.cli.main", "check", "--workspace", str(ws)], cwd=str(ROOT),
                           capture_output=True, text=True)
     return proc.returncode == 0 and "workspace is consistent" in proc.stdout
 

@@ -34,11 +34,11 @@ from pathlib import Path
 
 from _common import CORPORA, write_result
 
-from core.llm_openai import make_llm
+from core.llm.openai import make_llm
 from core.query.global_search import global_search, report_levels
 from core.query.types import GlobalParams
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 from tests.openai_server import TEST_KEY, FakeOpenAIServer
 
 
@@ -66,7 +66,7 @@ def offline_index(tmp: Path) -> tuple[Store, str] | None:
     src = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
     try:
         from core.index.pipeline import run_index
-        from core.ingest import ingest_paths
+        from core.ingest.documents import ingest_paths
     except ImportError:
         return None
     if not src.exists():

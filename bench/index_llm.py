@@ -15,9 +15,9 @@ from pathlib import Path
 from _common import CORPORA, ROOT, ideal_seconds, peak_rss_mb, write_result
 
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
-from core.store import Store
-from core.llm_openai import make_llm
+from core.ingest.documents import ingest_paths
+from core.store.db import Store
+from core.llm.openai import make_llm
 from core.settings import Settings
 from sim_server import SimServer
 from tests.openai_server import TEST_KEY

@@ -46,11 +46,11 @@ from pathlib import Path
 from _common import ideal_seconds, peak_rss_mb, podcast_files, write_result
 
 from core.index.pipeline import STAGES, run_index
-from core.ingest import ingest_files
-from core.llm import LLM, ChatResult
-from core.llm_openai import make_llm
+from core.ingest.documents import ingest_files
+from core.llm.client import LLM, ChatResult
+from core.llm.openai import make_llm
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 from sim_server import SimServer, varied
 from tests.fake_model import respond
 from tests.openai_server import TEST_KEY, cut_to_cap, embed_text

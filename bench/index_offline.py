@@ -12,9 +12,9 @@ from pathlib import Path
 from _common import CORPORA, peak_rss_mb, write_result
 
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
+from core.ingest.documents import ingest_paths
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def main() -> None:

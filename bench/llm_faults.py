@@ -1,6 +1,6 @@
 """LLM call overhead against the ideal, with transient faults.
 
-N chat calls go through the real client (core/llm_openai.py, its default backoff) to the local
+N chat calls go through the real client (core/llm/openai.py, its default backoff) to the local
 OpenAI-compatible server (tests/openai_server.py) answering after a fixed latency, with a share
 of the calls failing transiently (HTTP 500, 503, or 429 with Retry-After 0.2 s, drawn by a seeded
 RNG). The client's concurrency limit is 16. Ideal wall time = calls x latency / concurrency;
@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.llm import LLMError  # noqa: E402
-from core.llm_openai import OpenAIChatClient  # noqa: E402
+from core.llm.client import LLMError  # noqa: E402
+from core.llm.openai import OpenAIChatClient  # noqa: E402
 from tests.openai_server import FakeOpenAIServer  # noqa: E402
 
 

@@ -33,13 +33,13 @@ from _common import CORPORA, RESULTS, write_result
 
 from core.index.grounding import is_grounded
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
-from core.llm_openai import make_llm
+from core.ingest.documents import ingest_paths
+from core.llm.openai import make_llm
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams, LocalParams
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 MODEL_SIZE = 1_117_320_768
 MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from _common import ROOT, peak_rss_mb, write_result
 
-from core.store import Store
+from core.store.db import Store
 from tests.app_server import open_select, running_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -93,7 +93,7 @@ def apptest(home: Path) -> dict:
 
 
 def graph(ws: Path) -> dict:
-    from core.viz import _layout, community_graph
+    from core.viz.graph import _layout, community_graph
 
     store = Store(ws)
     c = store.rows("communities", order_by="size desc", limit=1)[0]
@@ -120,7 +120,7 @@ def graph_in_browser(ws: Path) -> dict:
 
     from playwright.sync_api import sync_playwright
 
-    from core.viz import community_graph
+    from core.viz.graph import community_graph
 
     store = Store(ws)
     c = store.rows("communities", order_by="size desc", limit=1)[0]

@@ -33,9 +33,9 @@ from _common import peak_rss_mb, write_result
 from core.index.communities_stage import run_communities
 from core.index.graph_stage import entity_id
 from core.index.reports_stage import run_reports
-from core.offline import OfflineEngine
+from core.offline.engine import OfflineEngine
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 SYL = ("ka", "ro", "vel", "min", "dar", "los", "te", "qui", "bran", "sel", "mor", "fen", "li", "tha",
        "gor", "wen", "zu", "pex", "ri", "nal", "sto", "vi", "hal", "mer", "ond", "cas", "tir", "bel")
@@ -199,7 +199,7 @@ def first_batch(store: Store, latency: float, concurrency: int) -> dict:
     """A global query against the simulated endpoint: when does the first map batch arrive?"""
     from sim_server import SimServer
 
-    from core.llm_openai import make_llm
+    from core.llm.openai import make_llm
     from core.query.global_search import global_search
     from core.query.types import GlobalParams
     from tests.openai_server import TEST_KEY

@@ -14,9 +14,9 @@ from pathlib import Path
 from _common import peak_rss_mb, podcast_files, write_result
 
 from core.index.pipeline import run_index
-from core.ingest import ingest_files
+from core.ingest.documents import ingest_files
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def main() -> None:

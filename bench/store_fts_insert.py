@@ -1,6 +1,6 @@
 """Bulk inserts into full-text indexed tables (issue 8): Store.insert with a trigger per row
-(before) against one statement per index for the batch (after, core/store.py _insert_indexed),
-measured in one run by switching core.store.FTS_BATCH. Both indexes (words and trigrams) are
+(before) against one statement per index for the batch (after, core/store/db.py _insert_indexed),
+measured in one run by switching core.store.db.FTS_BATCH. Both indexes (words and trigrams) are
 checked to find the new rows, and SQLite's integrity check of each must pass.
 
     .venv/bin/python bench/store_fts_insert.py [--rows 100000]
@@ -20,8 +20,8 @@ import time
 
 from _common import write_result
 
-import core.store
-from core.store import Store
+import core.store.db
+from core.store.db import Store
 
 _rng = random.Random(0)
 WORDS = ["".join(_rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(_rng.randint(3, 9))) for _ in range(5000)]
@@ -59,7 +59,7 @@ def consistent(store: Store, table: str, new: list[dict], col: str) -> bool:
 
 
 def case(label: str, table: str, make, prefill: int, batches: int, size: int, batched: bool) -> dict:
-    core.store.FTS_BATCH = 50 if batched else 10**12
+    core.store.db.FTS_BATCH = 50 if batched else 10**12
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(tmp)

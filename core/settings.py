@@ -44,9 +44,9 @@ class Settings:
     request_timeout: float = 120.0  # seconds for one whole answer, streamed or not
     max_retries: int = 8
     # the model's context window in tokens; None: read from the server where it says, else a
-    # known hosted model's window, else 8192 (core/llm_context.py)
+    # known hosted model's window, else 8192 (core/llm/context_window.py)
     context_window: int | None = None
-    # stream chat answers, so a model that falls into a loop is noticed and cut (core/runaway.py)
+    # stream chat answers, so a model that falls into a loop is noticed and cut (core/llm/runaway.py)
     stream: bool = True
     # indexing
     encoding: str = "cl100k_base"

@@ -12,9 +12,10 @@ from core.query.local_search import local_search
 from core.query.resolve import Resolver
 from core.query.traces import list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
-from core.store import Store
-from pages import ui_chips, ui_drilldown as drill, ui_trace
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace
+from pages.components import navigation
+from pages.components import state as ui
 
 METHODS = {"global": "Global: the corpus as a whole", "local": "Local: specific entities"}
 EXAMPLES = {"global": "What are the main themes in these documents?",
@@ -187,6 +188,6 @@ def main() -> None:
     drill.show(store)
 
 
-ui.ensure_routed()
+navigation.ensure_routed()
 with ui.guard():
     main()

@@ -7,12 +7,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.charts import hierarchy_figure, overview_plan
+from core.viz.charts import hierarchy_figure, overview_plan
 from core.query.resolve import Resolver
-from core.store import Store
-from core.viz import community_graph
-from pages import ui_chips, ui_drilldown as drill
-from pages import ui_state as ui
+from core.store.db import Store
+from core.viz.graph import community_graph
+from pages.components import chips as ui_chips, drilldown as drill
+from pages.components import navigation
+from pages.components import state as ui
 
 MAX_GRAPH_NODES = 120
 MAX_TABLE_ROWS = 1000
@@ -337,6 +338,6 @@ def main() -> None:
     drill.show(store)
 
 
-ui.ensure_routed()
+navigation.ensure_routed()
 with ui.guard():
     main()

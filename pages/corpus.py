@@ -5,11 +5,12 @@ import pandas as pd
 import streamlit as st
 
 from core.index.background import current_run
-from core.ingest import ingest_files
-from core.loaders import SUPPORTED
-from core.store import Store
-from pages import ui_import, ui_quality, ui_runs
-from pages import ui_state as ui
+from core.ingest.documents import ingest_files
+from core.ingest.loaders import SUPPORTED
+from core.store.db import Store
+from pages.components import import_panel as ui_import, quality as ui_quality, runs as ui_runs
+from pages.components import navigation
+from pages.components import state as ui
 
 MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pdf": "PDF",
               "text/html": "HTML", "text/csv": "CSV row", "application/jsonl": "JSONL row",
@@ -119,6 +120,6 @@ def main() -> None:
     ui_quality.quality_panel(store, workspace, running)
 
 
-ui.ensure_routed()
+navigation.ensure_routed()
 with ui.guard():
     main()

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from core.engine import Extraction, ReportInput
+from core.index.engine import Extraction, ReportInput
 from core.index.pipeline import run_index
-from core.ingest import ingest_files
-from core.offline import OfflineEngine
+from core.ingest.documents import ingest_files
+from core.offline.engine import OfflineEngine
 from core.settings import load_settings, save_settings
-from core.store import Store
-from core.workspace import create_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_corpus"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from core.llm import ChatResult
+from core.llm.client import ChatResult
 
 
 class FakeChat:

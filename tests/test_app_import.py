@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.store import Store
-from core.workspace import create_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
@@ -139,7 +139,7 @@ def test_import_refuses_a_bad_source_and_creates_nothing(tmp_path, monkeypatch):
 
 def test_uploaded_names_cannot_leave_the_folder(tmp_path):
     from core.errors import UserError
-    from pages.ui_import import save_uploads
+    from pages.components.import_panel import save_uploads
     assert save_uploads([("../../entities.parquet", b"x"), ("C:\\x\\text_units.parquet", b"y")],
                         tmp_path) == ["entities.parquet", "text_units.parquet"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["entities.parquet", "text_units.parquet"]
@@ -169,8 +169,8 @@ def test_new_workspace_popover_closes_after_create(tmp_path, monkeypatch):
 
 
 def test_app_command_no_sample_reaches_the_app(tmp_path, monkeypatch):
-    import core.cli_index as cli_index
-    from core.cli import main
+    import core.cli.index as cli_index
+    from core.cli.main import main
     calls = []
     monkeypatch.setenv("SENSEMAKER_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("SENSEMAKER_NO_SAMPLE", raising=False)

@@ -12,13 +12,13 @@ from streamlit.testing.v1 import AppTest
 from core.errors import UserError
 from core.index.background import current_run
 from core.index.pipeline import run_index
-from core.ingest import ingest_files
-from core.offline import OfflineEngine
+from core.ingest.documents import ingest_files
+from core.offline.engine import OfflineEngine
 from core.query.traces import save_trace
 from core.query.types import SearchResult
 from core.settings import load_settings, save_settings
-from core.store import Store
-from core.workspace import create_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
 
 from conftest import HOSTILE, sample_files
 
@@ -164,8 +164,8 @@ def test_evidence_panels_keep_document_text_as_text(tmp_path):
     """Document and model text in a chip's panel is escaped: a hostile title, record name or
     source sentence stays text, and the highlight is the only markup in the excerpt."""
     from core.query.resolve import Resolved
-    from pages.ui_chips import chips_html, paragraph_html
-    from pages.ui_drilldown import evidence_html
+    from pages.components.chips import chips_html, paragraph_html
+    from pages.components.drilldown import evidence_html
 
     text = f"Owen Pike saw {HOSTILE} at Berth 2.</div><script>alert(3)</script>"
     unit = {"id": "u1", "human_readable_id": 3, "document_id": "d1", "ordinal": 0,
@@ -241,7 +241,7 @@ def test_the_trace_says_what_a_small_models_answer_left_out(indexed_home, tmp_pa
     """A stored answer of a small-window model that named none of the people of the best points:
     reopened from Past questions, it shows the points added in their own words and the trace
     says what was left out, that the model was asked again and which answer was kept."""
-    from core.llm import LLM
+    from core.llm.client import LLM
     from core.query.global_search import global_search
     from core.query.types import GlobalParams
     from tests.fakes import FakeChat

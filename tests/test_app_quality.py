@@ -7,7 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.index.background import current_run
-from core.store import Store
+from core.store.db import Store
 
 from conftest import build_workspace
 

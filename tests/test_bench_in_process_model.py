@@ -15,10 +15,10 @@ from index_llm_scale import SleepingModel  # noqa: E402
 from sim_server import varied  # noqa: E402
 
 from core.index.llm_engine import LLMEngine  # noqa: E402
-from core.llm import LLM  # noqa: E402
-from core.llm_openai import make_llm  # noqa: E402
+from core.llm.client import LLM  # noqa: E402
+from core.llm.openai import make_llm  # noqa: E402
 from core.settings import Settings  # noqa: E402
-from core.store import Store  # noqa: E402
+from core.store.db import Store  # noqa: E402
 from tests.fake_model import respond  # noqa: E402
 from tests.openai_server import FakeOpenAIServer  # noqa: E402
 

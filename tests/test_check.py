@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.check import check_workspace
-from core.cli import main
+from core.store.check import check_workspace
+from core.cli.main import main
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
+from core.ingest.documents import ingest_paths
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_corpus"
 

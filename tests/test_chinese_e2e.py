@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from core.chunking import chunk_text
+from core.index.chunking import chunk_text
 from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
-from core.ingest import ingest_files, ingest_paths
-from core.llm import LLM, ContextOverflowError
+from core.ingest.documents import ingest_files, ingest_paths
+from core.llm.client import LLM, ContextOverflowError
 from core.query.citations import parse_citations
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 from core.tokens import count_tokens, get_encoding
 from fake_model import respond as english_model
 from fakes import FakeChat

@@ -17,14 +17,14 @@ import pytest
 
 from core.index.background import current_run, start_index
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
+from core.ingest.documents import ingest_paths
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.resolve import resolve_answer
 from core.query.types import GlobalParams
 from core.settings import load_settings, save_settings
-from core.store import Store
-from core.workspace import create_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

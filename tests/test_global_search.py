@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 
 from core.errors import UserError
-from core.llm import LLM
+from core.llm.client import LLM
 from core.query.global_search import global_search
 from core.query.types import GlobalParams
-from core.store import Store
+from core.store.db import Store
 from core.tokens import count_tokens
 from tests.fakes import FakeChat
 from tests.test_local_search import build_store

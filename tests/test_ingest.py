@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.ingest import (IngestError, IngestReport, Rejected, ingest_files, ingest_paths,
+from core.ingest.documents import (IngestError, IngestReport, Rejected, ingest_files, ingest_paths,
                          load_bytes, safe_name)
-from core.store import Store
+from core.store.db import Store
 from core.tokens import count_tokens
 from tests.hostile_files import (LIMIT, encrypt_pdf, hostile_cases, make_docx, make_pdf,
                                  make_scanned_pdf)
@@ -231,7 +231,7 @@ def test_an_unexpected_loader_failure_rejects_only_that_file(store, monkeypatch)
     def explode(data):
         raise RuntimeError("parser bug")
 
-    monkeypatch.setattr("core.ingest.read_pdf", explode)
+    monkeypatch.setattr("core.ingest.documents.read_pdf", explode)
     report = ingest_files(store, [("a.txt", b"fine"), ("x.pdf", make_pdf(["text"])),
                                   ("b.txt", b"also fine")], max_bytes=MB)
     assert report.rejected == [Rejected("x.pdf", "x.pdf: the file could not be read "

@@ -10,12 +10,12 @@ import networkx as nx
 import pyarrow.parquet as pq
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from core.interop.columns import EXPORT_COLUMNS
 from core.interop.export import export_workspace
 from core.interop.graphrag_import import import_graphrag
-from core.schema import CITABLE, TABLES
-from core.store import Store
+from core.store.schema import CITABLE, TABLES
+from core.store.db import Store
 
 CAROL = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / \
     "christmas_carol_graphrag_reference" / "parquet"
@@ -197,7 +197,7 @@ def test_cli_export_and_missing_workspace(small, tmp_path, capsys):
 
 def test_round_trip_of_an_index_our_pipeline_built(tmp_path):
     pipeline = pytest.importorskip("core.index.pipeline")
-    ingest = pytest.importorskip("core.ingest")
+    ingest = pytest.importorskip("core.ingest.documents")
     from core.settings import load_settings
     sample = Path(__file__).resolve().parents[1] / "sample_corpus"
     files = sorted(sample.glob("2024-03*"))[:4]

@@ -10,11 +10,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from core.errors import UserError
 from core.interop.graphrag_import import import_graphrag
-from core.schema import CITABLE
-from core.store import Store
+from core.store.schema import CITABLE
+from core.store.db import Store
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 CAROL = CORPORA / "christmas_carol_graphrag_reference"

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from core.errors import UserError
-from core.jsonparse import JSONParseError, chat_json, is_echo, parse_json, strip_think
-from core.llm import LLM
-from core.store import Store
+from core.llm.jsonparse import JSONParseError, chat_json, is_echo, parse_json, strip_think
+from core.llm.client import LLM
+from core.store.db import Store
 from tests.fakes import FakeChat
 
 REPORT = {"title": "Harbour strike", "summary": "Dock workers walk out.", "rating": 7,

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from core.llm_context import server_context_window
+from core.llm.context_window import server_context_window
 
 
 def serve(routes: dict[tuple[str, str], object]):
@@ -79,7 +79,7 @@ def test_an_unreachable_server_is_not_an_error():
 
 
 def test_the_server_wins_then_the_setting_then_a_known_model_then_the_default():
-    from core.llm_context import DEFAULT_WINDOW, resolve_window
+    from core.llm.context_window import DEFAULT_WINDOW, resolve_window
     says = lambda: (4096, "/props")
     silent = lambda: (None, "")
     assert resolve_window(16000, "qwen", says) == (4096, "reported by the server (/props)")
@@ -96,11 +96,11 @@ def test_a_small_model_reporting_its_window_gets_prompts_that_fit(tmp_path):
     chunk is lost and no map batch fails; the same questions with the default budgets on a
     server that does not say, and a setting that does not know, overflow."""
     from core.index.pipeline import run_index
-    from core.llm_openai import make_llm
+    from core.llm.openai import make_llm
     from core.query.global_search import global_search
     from core.query.local_search import local_search
     from core.query.types import GlobalParams
-    from core.store import Store
+    from core.store.db import Store
     from tests.fake_model import respond
     from tests.openai_server import FakeOpenAIServer
     from tests.test_llm_integration import _ingest
@@ -133,7 +133,7 @@ def test_many_descriptions_are_summarised_in_rounds_that_fit_the_window():
     """An entity named in 120 chunks: its descriptions do not fit one call of a 2,048-token
     model, so they are read in rounds, each carrying the summary so far; none is dropped."""
     from core.index.llm_engine import LLMEngine
-    from core.llm import LLM
+    from core.llm.client import LLM
     from core.settings import Settings
     from core.tokens import count_tokens
     from tests.fakes import FakeChat
@@ -159,7 +159,7 @@ def test_many_descriptions_are_summarised_in_rounds_that_fit_the_window():
 
 
 def test_the_connection_check_says_which_window_is_used():
-    from core.llm_openai import check_connection
+    from core.llm.openai import check_connection
     from tests.openai_server import FakeOpenAIServer
     with FakeOpenAIServer(context_window=6144, report_window="models") as vllm:
         ok, said = check_connection(vllm.settings())

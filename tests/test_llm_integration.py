@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
-from core.llm_openai import make_llm
+from core.ingest.documents import ingest_paths
+from core.llm.openai import make_llm
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams, LocalParams
-from core.store import Store
+from core.store.db import Store
 from tests.fake_model import respond
 from tests.openai_server import TEST_KEY, FakeOpenAIServer
 

@@ -10,12 +10,12 @@ from email.utils import formatdate
 
 import pytest
 
-from core.jsonparse import chat_json
-from core.llm import ContextOverflowError, FatalLLMError, LLMError
-from core.llm_openai import (OpenAIChatClient, OpenAIEmbeddingClient, check_connection, make_llm,
+from core.llm.jsonparse import chat_json
+from core.llm.client import ContextOverflowError, FatalLLMError, LLMError
+from core.llm.openai import (OpenAIChatClient, OpenAIEmbeddingClient, check_connection, make_llm,
                              parse_retry_after, redact)
-from core.ratelimit import TokenBucket
-from core.store import Store
+from core.llm.ratelimit import TokenBucket
+from core.store.db import Store
 from tests.openai_server import FakeOpenAIServer
 
 SECRET = "sk-proj-SECRETkey0123456789abcdefXYZ"

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.llm import LLM
+from core.llm.client import LLM
 from core.query.local_search import entry_entities, local_search
 from core.query.types import LocalParams
-from core.store import Store
+from core.store.db import Store
 from core.tokens import count_tokens
 from tests.fakes import FakeChat
 
@@ -258,7 +258,7 @@ CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 @pytest.mark.skipif(not (CORPORA / "graphrag_articles_zh").is_dir(), reason="../shared/corpora/graphrag_articles_zh is absent")
 def test_chinese_corpus_offline_global_and_local(tmp_path):
     from core.index.pipeline import run_index
-    from core.ingest import ingest_paths
+    from core.ingest.documents import ingest_paths
     from core.query.global_search import global_search
     from core.settings import Settings
     store = Store(tmp_path / "zh")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from core.ingest import ingest_files, ingest_paths
-from core.neardup import sketch, similarity
-from core.store import Store
+from core.ingest.documents import ingest_files, ingest_paths
+from core.ingest.neardup import sketch, similarity
+from core.store.db import Store
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_corpus"

@@ -8,9 +8,9 @@ import pytest
 
 from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
-from core.llm import LLM
+from core.llm.client import LLM
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 from tests.fake_model import respond
 from tests.fakes import FakeChat
 
@@ -159,7 +159,7 @@ def test_unparseable_extraction_is_recorded_as_failed(tmp_path):
 def test_a_unit_too_long_for_the_context_is_split_not_lost(tmp_path):
     store = Store(tmp_path)
     _docs(store, 1)
-    from core.llm import ContextOverflowError
+    from core.llm.client import ContextOverflowError
     from core.tokens import count_tokens
 
     def small_context(messages):
@@ -184,7 +184,7 @@ def test_extraction_output_cap_follows_the_input():
 def test_status_shows_a_killed_run_as_interrupted(tmp_path, capsys):
     import subprocess
     import sys
-    from core.cli import main
+    from core.cli.main import main
     store = Store(tmp_path)
     _docs(store, 1)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -221,7 +221,7 @@ def test_an_extraction_answer_cut_off_keeps_its_complete_part_and_says_so(tmp_pa
 
 
 def test_is_complete_json():
-    from core.jsonparse import is_complete_json
+    from core.llm.jsonparse import is_complete_json
     assert is_complete_json('{"a": [1, 2]}') and is_complete_json('Here it is: {"a": 1} done')
     assert is_complete_json('```json\n{"a": 1}\n```')
     assert not is_complete_json('{"entities": [{"name": "A"}, {"name": "B", "ty')

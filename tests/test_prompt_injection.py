@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from core.check import check_workspace
+from core.store.check import check_workspace
 from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
-from core.ingest import ingest_files
-from core.llm import LLM
+from core.ingest.documents import ingest_files
+from core.llm.client import LLM
 from core.query.citations import parse_citations
 from core.query.global_search import global_search
 from core.query.local_search import local_search
@@ -22,7 +22,7 @@ from core.query.resolve import resolve_answer
 from core.query.types import GlobalParams
 from core.query.verify import verify_reports
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 from conftest import sample_files
 from fake_model import respond

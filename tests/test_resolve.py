@@ -6,7 +6,7 @@ import pytest
 
 from core.query.citations import Ref
 from core.query.resolve import Resolver, resolve, resolve_answer
-from core.store import Store
+from core.store.db import Store
 
 CAROL = ("Marley was dead, to begin with. Scrooge signed the register of his burial.\n\n"
          "Scrooge refused to give money to the charity collectors. The gentlemen withdrew.\n\n"

@@ -1,4 +1,4 @@
-"""Runaway repetition: the detector (core/runaway.py) on loops of every shape and on the text it
+"""Runaway repetition: the detector (core/llm/runaway.py) on loops of every shape and on the text it
 must leave alone, then streaming against a real local HTTP server: a looping model is cut early
 and stops generating, the cut answer still gives its entities, usage is counted, and servers
 that refuse streaming or stream_options are adapted to once."""
@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from core.index.llm_engine import LLMEngine
-from core.jsonparse import parse_json
-from core.llm import LLMError
-from core.llm_openai import OpenAIChatClient, make_llm
-from core.runaway import MAX_PERIOD, RunawayWatch, find_runaway
+from core.llm.jsonparse import parse_json
+from core.llm.client import LLMError
+from core.llm.openai import OpenAIChatClient, make_llm
+from core.llm.runaway import MAX_PERIOD, RunawayWatch, find_runaway
 from core.settings import load_settings
-from core.store import Store
+from core.store.db import Store
 from core.tokens import count_tokens
 from tests.openai_server import FakeOpenAIServer, Loop
 
@@ -305,7 +305,7 @@ def test_the_cut_is_logged_without_the_key(caplog):
 def test_the_cut_reaches_the_stderr_of_a_run_which_is_its_index_log():
     """A background index run writes its stderr to the workspace's index.log and configures no
     logging: the cut is a warning, so Python's last-resort handler writes it there."""
-    code = ("from core.llm_openai import OpenAIChatClient; from core.settings import Settings; "
+    code = ("from core.llm.openai import OpenAIChatClient; from core.settings import Settings; "
             "import sys; c = OpenAIChatClient(Settings(engine='llm', llm_base_url=sys.argv[1], "
             "chat_model='test-model', max_retries=0)); "
             "print(c.complete([{'role': 'user', 'content': 'x'}], max_tokens=800).cut_reason)")
@@ -325,7 +325,7 @@ def test_an_index_run_logs_retries_and_cuts_to_its_stderr(tmp_path):
         s.add_faults("429:0.1", "429:0.1")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
         env["OPENAI_API_KEY"] = SECRET
-        done = subprocess.run([sys.executable, "-m", "core.cli", "index", str(ROOT / "sample_corpus" / "2024-02-20_waterfront_committee_minutes.txt"),
+        done = subprocess.run([sys.executable, "-m", "core.cli.main", "index", str(ROOT / "sample_corpus" / "2024-02-20_waterfront_committee_minutes.txt"),
                                "--workspace", str(tmp_path / "ws"), "--engine", "llm", "--base-url", s.url,
                                "--chat-model", "test-model", "--quiet"],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)

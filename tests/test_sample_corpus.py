@@ -94,8 +94,8 @@ def test_people_are_named_consistently():
 
 
 def test_every_file_loads_through_ingest(tmp_path):
-    from core.ingest import ingest_paths
-    from core.store import Store
+    from core.ingest.documents import ingest_paths
+    from core.store.db import Store
 
     store = Store(tmp_path / "ws")
     files = corpus_files()

@@ -11,17 +11,17 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from core.charts import overview_plan
+from core.viz.charts import overview_plan
 from core.index import report_context
 from core.index.communities_stage import run_communities
 from core.index.graph_stage import entity_id
-from core.llm import LLM
+from core.llm.client import LLM
 from core.query import context
 from core.query.global_search import global_search
 from core.query.types import GlobalParams
 from core.settings import Settings
-from core.store import Store
-from core.workspace import create_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
 from tests.fakes import FakeChat
 from tests.test_global_search import map_answer, batch_ids, synthetic_store
 
@@ -217,7 +217,7 @@ def test_member_unit_lists_are_read_when_a_community_lists_no_units(tmp_path):
 # -- writes: a table rewrite rebuilds its full-text indexes once -------------------------------
 
 def test_rewritten_table_is_searchable_and_its_triggers_come_back(tmp_path):
-    from core.check import check_workspace
+    from core.store.check import check_workspace
 
     store = Store(tmp_path)
     store.insert("entities", [{"id": "e1", "title": "HARBOUR BOARD", "description": "It met at the quay."}])

@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from core.index.background import current_run, start_index
 from core.index.pipeline import run_index
-from core.ingest import ingest_paths
+from core.ingest.documents import ingest_paths
 from core.interop.export import export_workspace
-from core.llm import FatalLLMError
-from core.llm_openai import check_connection, make_llm
+from core.llm.client import FatalLLMError
+from core.llm.openai import check_connection, make_llm
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams
 from core.settings import load_settings, save_settings
-from core.store import Store
+from core.store.db import Store
 
 from fake_model import respond
 from openai_server import FakeOpenAIServer
@@ -135,7 +135,7 @@ def test_background_runs_keep_the_key_out_of_index_log_and_the_command_line(tmp_
         env.setattr(subprocess, "Popen", real_popen)
         (args, child_env), = started
         # the key goes to the child in its environment, never on its command line (which `ps` shows)
-        assert "core.cli" in args and not leaks(" ".join(args)) and child_env["OPENAI_API_KEY"] == KEY
+        assert "core.cli.main" in args and not leaks(" ".join(args)) and child_env["OPENAI_API_KEY"] == KEY
         deadline = time.time() + 60
         while current_run(store) is not None and time.time() < deadline:
             time.sleep(0.2)

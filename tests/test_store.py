@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from core.schema import SCHEMA_VERSION, TABLES
-from core.store import Store, StoreError
+from core.store.schema import SCHEMA_VERSION, TABLES
+from core.store.db import Store, StoreError
 
 
 def test_every_table_has_id_and_human_readable_id(tmp_path):
@@ -52,8 +52,8 @@ def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path):
     # a batch this large indexes once for the batch instead of by a trigger per row; the word and
     # the trigram index must still find every new row, old rows must stay findable, the triggers
     # must be back for later writes, and `sensemaker check` must find the indexes in step
-    from core.check import check_workspace
-    from core.store import FTS_BATCH
+    from core.store.check import check_workspace
+    from core.store.db import FTS_BATCH
 
     store = Store(tmp_path)
     store.insert("documents", [{"id": "d", "title": "d.txt", "text": "..."}])

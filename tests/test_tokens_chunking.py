@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 import core.tokens as tokens
-from core.chunking import chunk_text
+from core.index.chunking import chunk_text
 from core.tokens import CL100K_SHA256, bundled_encoding_path, count_tokens, get_encoding
 
 

@@ -5,13 +5,13 @@ import json
 
 import pytest
 
-from core.cli import main
-from core.llm import LLM
+from core.cli.main import main
+from core.llm.client import LLM
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, SearchResult
-from core.store import Store
+from core.store.db import Store
 from tests.test_global_search import MapReduceFake, synthetic_store
 from tests.test_local_search import build_store
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from core.query.citations import parse_citations
 from core.query.resolve import Resolver
 from core.query.support import judge
 from core.query.verify import report_findings, verify_reports
-from core.store import Store
+from core.store.db import Store
 from tests.test_resolve import CAROL, build
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"

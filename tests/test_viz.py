@@ -5,10 +5,10 @@ import json
 import math
 import re
 
-from core.charts import (CUT, SELECTED, ZERO, hierarchy_figure, point_status, rating_colour,
+from core.viz.charts import (CUT, SELECTED, ZERO, hierarchy_figure, point_status, rating_colour,
                          score_figure)
 from core.query.types import MapBatch, Point, SearchResult
-from core.viz import community_graph
+from core.viz.graph import community_graph
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from core.store import DB_FILE, Store
-from core.workspace import (WorkspaceError, create_workspace, list_workspaces, sanitize_name,
+from core.store.db import DB_FILE, Store
+from core.store.workspace import (WorkspaceError, create_workspace, list_workspaces, sanitize_name,
                             workspace_path, workspaces_root)
 
 

@@ -1,2 +1,17 @@
-"""Indexing pipeline: one module per stage (chunk, extract, graph, communities, reports,
-embeddings) and pipeline.py that runs them with progress, per-item state and resume."""
+"""Indexing: documents -> text units -> graph -> communities -> reports -> embeddings.
+
+pipeline           runs the stages with progress, per-item state and resume
+background         an index run in a child process (the app stays usable; a reload finds it)
+progress           progress events and the per-stage state a run resumes from
+engine             the IndexEngine protocol both engines implement (llm_engine, core.offline)
+llm_engine         the LLM engine: extraction, gleaning, claims, summaries, reports by prompts
+chunking           token chunking that keeps each chunk's span in its document
+chunk_stage        documents into text units
+extract_stage      entities, relationships and claims per unit; grounding  rejecting invented ones
+graph_stage        merging entities and relationships, summarising their descriptions
+entity_resolution  near-duplicate names merged where the graph supports it (undoable)
+communities_stage  hierarchical Leiden (graspologic-native)
+report_context     the context of a community report, packed to a token budget
+reports_stage      community reports, scheduled as soon as their sub-communities' exist
+embed_stage        entity embeddings
+"""

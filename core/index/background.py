@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import Settings, save_settings
-from core.store import Store, now
+from core.store.db import Store, now
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = ROOT / "sample_corpus"
@@ -78,7 +78,7 @@ def start_index(workspace: str | Path, settings: Settings, api_key: str | None =
         env["OPENAI_API_KEY"] = key
     env.update(extra_env or {})
     log = open(workspace / "index.log", "ab")
-    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "index", "--workspace", str(workspace),
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli.main", "index", "--workspace", str(workspace),
                              "--run-id", run_id, "--quiet"], cwd=str(ROOT), env=env, stdout=log,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     store.update("runs", run_id, pid=proc.pid)
@@ -135,7 +135,7 @@ def estimate_run(store: Store, settings: Settings) -> dict[str, Any]:
 def ensure_sample_workspace(root: str | Path, name: str = "sample") -> Path:
     """The sample corpus, indexed offline, on first start. Later starts find it ready."""
     from core.index.pipeline import run_index
-    from core.ingest import ingest_paths
+    from core.ingest.documents import ingest_paths
     from core.settings import load_settings
 
     path = Path(root) / name

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import hashlib
 
-from core.chunking import chunk_text
+from core.index.chunking import chunk_text
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def text_unit_id(document_id: str, char_start: int, char_end: int, size: int, overlap: int) -> str:

@@ -16,7 +16,7 @@ import networkx as nx
 
 from core.index.progress import Progress, ProgressFn, noop
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def leiden_hierarchy(edges: list[tuple[str, str, float]], max_cluster_size: int, seed: int

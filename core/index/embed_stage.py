@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from core.index.progress import Progress, ProgressFn, check, noop
-from core.llm import LLM
-from core.store import Store
+from core.llm.client import LLM
+from core.store.db import Store
 
 BATCH = 32
 

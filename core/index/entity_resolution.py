@@ -35,7 +35,7 @@ import re
 from difflib import SequenceMatcher
 from typing import Any, Callable
 
-from core.store import Store, now
+from core.store.db import Store, now
 
 MALE = {"MR", "SIR", "LORD", "MISTER", "MASTER"}
 FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME"}

@@ -10,12 +10,12 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from core.engine import IndexEngine
+from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
-from core.llm import FatalLLMError
+from core.llm.client import FatalLLMError
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def extraction_id(engine_name: str, text_unit_id: str) -> str:

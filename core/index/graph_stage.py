@@ -16,11 +16,11 @@ from typing import Any
 
 import networkx as nx
 
-from core.engine import IndexEngine
+from core.index.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 from core.textutil import normalize_title
 
 

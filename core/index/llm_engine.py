@@ -9,11 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from core.engine import Extraction, ReportInput
+from core.index.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
-from core.jsonparse import JSONParseError, chat_json, is_complete_json
-from core.llm import LLM, ContextOverflowError
-from core.llm_context import DEFAULT_WINDOW, MARGIN, fit_to_window
+from core.llm.jsonparse import JSONParseError, chat_json, is_complete_json
+from core.llm.client import LLM, ContextOverflowError
+from core.llm.context_window import DEFAULT_WINDOW, MARGIN, fit_to_window
 from core.tokens import count_tokens, get_encoding
 from core.prompts import render
 from core.settings import Settings
@@ -266,7 +266,7 @@ class LLMEngine:
         prompt = render("summarize_descriptions", self.workspace, kind=kind, name=name,
                         max_words=words, descriptions=listed)
         res = self.llm.chat([{"role": "user", "content": prompt}], max_tokens=cap, stage="summarize")
-        from core.jsonparse import strip_think
+        from core.llm.jsonparse import strip_think
         return strip_think(res.text).strip() or " ".join(descriptions)
 
     def report_budget(self, wanted: int) -> int:

@@ -16,7 +16,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from core.engine import IndexEngine
+from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.chunk_stage import run_chunk
 from core.index.communities_stage import compute_communities
@@ -25,19 +25,19 @@ from core.index.extract_stage import run_extract
 from core.index.graph_stage import run_graph
 from core.index.progress import Cancelled, Progress, ProgressFn, noop
 from core.index.reports_stage import run_reports
-from core.llm import LLM, FatalLLMError
+from core.llm.client import LLM, FatalLLMError
 from core.settings import Settings
-from core.store import Store, now
+from core.store.db import Store, now
 
 STAGES = ["chunk", "extract", "summarize", "graph", "communities", "reports", "embeddings"]
 
 
 def make_engine(settings: Settings, store: Store, llm: LLM | None = None) -> tuple[IndexEngine, LLM | None]:
     if settings.resolved_engine == "offline":
-        from core.offline import OfflineEngine
+        from core.offline.engine import OfflineEngine
         return OfflineEngine(settings), None
     if llm is None:
-        from core.llm_openai import make_llm
+        from core.llm.openai import make_llm
         llm = make_llm(settings, store)
     from core.index.llm_engine import LLMEngine
     return LLMEngine(llm, settings, store.workspace), llm

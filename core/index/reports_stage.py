@@ -8,13 +8,13 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
-from core.engine import IndexEngine
+from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.index.report_context import LineCosts, build_report_input
-from core.llm import FatalLLMError
+from core.llm.client import FatalLLMError
 from core.settings import Settings
-from core.store import Store
+from core.store.db import Store
 
 
 def report_id(community_id: str) -> str:

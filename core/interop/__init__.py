@@ -1,2 +1,6 @@
-"""Interoperability with Microsoft GraphRAG: import its output tables, export ours as GraphML,
-graphrag-compatible parquet and CSV."""
+"""Interoperability with Microsoft GraphRAG.
+
+graphrag_import  open graphrag 1.x-3.x output tables as a workspace
+export           GraphML, graphrag-compatible parquet and CSV
+columns          the graphrag table and column names, defined once
+"""

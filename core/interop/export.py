@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 from core.errors import UserError
 from core.interop.columns import EXPORT_COLUMNS, EXPORT_TYPES
-from core.schema import TABLES
-from core.store import Store
+from core.store.schema import TABLES
+from core.store.db import Store
 
 FORMATS = ("graphml", "parquet", "csv")
 GRAPHML_FILE = "graph.graphml"

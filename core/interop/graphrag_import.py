@@ -30,8 +30,8 @@ from typing import Any, Callable
 from core.errors import UserError
 from core.interop.columns import (ALIASES, EXTENSIONS, FILES, NEEDED, NONE_MARKER, OPTIONAL,
                                   REQUIRED)
-from core.schema import TABLES
-from core.store import Store, encode, now
+from core.store.schema import TABLES
+from core.store.db import Store, encode, now
 from core.tokens import count_tokens
 
 ENGINE = "graphrag-import"

@@ -1,7 +1,16 @@
 """The query side of the engine: searches, and the citations their answers carry.
 
-citations  parse `[Data: Reports (1, 3); Entities (5, +more)]` markers, strip and format them
-resolve    turn every reference into records, text units (with spans) and documents
-support    judge whether the cited source text supports the sentence that cites it
-verify     check the citations of every community report in a workspace
+global_search   map-reduce over the community reports of one level
+local_search    an answer from the neighbourhood of the entities a question names
+offline_answer  the offline scorer and extractive answers (no model)
+types           parameters, map batches, points and the search result
+context         context text for the models, packed to token budgets
+budget          fitting a query's budgets into the model's context window
+coverage        what a reduce answer leaves out of the best points (small models)
+attribution     references for text that copies its sources but drops their markers
+traces          every query, stored in query_traces
+citations       parse `[Data: Reports (1, 3); Entities (5, +more)]` markers, strip and format them
+resolve         turn every reference into records, text units (with spans) and documents
+support         judge whether the cited source text supports the sentence that cites it
+verify          check the citations of every community report in a workspace
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.llm_context import fit_to_window
+from core.llm.context_window import fit_to_window
 from core.query.types import SMALL_WINDOW
 from core.tokens import count_tokens
 
@@ -27,7 +27,7 @@ def small_window(llm: Any) -> bool:
 
 
 def fit_budget(llm: Any, wanted: int, fixed_text: str, answer_cap: int) -> tuple[int, int]:
-    """(budget, output cap) fitted beside fixed_text in the LLM's window (core.llm_context.fit_to_window);
+    """(budget, output cap) fitted beside fixed_text in the LLM's window (core.llm.context_window.fit_to_window);
     as asked when the window is not known."""
     window = context_window(llm)
     if window is None:

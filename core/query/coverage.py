@@ -11,7 +11,7 @@ and marked as the points' own words: what the map step scored highest is not los
 from __future__ import annotations
 
 from core.query.types import Point
-from core.store import Store
+from core.store.db import Store
 from core.textutil import names_entity
 
 TOP_POINTS = 5

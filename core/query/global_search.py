@@ -22,8 +22,8 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterable, Iterator
 
 from core.errors import UserError
-from core.jsonparse import JSONParseError, chat_json
-from core.llm import LLM, FatalLLMError, LLMError
+from core.llm.jsonparse import JSONParseError, chat_json
+from core.llm.client import LLM, FatalLLMError, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
@@ -35,7 +35,7 @@ from core.query.context import (Packed, iter_report_batches, language_instructio
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import SMALL_WINDOW, GlobalParams, MapBatch, Point, SearchResult
-from core.store import Store
+from core.store.db import Store
 
 
 def report_levels(store: Store) -> dict[int, int]:

@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from core.errors import UserError
-from core.llm import LLM, LLMError
+from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_local
@@ -30,7 +30,7 @@ from core.query.context import Packed, language_instruction, local_table
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import LocalParams, SearchResult
-from core.store import Store
+from core.store.db import Store
 
 TABLE_ORDER = ("reports", "entities", "relationships", "claims", "sources")
 

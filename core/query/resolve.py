@@ -25,7 +25,7 @@ from typing import Iterable
 
 from core.query.citations import KINDS, Ref, sentences_with_citations
 from core.query.support import judge
-from core.schema import CITABLE, TABLES
+from core.store.schema import CITABLE, TABLES
 
 _DOC_COLUMNS = ", ".join(f"[{c}]" for c in TABLES["documents"] if c != "text")
 _UNIT_COLUMNS = "id, human_readable_id, document_id, ordinal, text, n_tokens, char_start, char_end"

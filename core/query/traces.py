@@ -14,7 +14,7 @@ from typing import Any
 
 from core.errors import UserError
 from core.query.types import SearchResult
-from core.store import Store, now
+from core.store.db import Store, now
 
 
 class TraceNotFound(UserError):

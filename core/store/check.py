@@ -6,8 +6,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.schema import FTS
-from core.store import Store
+from core.store.schema import FTS
+from core.store.db import Store
 
 
 @dataclass

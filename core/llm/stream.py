@@ -1,6 +1,6 @@
 """Reading a chat answer, streamed or not, into one shape; cutting a streamed answer that loops.
 
-A streamed answer is accumulated from its deltas while core/runaway.py watches the growing text;
+A streamed answer is accumulated from its deltas while core/llm/runaway.py watches the growing text;
 when the model has fallen into a loop the stream is closed (closing the response is what makes
 llama.cpp, vLLM and the others stop generating) and the text is kept up to the first occurrence
 of the repeated passage. Usage comes from the chunk that carries it (stream_options
@@ -20,7 +20,7 @@ from typing import Any
 
 import openai
 
-from core.runaway import Runaway, RunawayWatch, find_runaway
+from core.llm.runaway import Runaway, RunawayWatch, find_runaway
 
 
 class Transient(Exception):

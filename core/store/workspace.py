@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Mapping
 
 from core.errors import UserError
-from core.store import DB_FILE, Store
+from core.store.db import DB_FILE, Store
 
 MAX_NAME = 64
 

@@ -3,7 +3,7 @@ show: OpenAI, Azure OpenAI (settings.azure_api_version set; the model name is th
 Ollama, vLLM, llama.cpp server and LM Studio by base URL.
 
 - One `openai` client per endpoint settings, shared by every OpenAIChatClient built from them,
-  together with the endpoint's concurrency semaphore and rate limits (core/ratelimit.py).
+  together with the endpoint's concurrency semaphore and rate limits (core/llm/ratelimit.py).
 - Transient faults (429, 408, 409, 5xx, timeouts, connection errors) are retried with
   exponential backoff and jitter, honouring Retry-After; the semaphore is held only while a
   request is in flight, never while backing off.
@@ -14,8 +14,8 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
   the rejection is remembered per endpoint and the call is repeated without it. The same for
   reasoning models that refuse max_tokens (max_completion_tokens is sent) or a temperature,
   and for servers that refuse stream_options or streaming itself.
-- Chat answers are streamed (settings.stream) and read by core/llm_stream.py, which cuts a
-  model that has fallen into a loop (core/runaway.py): the result says cut_reason "repetition".
+- Chat answers are streamed (settings.stream) and read by core/llm/stream.py, which cuts a
+  model that has fallen into a loop (core/llm/runaway.py): the result says cut_reason "repetition".
 - The API key never appears in a message, a log line or a repr: server messages are redacted.
 """
 from __future__ import annotations
@@ -32,11 +32,11 @@ from typing import Any, Callable
 
 import openai
 
-from core.llm import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
-from core.llm_context import probe_once, resolve_window, window_resolver
-from core.llm_stream import Answer, Transient as _Transient, from_completion, read_stream
-from core.ratelimit import RateLimits
-from core.runaway import RunawayWatch
+from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.llm.context_window import probe_once, resolve_window, window_resolver
+from core.llm.stream import Answer, Transient as _Transient, from_completion, read_stream
+from core.llm.ratelimit import RateLimits
+from core.llm.runaway import RunawayWatch
 from core.settings import Settings
 from core.tokens import count_tokens
 
@@ -262,7 +262,7 @@ def connection_reason(exc: BaseException) -> str:
 
 
 class OpenAIChatClient(_Caller):
-    """core.llm.ChatClient for an OpenAI-compatible chat completions endpoint."""
+    """core.llm.client.ChatClient for an OpenAI-compatible chat completions endpoint."""
 
     def __init__(self, settings: Settings):
         super().__init__(settings, settings.llm_base_url, settings.chat_model, "chat")
@@ -385,7 +385,7 @@ class OpenAIChatClient(_Caller):
 
 
 class OpenAIEmbeddingClient(_Caller):
-    """core.llm.EmbeddingClient for an OpenAI-compatible embeddings endpoint (batches of 64)."""
+    """core.llm.client.EmbeddingClient for an OpenAI-compatible embeddings endpoint (batches of 64)."""
 
     def __init__(self, settings: Settings):
         if not settings.embedding_model:

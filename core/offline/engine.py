@@ -30,10 +30,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from core.engine import Extraction, ReportInput
-from core.offline_mentions import (DEFAULT_TYPES, SYNONYMS, WORD, drop_initial_verbs, en_mentions, Mention,
+from core.index.engine import Extraction, ReportInput
+from core.offline.mentions import (DEFAULT_TYPES, SYNONYMS, WORD, drop_initial_verbs, en_mentions, Mention,
                                    noun_phrases, skip_sentence, whole_sentences, zh_mentions)
-from core.offline_reports import summarize_descriptions, write_report
+from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
 
 
@@ -50,7 +50,7 @@ class _Cand:
 
 
 class OfflineEngine:
-    """core.engine.IndexEngine without a model: see the module docstring."""
+    """core.index.engine.IndexEngine without a model: see the module docstring."""
 
     name = "offline"
 

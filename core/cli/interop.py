@@ -9,7 +9,7 @@ from pathlib import Path
 from core.interop.export import FORMATS, export_workspace
 from core.interop.graphrag_import import check_source, import_graphrag
 from core.errors import UserError
-from core.store import DB_FILE, Store
+from core.store.db import DB_FILE, Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:

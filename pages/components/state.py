@@ -1,5 +1,5 @@
-"""Session state shared by the pages: the workspace, its store, the engine settings, the sidebar,
-the style sheet, error display and escaping of untrusted text for markdown.
+"""Session state shared by the pages (the bottom layer of the UI): the workspace, its store,
+the engine settings, the style sheet, error display and escaping of untrusted text for markdown.
 
 The API key typed in the sidebar lives in this browser session only (st.session_state); it is
 never written to the workspace. A key from the environment (OPENAI_API_KEY) is used when none
@@ -18,9 +18,9 @@ import streamlit as st
 
 from core.errors import UserError
 from core.settings import Settings, load_settings, save_settings
-from core.store import Store
+from core.store.db import Store
 
-APP_DIR = Path(__file__).resolve().parents[1]
+APP_DIR = Path(__file__).resolve().parents[2]
 log = logging.getLogger("sensemaker.app")
 
 ENGINES = {"offline": "Offline (no model)", "llm": "LLM (OpenAI-compatible)"}
@@ -55,22 +55,6 @@ def safe_markdown(text: str) -> str:
         pieces.append(md(rest[last:]))
         out.append(indent + mark + "".join(pieces))
     return "\n".join(out)
-
-
-# -- routing ------------------------------------------------------------------------------
-def ensure_routed() -> None:
-    """Make sure the app frame (app.py's st.navigation) routes this run.
-
-    While no run has called st.navigation yet (a fresh server; every AppTest run), Streamlit's
-    legacy multipage mode sees the pages/ folder and runs a deep link such as /communities as
-    pages/communities.py alone: no sidebar, no workspace. Then switch that mode off, run the
-    frame (which runs this page through st.navigation, with the widget values of this run),
-    and stop."""
-    from streamlit.runtime.pages_manager import PagesManager
-    if PagesManager.uses_pages_directory:
-        from pages import ui_app
-        ui_app.run(legacy=True)
-        st.stop()
 
 
 # -- errors -------------------------------------------------------------------------------
@@ -127,7 +111,7 @@ def load_css() -> None:
 
 # -- workspace ----------------------------------------------------------------------------
 def root() -> Path:
-    from core.workspace import workspaces_root
+    from core.store.workspace import workspaces_root
     return workspaces_root()
 
 
@@ -146,7 +130,7 @@ def workspace_dir() -> Path | None:
     name = workspace_name()
     if not name:
         return None
-    from core.workspace import workspace_path
+    from core.store.workspace import workspace_path
     return workspace_path(name)
 
 
@@ -207,7 +191,7 @@ def query_llm(s: Store):
     if cfg.resolved_engine != "llm":
         return None
     check_engine(cfg)
-    from core.llm_openai import make_llm
+    from core.llm.openai import make_llm
     return make_llm(cfg, s)
 
 
@@ -232,97 +216,6 @@ def select_workspace(name: str) -> None:
     st.session_state.pop("_store", None)
     for k in [k for k in st.session_state if str(k).startswith(("drill", "ask_", "nav_"))]:
         del st.session_state[k]
-
-
-def sidebar() -> None:
-    from core.workspace import create_workspace, list_workspaces
-
-    with st.sidebar:
-        st.markdown("### :material/hub: Sensemaker")
-        base = root()
-        if not st.session_state.get("_sample_checked") and os.environ.get("SENSEMAKER_NO_SAMPLE") != "1":
-            with st.spinner("Preparing the sample workspace (first start)..."):
-                try:
-                    _sample_workspace(str(base))
-                except Exception as exc:  # noqa: BLE001 - the app works without the sample
-                    log.exception("sample workspace failed")
-                    st.warning(f"The sample workspace could not be prepared: {exc}")
-            st.session_state["_sample_checked"] = True
-        names = list_workspaces()
-        if "workspace" not in st.session_state:
-            wanted = st.query_params.get("ws")
-            first = wanted if wanted in names else ("sample" if "sample" in names else
-                                                    (names[0] if names else None))
-            if first:
-                select_workspace(first)
-        current = workspace_name()
-        if names:
-            idx = names.index(current) if current in names else 0
-            picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}")
-            if picked != current:
-                select_workspace(picked)
-                st.rerun()
-        closing = st.session_state.pop("_close_popover", None)
-        if closing:  # an action in a popover finished: show it closed (before it is drawn)
-            st.session_state[closing] = False
-        with st.popover("New workspace", icon=":material/add:", width="stretch",
-                        key="new_ws_pop", on_change="rerun"):
-            with st.form("new_ws", clear_on_submit=True, border=False):
-                new_name = st.text_input("Name", placeholder="e.g. harbour-inquiry")
-                if st.form_submit_button("Create", type="primary"):
-                    with guard():
-                        path = create_workspace(new_name)
-                        select_workspace(path.name)
-                        st.session_state["_close_popover"] = "new_ws_pop"
-                        st.rerun()
-        from pages.ui_import import import_popover
-        import_popover()
-        _engine_panel(workspace_dir())
-
-
-_ENGINE_FIELDS = ("engine", "llm_base_url", "chat_model", "embedding_model", "api_key_typed")
-
-
-def _engine_panel(path: Path | None) -> None:
-    _load_engine_fields(path)
-    for k in _ENGINE_FIELDS:  # keep the values of fields hidden while the engine is offline
-        if k in st.session_state:
-            st.session_state[k] = st.session_state[k]
-    st.divider()
-    st.markdown("**Engine**")
-    st.radio("Engine", list(ENGINES), format_func=ENGINES.get, key="engine",
-             label_visibility="collapsed")
-    if st.session_state.get("engine") == "offline":
-        st.caption("Offline: no model at all. Extraction, summaries and answers are "
-                   "extractive, built from the documents' own sentences.")
-        return
-    st.text_input("Base URL", key="llm_base_url", placeholder="https://api.openai.com/v1",
-                  help="Any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, llama.cpp, LM Studio).")
-    st.text_input("Chat model", key="chat_model")
-    st.text_input("Embedding model", key="embedding_model", placeholder="none",
-                  help="Leave empty to find entities by full-text search instead of embeddings.")
-    env_key = os.environ.get("OPENAI_API_KEY")
-    st.text_input("API key", type="password", key="api_key_typed",
-                  placeholder="using OPENAI_API_KEY" if env_key else "",
-                  help="Kept in this browser session only; never saved to the workspace.")
-    if not st.session_state.get("api_key_typed"):
-        st.caption("Key: from the environment (OPENAI_API_KEY)." if env_key else
-                   "No key: fine for local servers that do not ask for one.")
-    c1, c2 = st.columns(2)
-    if c1.button("Test connection", icon=":material/network_check:", width="stretch"):
-        with guard():
-            from core.llm_openai import check_connection
-            with st.spinner("Connecting..."):
-                ok, message = check_connection(settings())
-            st.session_state["_conn"] = (ok, message)
-    if c2.button("Save to workspace", width="stretch", disabled=path is None,
-                 help="Save engine, URL and models (never the key) as this workspace's defaults."):
-        with guard():
-            save_settings(path, settings())
-            st.toast("Saved (without the key).")
-    conn = st.session_state.get("_conn")
-    if conn:
-        (st.success if conn[0] else st.error)(md(conn[1]))
 
 
 def engine_label() -> str:

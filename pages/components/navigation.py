@@ -8,7 +8,8 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from pages import ui_state as ui
+from pages.components import sidebar
+from pages.components import state as ui
 
 PAGES = (
     ("pages/corpus.py", "Corpus", ":material/library_books:", "corpus"),
@@ -34,10 +35,25 @@ def run(legacy: bool = False) -> None:
                            initial_sidebar_state="expanded")
         ui.load_css()
         with ui.guard():
-            ui.sidebar()
+            sidebar.sidebar()
         pages = [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
                  for i, (path, title, icon, url) in enumerate(PAGES)]
         page = st.navigation(pages, position="top")
         if st.session_state.pop("_goto_corpus", False) and page.title != pages[0].title:
             st.switch_page(pages[0])  # after an import: the corpus page says what came in
         page.run()
+
+
+# -- routing ------------------------------------------------------------------------------
+def ensure_routed() -> None:
+    """Make sure the app frame (app.py's st.navigation) routes this run.
+
+    While no run has called st.navigation yet (a fresh server; every AppTest run), Streamlit's
+    legacy multipage mode sees the pages/ folder and runs a deep link such as /communities as
+    pages/communities.py alone: no sidebar, no workspace. Then switch that mode off, run the
+    frame (which runs this page through st.navigation, with the widget values of this run),
+    and stop."""
+    from streamlit.runtime.pages_manager import PagesManager
+    if PagesManager.uses_pages_directory:
+        run(legacy=True)
+        st.stop()

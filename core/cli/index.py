@@ -14,12 +14,12 @@ from core.errors import UserError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="add documents to a workspace and index it (resumes an interrupted run)")
     p.add_argument("paths", nargs="*", help="files or folders to add (.txt .md .pdf .docx .html .csv .jsonl)")
-    p.add_argument("--workspace", "-w", required=True)
+    p.add_argument("--workspace", "-w", required=True, help="workspace folder (created if missing)")
     p.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
-    p.add_argument("--chat-model")
-    p.add_argument("--embedding-model")
-    p.add_argument("--base-url")
-    p.add_argument("--concurrency", type=int)
+    p.add_argument("--chat-model", help="chat model name (default: SENSEMAKER_CHAT_MODEL or the setting)")
+    p.add_argument("--embedding-model", help="embedding model name (default: none, full-text search)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL)")
+    p.add_argument("--concurrency", type=int, help="model calls in flight (default: the setting, 8)")
     p.add_argument("--text-column", help="column holding the text in .csv/.jsonl files")
     p.add_argument("--run-id", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -27,28 +27,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_index)
 
     s = sub.add_parser("status", help="counts per table and the last runs of a workspace")
-    s.add_argument("--workspace", "-w", required=True)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--workspace", "-w", required=True, help="workspace folder")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(func=cmd_status)
 
     k = sub.add_parser("check", help="verify a workspace's integrity: references, orphans, full-text indexes")
-    k.add_argument("--workspace", "-w", required=True)
-    k.add_argument("--json", action="store_true")
+    k.add_argument("--workspace", "-w", required=True, help="workspace folder")
+    k.add_argument("--json", action="store_true", help="print one JSON object")
     k.set_defaults(func=cmd_check)
 
     m = sub.add_parser("merges", help="entity merges made by entity resolution; undo one")
-    m.add_argument("--workspace", "-w", required=True)
+    m.add_argument("--workspace", "-w", required=True, help="workspace folder")
     m.add_argument("--undo", metavar="NAME_OR_ID", help="undo this merge and rebuild the graph")
     m.set_defaults(func=cmd_merges)
 
     a = sub.add_parser("app", help="start the web app (indexes the sample corpus on first start)")
-    a.add_argument("--port", type=int, default=8501)
+    a.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
     a.add_argument("--no-sample", action="store_true", help="do not create the sample workspace")
     a.set_defaults(func=cmd_app)
 
 
 def _open(workspace: str, create: bool):
-    from core.store import Store
+    from core.store.db import Store
     path = Path(workspace)
     if not create and not (path / "sensemaker.db").exists():
         raise UserError(f"no workspace at {path} (index some documents into it first)")
@@ -75,7 +75,7 @@ class Bar:
 
 
 def _log_client_events() -> None:
-    """Retries, fallbacks learnt and runaway cuts (logged by core.llm_openai) go to stderr, which
+    """Retries, fallbacks learnt and runaway cuts (logged by core.llm.openai) go to stderr, which
     is index.log for a run started from the app. Never the key: the client does not log it."""
     import logging
     log = logging.getLogger("core")
@@ -88,7 +88,7 @@ def _log_client_events() -> None:
 
 def cmd_index(args) -> int:
     from core.index.pipeline import run_index
-    from core.ingest import ingest_paths
+    from core.ingest.documents import ingest_paths
     from core.settings import load_settings, save_settings
 
     _log_client_events()
@@ -156,7 +156,7 @@ def cmd_status(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from core.check import check_workspace
+    from core.store.check import check_workspace
 
     res = check_workspace(_open(args.workspace, create=False))
     if args.json:
@@ -185,7 +185,7 @@ def cmd_merges(args) -> int:
 
 def cmd_app(args) -> int:
     from core.index.background import ensure_sample_workspace
-    from core.workspace import workspaces_root
+    from core.store.workspace import workspaces_root
 
     root = workspaces_root()
     root.mkdir(parents=True, exist_ok=True)

@@ -13,8 +13,8 @@ import streamlit as st
 from core.index.background import (current_run, estimate_run, failed_items, request_cancel,
                                    retry_failed, start_index)
 from core.index.pipeline import STAGES, last_runs
-from core.store import Store
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import state as ui
 
 STAGE_NAMES = {"chunk": "Chunk documents", "extract": "Extract entities and relationships",
                "summarize": "Summarise descriptions", "graph": "Build the graph",

@@ -10,8 +10,8 @@ import streamlit as st
 
 from core.index.background import start_index
 from core.index.entity_resolution import undo_merge
-from core.store import Store
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import state as ui
 
 
 def rejected_rows(store: Store, limit: int = 2000) -> list[dict]:

@@ -13,8 +13,8 @@ import streamlit as st
 from core.errors import UserError
 from core.interop.columns import EXTENSIONS, FILES, REQUIRED
 from core.interop.graphrag_import import ENGINE, META_KEY, check_source, find_tables, import_graphrag
-from core.store import Store
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import state as ui
 
 POPOVER = "import_pop"
 UPLOADED = "uploaded files: "  # prefix of the recorded source of an upload
@@ -49,7 +49,7 @@ def check_uploads(folder: Path, names: list[str]) -> None:
 
 def new_workspace(name: str) -> Path:
     """The path of a workspace that does not exist yet (an import never mixes indexes)."""
-    from core.workspace import list_workspaces, sanitize_name, workspace_path
+    from core.store.workspace import list_workspaces, sanitize_name, workspace_path
     if not str(name or "").strip():
         raise UserError("Name the new workspace the index goes into.")
     path = workspace_path(name)
@@ -62,7 +62,7 @@ def new_workspace(name: str) -> Path:
 def run_import(name: str, folder: str, files: list[tuple[str, bytes]], on_progress=None) -> dict[str, Any]:
     """Import a graphrag index from a server folder or uploaded files into a new workspace.
     Nothing is created unless the source is a readable index. Returns the report as a dict."""
-    from core.workspace import create_workspace
+    from core.store.workspace import create_workspace
     folder = (folder or "").strip()
     if bool(folder) == bool(files):
         raise UserError("Give either the folder of a GraphRAG index on the server or its "

@@ -16,9 +16,9 @@ import streamlit as st
 
 from core.query.citations import Ref, parse_citations, sentences_with_citations
 from core.query.resolve import Resolver
-from core.store import Store
-from pages import ui_drilldown as drill
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import drilldown as drill
+from pages.components import state as ui
 
 _PARA = re.compile(r"\n\s*\n")
 

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from core.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, JSONL_EXT, SUPPORTED,
+from core.ingest.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, JSONL_EXT, SUPPORTED,
                           TABLE_EXT, TEXT_COLUMNS, TEXT_EXT, IngestError, LoadedDocument, _Bad,
                           _short, _size, clean_text, decode_text, html_to_text, make_document,
                           read_docx, read_pdf, sniff, strip_gutenberg)
-from core.store import now
-from core.neardup import NearDupIndex, sketch
+from core.store.db import now
+from core.ingest.neardup import NearDupIndex, sketch
 from core.tokens import count_tokens
 
 __all__ = ["IngestError", "LoadedDocument", "Rejected", "IngestReport", "load_bytes",

@@ -1,5 +1,5 @@
 """What an indexing engine must do. Two implementations write the same tables:
-the LLM engine (core/index/llm_engine.py) and the offline engine (core/offline.py).
+the LLM engine (core/index/llm_engine.py) and the offline engine (core/offline/engine.py).
 
 Records exchanged here are plain dicts with these keys:
 - entity: {"title": str (as written in the text), "type": str, "description": str}

@@ -7,11 +7,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.charts import CUT, SELECTED, ZERO, point_status, score_figure
+from core.viz.charts import CUT, SELECTED, ZERO, point_status, score_figure
 from core.query.types import MapBatch, SearchResult
-from core.store import Store
-from pages import ui_drilldown as drill
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import drilldown as drill
+from pages.components import state as ui
 
 
 def batch_rows(batches: list[MapBatch]) -> pd.DataFrame:

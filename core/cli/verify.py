@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.errors import UserError
 from core.query.verify import verify_reports
-from core.store import DB_FILE, Store
+from core.store.db import DB_FILE, Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:

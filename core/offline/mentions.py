@@ -1,9 +1,9 @@
-"""Finding entity mentions in one sentence, for the offline engine (core/offline.py).
+"""Finding entity mentions in one sentence, for the offline engine (core/offline/engine.py).
 
 English: runs of capitalised words with titles, connectors ("Bank of England") and type cues
 (speech verbs, head words, "in/at <Name>"); Chinese: jieba's part-of-speech tagger with guards
 and organisation/place suffixes, plus Latin names written in Chinese text. Also the sentence
-filters (code, URLs, headings) and the repeated noun phrases. See core/offline.py's docstring
+filters (code, URLs, headings) and the repeated noun phrases. See core/offline/engine.py's docstring
 for what the engine makes of the mentions.
 """
 from __future__ import annotations

@@ -12,8 +12,9 @@ from core.errors import UserError
 def register(sub: argparse._SubParsersAction) -> None:
     q = sub.add_parser("query", help="ask a global (whole corpus) or local (named entities) question")
     q.add_argument("question", nargs="?", help="the question (omit with --trace)")
-    q.add_argument("--workspace", "-w", required=True)
-    q.add_argument("--method", "-m", choices=["global", "local"], default="global")
+    q.add_argument("--workspace", "-w", required=True, help="workspace folder")
+    q.add_argument("--method", "-m", choices=["global", "local"], default="global",
+                   help="global: map-reduce over community reports; local: the named entities' neighbourhood")
     q.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
     q.add_argument("--level", type=int, help="community level for global search (default 1, else 0)")
     q.add_argument("--seed", type=int, help="shuffle seed of the map batches (default: random, recorded)")
@@ -24,15 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="at most N reports in one map call (global; 0: as many as the map budget holds; "
                         "auto: 1 for a model with a context window of 8,192 tokens or less, else 0; "
                         "default: the setting map_max_reports, SENSEMAKER_MAP_REPORTS, else auto)")
-    q.add_argument("--response-type", default="multiple paragraphs")
+    q.add_argument("--response-type", default="multiple paragraphs",
+                   help="the answer's form, as told to the model (default: multiple paragraphs)")
     q.add_argument("--trace", help="show a stored query again (its id or number) instead of asking")
     q.add_argument("--json", action="store_true", help="print the whole result as one JSON object")
     q.set_defaults(func=cmd_query)
 
     t = sub.add_parser("traces", help="list the stored queries of a workspace, newest first")
-    t.add_argument("--workspace", "-w", required=True)
-    t.add_argument("--limit", type=int, default=20)
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--workspace", "-w", required=True, help="workspace folder")
+    t.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
     t.set_defaults(func=cmd_traces)
 
 
@@ -52,7 +54,7 @@ def _per_map(value: str) -> int | str:
 
 
 def _open(workspace: str):
-    from core.store import DB_FILE, Store
+    from core.store.db import DB_FILE, Store
     path = Path(workspace)
     if not (path / DB_FILE).exists():
         raise UserError(f"no workspace at {path} (index some documents into it first)")
@@ -67,7 +69,7 @@ def _llm(args, store):
     if not (settings.llm_base_url or settings.api_key):
         raise UserError("the llm engine needs an endpoint: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL "
                         "(a local OpenAI-compatible server), or use --engine offline")
-    from core.llm_openai import make_llm
+    from core.llm.openai import make_llm
     return make_llm(settings, store), settings
 
 

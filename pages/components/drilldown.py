@@ -15,8 +15,8 @@ import streamlit as st
 from core.query.citations import Ref
 from core.query.resolve import Resolved, resolve
 from core.query.support import Support, claim_text, judge
-from core.store import Store
-from pages import ui_state as ui
+from core.store.db import Store
+from pages.components import state as ui
 
 SINGULAR = {"Reports": "Report", "Entities": "Entity", "Relationships": "Relationship",
             "Claims": "Claim", "Sources": "Source"}

@@ -1,6 +1,6 @@
 """The LLM seam: a chat-client protocol, errors, and the caching/accounting wrapper.
 
-`ChatClient` is what talks to a model (core/llm_openai.py for any OpenAI-compatible endpoint; a
+`ChatClient` is what talks to a model (core/llm/openai.py for any OpenAI-compatible endpoint; a
 deterministic fake in tests). `LLM` wraps a client with the cache of every call (keyed by a hash
 of model, messages and parameters, stored in the workspace's llm_cache table) and with token,
 call and cost accounting per stage. A cached answer is never requested again, which is what lets
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from core.errors import UserError
-from core.store import Store, now
+from core.store.db import Store, now
 from core.tokens import count_tokens
 
 

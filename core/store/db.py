@@ -20,7 +20,7 @@ import sqlite_utils
 from core.errors import UserError
 
 from core.textutil import has_cjk
-from core.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
+from core.store.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
 
 DB_FILE = "sensemaker.db"
 # Rows from which an insert into a full-text indexed table indexes the batch in one statement

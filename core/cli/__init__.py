@@ -1,0 +1,8 @@
+"""The `sensemaker` command line.
+
+main     assembles the subcommands and turns known errors into one-line messages (exit 2)
+index    `index`, `status` and `app`
+query    `query` (global or local questions) and `traces`
+verify   `verify` (citations of every report) and `check` (workspace integrity)
+interop  `import-graphrag` and `export`
+"""

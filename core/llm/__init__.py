@@ -1,0 +1,10 @@
+"""The language-model client: everything between a prompt and a parsed answer.
+
+client          the ChatClient protocol, errors, and the LLM wrapper (cache, usage, cost)
+openai          chat and embeddings through any OpenAI-compatible endpoint (retries, limits)
+stream          reading a streamed (or whole) answer into one shape; cutting one that loops
+runaway         detecting a model that repeats one passage over and over
+context_window  the model's context window, read from the server where it says
+jsonparse       tolerant JSON of model answers, the repair retry, echo and empty detection
+ratelimit       requests- and tokens-per-minute buckets
+"""

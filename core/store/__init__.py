@@ -1,0 +1,7 @@
+"""The workspace store: one SQLite database per workspace.
+
+db         the Store: schema creation, per-thread connections, reads and writes, full-text search
+schema     column names and types of every table, defined once
+workspace  workspaces as named folders under one root, names sanitised and confined to it
+check      workspace integrity (`sensemaker check`): references, orphans, full-text indexes
+"""

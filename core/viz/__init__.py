@@ -1,0 +1,5 @@
+"""What the app draws, built without streamlit: self-contained HTML and plotly figures.
+
+graph   the self-contained HTML graph of a community (pyvis records, vis-network inlined)
+charts  plotly figures: the community hierarchy and the map step's point scores
+"""

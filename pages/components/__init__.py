@@ -1,0 +1,10 @@
+"""UI components shared by the pages, in layers: state at the bottom, widgets above it, the
+app frame on top. A module imports only from its own layer or below (tests/test_layers.py).
+
+state         session state: workspace, store, engine settings, escaping, error display
+chips         citation chips with their evidence; drilldown  the record/document dialogs
+trace         how an answer was made; runs  index runs (estimate, live, history, failures)
+import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
+sidebar       workspace picker and engine panel
+navigation    the app frame: page config, sidebar and the st.navigation router
+"""
