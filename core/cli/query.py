@@ -13,8 +13,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = sub.add_parser("query", help="ask a global (whole corpus) or local (named entities) question")
     q.add_argument("question", nargs="?", help="the question (omit with --trace)")
     q.add_argument("--workspace", "-w", required=True, help="workspace folder")
-    q.add_argument("--method", "-m", choices=["global", "local"], default="global",
-                   help="global: map-reduce over community reports; local: the named entities' neighbourhood")
+    from core.query.methods import METHODS
+    q.add_argument("--method", "-m", choices=list(METHODS), default="global",
+                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values()))
     q.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
     q.add_argument("--level", type=int, help="community level for global search (default 1, else 0)")
     q.add_argument("--seed", type=int, help="shuffle seed of the map batches (default: random, recorded)")
@@ -93,21 +94,14 @@ def cmd_query(args) -> int:
 
 
 def run_query(args, store):
-    from core.query.global_search import global_search
-    from core.query.local_search import local_search
-    from core.query.types import GlobalParams, LocalParams
+    from core.query.methods import run_method
     llm, settings = _llm(args, store)
-    if args.method == "local":
-        return local_search(store, args.question, LocalParams(response_type=args.response_type,
-                                                              language=settings.language), llm)
-    params = GlobalParams(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
-                          concurrency=args.concurrency or settings.concurrency,
-                          map_max_reports=(settings.map_max_reports if args.reports_per_map is None
-                                           else None if args.reports_per_map == _AUTO else args.reports_per_map),
-                          response_type=args.response_type,
-                          language=settings.language)
-    progress = _progress(args)
-    return global_search(store, args.question, params, llm, on_batch=progress)
+    options = dict(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
+                   concurrency=args.concurrency, response_type=args.response_type)
+    if args.reports_per_map is not None:
+        options["map_max_reports"] = None if args.reports_per_map == _AUTO else args.reports_per_map
+    return run_method(args.method, store, args.question, llm, settings, options,
+                      on_batch=_progress(args))
 
 
 def _progress(args):

@@ -1,0 +1,73 @@
+"""The search methods a question can be asked with, by name: one registry that the CLI
+(`query --method`), the Ask page and comparisons share.
+
+A Method's `run(store, question, llm, settings, options, on_batch)` returns a SearchResult;
+`options` is a plain dict of the method's knobs (unknown keys are ignored, missing ones take
+the method's defaults), so a comparison can run several methods with one call shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from core.query.types import SearchResult
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    label: str
+    """Short label for the UI (the Ask page's method switch)."""
+    summary: str
+    """One line: what the method does, for --help and the UI."""
+    needs_reports: bool
+    """True when the method cannot answer without community reports."""
+    run: Callable[..., SearchResult]
+
+
+METHODS: dict[str, Method] = {}
+
+
+def register(method: Method) -> Method:
+    METHODS[method.name] = method
+    return method
+
+
+def run_method(name: str, store, question: str, llm=None, settings=None,
+               options: dict[str, Any] | None = None, on_batch=None) -> SearchResult:
+    from core.errors import UserError
+    if name not in METHODS:
+        raise UserError(f"unknown method {name!r}: choose one of {', '.join(METHODS)}")
+    if settings is None:
+        from core.settings import Settings
+        settings = Settings()
+    return METHODS[name].run(store, question, llm, settings, dict(options or {}), on_batch)
+
+
+def _pick(options: dict[str, Any], cls, **fixed):
+    """A params dataclass from the options that name its fields (None values skipped)."""
+    import dataclasses
+    names = {f.name for f in dataclasses.fields(cls)}
+    kw = {k: v for k, v in options.items() if k in names and v is not None}
+    kw.update({k: v for k, v in fixed.items() if v is not None and k not in kw})
+    return cls(**kw)
+
+
+def _global(store, question, llm, settings, options, on_batch):
+    from core.query.global_search import global_search
+    from core.query.types import GlobalParams
+    params = _pick(options, GlobalParams, concurrency=settings.concurrency,
+                   map_max_reports=settings.map_max_reports, language=settings.language)
+    return global_search(store, question, params, llm, on_batch=on_batch)
+
+
+def _local(store, question, llm, settings, options, on_batch):
+    from core.query.local_search import local_search
+    from core.query.types import LocalParams
+    return local_search(store, question, _pick(options, LocalParams, language=settings.language), llm)
+
+
+register(Method("global", "Global: the corpus as a whole",
+                "map-reduce over the community reports of one level", True, _global))
+register(Method("local", "Local: specific entities",
+                "an answer from the neighbourhood of the entities the question names", False, _local))
