@@ -35,7 +35,10 @@ from core.store.db import Store
 STAGES = {"refine": "lazy_refine", "relevance": "lazy_relevance", "claims": "lazy_claims",
           "reduce": "lazy_reduce"}
 OFFLINE_THRESHOLD = 0.3
-"""Offline, a passage is relevant when it holds this share of the subquery's idf weight."""
+OFFLINE_SHARE = 0.5
+"""Offline, a passage is relevant when it holds this share of the subquery's idf weight
+(OFFLINE_THRESHOLD), or this share of its distinct words (OFFLINE_SHARE: words every passage
+uses, such as a place the corpus is about, weigh little but still say what a passage is about)."""
 YES = ("yes", "y", "true", "relevant", "是", "有")
 
 
@@ -149,10 +152,11 @@ def _test(llm: LLM, workspace: Any, m: SubqueryMatch, pick: Pick, unit: dict, pa
 def _offline_test(index: UnitIndex, m: SubqueryMatch, pick: Pick, unit: dict) -> Test:
     q = offline.terms(m.sub.text)
     text = passage(unit.get("text") or "", m.sub.text, m.params.passage_tokens)
-    share = index.coverage(q, text)
+    weighted = index.coverage(q, text)
+    share = len(set(q) & set(offline.terms(text))) / max(1, len(set(q)))
     return Test(subquery=m.sub.index, unit=int(unit["human_readable_id"]), community=pick.community,
-                round=m.round, relevant=share >= OFFLINE_THRESHOLD, answer=f"lexical {share:.2f}",
-                passage=text)
+                round=m.round, relevant=weighted >= OFFLINE_THRESHOLD or share >= OFFLINE_SHARE,
+                answer=f"lexical: {share:.0%} of the words, {weighted:.0%} of their weight", passage=text)
 
 
 # -------------------------------------------------------------------------------- map
