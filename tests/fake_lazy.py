@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 
 WORD = re.compile(r"[A-Za-z]{4,}")
 COMMON = frozenset("what which when where does that this with from have about there their they them "
@@ -36,8 +37,12 @@ def refine(prompt: str) -> str:
 def relevance(prompt: str) -> str:
     q = prompt.split("Question: ", 1)[1].split("\nPassage: ", 1)[0]
     passage = prompt.split("\nPassage: ", 1)[1].rsplit("\nDoes the passage", 1)[0]
-    need = max(1, len(words(q)) // 3)
-    return "Yes" if len(words(q) & words(passage)) >= need else "No"
+    shared = len(words(q) & words(passage))
+    # enough of the question's words, or one of them and (for a third of the passages) more
+    # that the words do not show: a judge is neither a word counter nor always convinced
+    if shared >= max(1, len(words(q)) // 3) or (shared and zlib.crc32(passage.encode()) % 3 == 0):
+        return "Yes"
+    return "No"
 
 
 def claims(prompt: str) -> str:

@@ -150,7 +150,7 @@ def test_relevance_tests_ask_for_at_most_two_tokens(tmp_path):
 
 def test_every_reference_resolves_to_a_unit_and_carries_a_verdict(tmp_path):
     store = lazy_store(tmp_path)
-    r = run_method("lazy", store, QUESTION, LLM(FakeChat(genuine), store), options={"budget": 40})
+    r = run_method("lazy", store, QUESTION, LLM(FakeChat(genuine), store), options={"budget": 75})
     assert r.citations and not r.no_data
     for c in r.citations:
         assert c["kind"] == "Sources" and c["resolved"] and not c["dangling"]

@@ -2,13 +2,16 @@
 vectors of the LLM's embedding model, BM25 over the units' text otherwise (the offline scorer's
 terms: Chinese as character bigrams). Basic search and lazy search's match step share it.
 
-A UnitIndex is built once per query (the units' terms counted once) and ranks any number of
-subqueries; `passage` picks the part of a unit that best matches a query, so a relevance test
+A UnitIndex ranks any number of subqueries; the units' BM25 index is built once per version of
+the workspace's units and kept for the process (a second query does not count terms again); `passage` picks the part of a unit that best matches a query, so a relevance test
 can read a sentence or two instead of the whole unit.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,19 +31,41 @@ class Ranked:
     """0 = best."""
 
 
+_LEXICAL: dict[str, tuple[str, list[dict], offline.BM25]] = {}
+_LEXICAL_LOCK = threading.Lock()
+
+
+def _lexical(store: Store) -> tuple[list[dict], offline.BM25]:
+    """The workspace's units and their BM25 index, built once per version of the units (their
+    ids: a unit's id changes with its text) and shared by the queries of this process."""
+    ids = store.db.execute("select group_concat(id, ' ') from (select id from text_units "
+                           "order by human_readable_id)").fetchone()[0] or ""
+    version = hashlib.sha1(ids.encode("utf-8")).hexdigest()
+    key = str(store.path)
+    with _LEXICAL_LOCK:
+        hit = _LEXICAL.get(key)
+    if hit is not None and hit[0] == version:
+        return hit[1], hit[2]
+    units = store.rows("text_units", order_by="human_readable_id",
+                       select="id, human_readable_id, document_id, ordinal, text, n_tokens")
+    bm = offline.BM25([offline.terms(u.get("text") or "") for u in units])
+    with _LEXICAL_LOCK:
+        _LEXICAL[key] = (version, units, bm)
+        while len(_LEXICAL) > 8:  # a few workspaces at a time
+            _LEXICAL.pop(next(iter(_LEXICAL)))
+    return units, bm
+
+
 class UnitIndex:
     """Every text unit of a workspace, ready to be ranked against queries."""
 
     def __init__(self, store: Store, llm=None):
-        self.units = store.rows("text_units", order_by="human_readable_id",
-                                select="id, human_readable_id, document_id, ordinal, text, n_tokens")
+        self.units, self._bm = _lexical(store)
         self.by_id = {u["id"]: u for u in self.units}
         self.method = "bm25"
         self._vectors = self._load_vectors(store, llm)
         self._llm = llm
-        if self._vectors is None:
-            self._bm = offline.BM25([offline.terms(u.get("text") or "") for u in self.units])
-        else:
+        if self._vectors is not None:
             self.method = "embedding"
 
     def _load_vectors(self, store: Store, llm) -> np.ndarray | None:
@@ -77,42 +102,42 @@ class UnitIndex:
         if not q:
             return 0.0
         have = set(offline.terms(text))
-        idf = self._bm.idf if self._vectors is None else {}
+        idf = self._bm.idf
         unseen = math.log(1 + (len(self.units) + 0.5) / 0.5)
         weight = {t: idf.get(t, unseen) for t in q}
         total = sum(weight.values())
         return sum(w for t, w in weight.items() if t in have) / total if total else 0.0
 
 
+@functools.lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[tuple[str, frozenset[str], int], ...]:
+    """A unit's sentences, each on one line, with its terms and tokens (remembered: the units of
+    a query are tested for several subqueries, and the same units are asked about again)."""
+    spans = [(a, b) for a, b in split_sentences(text) if b - a > 1] or [(0, len(text))]
+    out = []
+    for a, b in spans:
+        one = " ".join(text[a:b].split())
+        out.append((one, frozenset(offline.terms(one)), count_tokens(" " + one)))
+    return tuple(out)
+
+
 def passage(text: str, query: str, max_tokens: int) -> str:
     """The part of text that best matches the query, at most max_tokens: its best sentence
-    (most query terms, the first on a tie) with the sentences around it while they fit; the
-    start of the text when no sentence shares a term."""
-    text = text or ""
-    spans = [(a, b) for a, b in split_sentences(text) if b - a > 1] or [(0, len(text))]
+    (most query terms, the first on a tie) with the sentences around it while they fit (the
+    neighbour with more query terms first, the next one on a tie); the start of the text when
+    no sentence shares a term."""
+    sents = _sentences(text or "")
     q = set(offline.terms(query))
-    hits = [len(q & set(offline.terms(text[a:b]))) for a, b in spans]
-    best = max(range(len(spans)), key=lambda i: (hits[i], -i))
+    hits = [len(q & terms) for _, terms, _ in sents]
+    best = max(range(len(sents)), key=lambda i: (hits[i], -i))
+    if sents[best][2] > max_tokens:
+        return truncate(sents[best][0], max_tokens)
     lo = hi = best
-    used = count_tokens(_one(text, spans[best]))
-    if used > max_tokens:
-        return truncate(_one(text, spans[best]), max_tokens)
-    while True:  # grow to the neighbour with more query terms (after, on a tie) while it fits
-        options = [i for i in (hi + 1, lo - 1) if 0 <= i < len(spans)]
-        options.sort(key=lambda i: -hits[i])
-        grown = False
-        for i in options:
-            n = count_tokens(" " + _one(text, spans[i]))
-            if used + n <= max_tokens:
-                lo, hi = min(lo, i), max(hi, i)
-                used += n
-                grown = True
-                break
-        if not grown:
-            break
-    return " ".join(_one(text, spans[i]) for i in range(lo, hi + 1))
-
-
-def _one(text: str, span: tuple[int, int]) -> str:
-    return " ".join(text[span[0]:span[1]].split())
-
+    used = sents[best][2]
+    while True:
+        options = sorted((i for i in (hi + 1, lo - 1) if 0 <= i < len(sents)), key=lambda i: -hits[i])
+        grown = next((i for i in options if used + sents[i][2] <= max_tokens), None)
+        if grown is None:
+            return " ".join(sents[i][0] for i in range(lo, hi + 1))
+        lo, hi = min(lo, grown), max(hi, grown)
+        used += sents[grown][2]

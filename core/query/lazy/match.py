@@ -116,22 +116,27 @@ class SubqueryMatch:
         self.misses = 0
         return bool(nxt)
 
-    def plan(self) -> list[Pick]:
+    def plan(self, most: int | None = None) -> list[Pick]:
         """The next round: up to z communities, each with its best untested units, within the
-        budget left. An empty list: the search is over (sub.stopped says why)."""
+        budget left and at most `most` tests (the round's share of the calls in flight, so that
+        a round is one wave of calls). An empty list: the search is over (sub.stopped says why)."""
         if self.done:
             return []
         picks: list[Pick] = []
         planned: set[str] = set()
-        while len(picks) < max(1, self.params.z) and self.left > len(planned):
+        room = self.left if most is None else min(self.left, max(1, most))
+        while len(picks) < max(1, self.params.z) and room > len(planned):
             if not self.queue:
                 if picks or not self._descend():
                     break
             number = self.queue.popleft()
             units = [u for u in self._untested(number) if u not in planned]
-            units = units[:max(1, self.params.chunks_per_community)][:self.left - len(planned)]
+            units = units[:max(1, self.params.chunks_per_community)][:room - len(planned)]
             if not units:
                 continue
+            if planned and len(units) < min(self.params.chunks_per_community, len(self._untested(number))):
+                self.queue.appendleft(number)  # no room for its share: first in the next round
+                break
             planned.update(units)
             picks.append(Pick(number, self.hier[number].level, [self.rows[u] for u in units]))
         if not picks:

@@ -115,7 +115,9 @@ def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, t
            store: Store, pool: ThreadPoolExecutor, trace: LazyTrace) -> None:
     template = None if tester is None else store.workspace
     while True:
-        plans = [(m, m.plan()) for m in matches]
+        active = [m for m in matches if not m.done]
+        shares = split_budget(params.concurrency, len(active))  # one wave of calls per round
+        plans = [(m, m.plan(n)) for m, n in zip(active, shares)]
         plans = [(m, p) for m, p in plans if p]
         if not plans:
             return
