@@ -68,7 +68,7 @@ def lazy_respond(messages: list[dict]) -> str | None:
     first, last = messages[0]["content"], messages[-1]["content"]
     if "You break a user's question into" in first:
         return refine(first)
-    if last.startswith("Question: ") and "\nDoes the passage contain information" in last:
+    if last.startswith("Question: ") and "\nDoes the passage help answer" in last:
         return relevance(last)
     if "You extract claims from passages" in first:
         return claims(first)

@@ -68,13 +68,13 @@ QUESTION = "Did the lantern keeper see a harbour fire?"
 def genuine(messages):
     """Relevant only when the passage holds the fact; claims and answers from the fake model."""
     last = messages[-1]["content"]
-    if last.startswith("Question: ") and "\nDoes the passage contain" in last:
+    if last.startswith("Question: ") and "\nDoes the passage help answer" in last:
         return "Yes" if "genuine" in last.split("\nPassage: ", 1)[1] else "No"
     return respond(messages)
 
 
 def relevance_calls(chat: FakeChat) -> list[list[dict]]:
-    return [m for m in chat.calls if "\nDoes the passage contain" in m[-1]["content"]]
+    return [m for m in chat.calls if "\nDoes the passage help answer" in m[-1]["content"]]
 
 
 @pytest.mark.parametrize("budget", [1, 2, 7, 20, 500])
@@ -140,7 +140,7 @@ def test_relevance_tests_ask_for_at_most_two_tokens(tmp_path):
 
     class Capped(FakeChat):
         def complete(self, messages, *, json_mode=False, max_tokens=None, temperature=0.0):
-            if "\nDoes the passage contain" in messages[-1]["content"]:
+            if "\nDoes the passage help answer" in messages[-1]["content"]:
                 caps.append(max_tokens)
             return super().complete(messages, json_mode=json_mode, max_tokens=max_tokens)
 
@@ -208,7 +208,7 @@ def test_offline_lazy_runs_with_lexical_tests_and_sentences_as_claims(tmp_path):
 
 def test_nothing_relevant_says_so_without_an_answer_call(tmp_path):
     store = lazy_store(tmp_path)
-    chat = FakeChat(lambda m: "No" if "\nDoes the passage contain" in m[-1]["content"] else respond(m))
+    chat = FakeChat(lambda m: "No" if "\nDoes the passage help answer" in m[-1]["content"] else respond(m))
     r = lazy_search(store, QUESTION, LazyParams(budget=10), LLM(chat, store))
     assert r.no_data and "does not answer" in r.answer and not r.citations
     assert not [m for m in chat.calls if "---Claims---" in m[0]["content"]]

@@ -2,9 +2,8 @@
 claims into the reduce context.
 
 The relevant units (each subquery's in the order found, the subqueries taken in turn; of each,
-its passage best matching the subquery, `map_unit_tokens`) are read until the map budget is spent; those read are grouped by subquery and by the community they
-were found in, and each group goes to one claims call (more when it exceeds one call's
-budget). A claim keeps the references of the units it came from; a claim citing none of its
+its passage best matching the subquery, `map_unit_tokens`) are read until the map budget is spent; those read go to one claims call per subquery (more when they
+exceed one call's budget), grouped in it by the community they were found in. A claim keeps the references of the units it came from; a claim citing none of its
 call's units gets the unit of the call it shares most words with, and is dropped when it shares
 none, so every reference that reaches the answer resolves to a unit that was read.
 Offline, the claims are the unit sentences sharing most terms with the subquery.
@@ -33,8 +32,13 @@ MAX_CLAIMS = 8
 @dataclass
 class Group:
     subquery: Subquery
-    community: int
     packed: Packed
+    community_of: dict[int, int]
+    """unit human_readable_id -> the community it was found in (the units come grouped by it)."""
+
+    @property
+    def communities(self) -> list[int]:
+        return list(dict.fromkeys(self.community_of[int(u["human_readable_id"])] for u in self.packed.records))
 
 
 def plan_map(subs: list[Subquery], relevant: dict[int, list[tuple[dict, int]]], params: LazyParams
@@ -43,7 +47,7 @@ def plan_map(subs: list[Subquery], relevant: dict[int, list[tuple[dict, int]]], 
     Returns (groups, units left unread by the map budget)."""
     budget, used, skipped = params.map_budget(), 0, 0
     queues = {s.index: list(relevant.get(s.index, [])) for s in subs}
-    taken: dict[tuple[int, int], list[dict]] = {}
+    taken: dict[int, dict[int, list[dict]]] = {}
     while any(queues.values()):
         for s in subs:
             if not queues[s.index]:
@@ -55,16 +59,18 @@ def plan_map(subs: list[Subquery], relevant: dict[int, list[tuple[dict, int]]], 
                 skipped += 1
                 continue
             used += n
-            taken.setdefault((s.index, community), []).append(unit)
+            taken.setdefault(s.index, {}).setdefault(community, []).append(unit)
     by_index = {s.index: s for s in subs}
     groups: list[Group] = []
-    for (si, community), units in taken.items():
-        rest = units
+    for si, by_community in taken.items():
+        # one call reads a subquery's units, grouped by community, as far as one call's budget goes
+        rest = [u for units in by_community.values() for u in units]
+        where = {int(u["human_readable_id"]): c for c, units in by_community.items() for u in units}
         while rest:
             packed, rest = pack_rows("id|text", rest, source_row, params.map_call_tokens, title="Sources")
             if not packed.records:
                 break
-            groups.append(Group(by_index[si], community, packed))
+            groups.append(Group(by_index[si], packed, where))
     return groups, skipped
 
 
@@ -90,9 +96,7 @@ def claims_call(store: Store, llm: LLM, group: Group, params: LazyParams) -> tup
     system = render("lazy_claims", store.workspace, question=sub.text, context_data=group.packed.text,
                     max_claims=MAX_CLAIMS, language_instruction=language_instruction(params.language, sub.text))
     messages = [{"role": "system", "content": system}, {"role": "user", "content": sub.text}]
-    record = {"subquery": sub.index, "community": group.community, "tokens": group.packed.tokens,
-              "units": [int(u["human_readable_id"]) for u in group.packed.records], "claims": 0,
-              "error": None}
+    record = _record(group)
     try:
         obj, _, _ = chat_json(llm, messages, max_tokens=params.claim_answer_tokens, stage="lazy_claims",
                               validate=validate_claims)
@@ -128,7 +132,8 @@ def _anchored(text: str, group: Group, sub: int, score: int) -> Claim | None:
             return None
         cited = [best]
     cited = list(dict.fromkeys(cited))
-    return Claim(subquery=sub, community=group.community, text=offline.cite(body, {"Sources": cited[:5]}),
+    return Claim(subquery=sub, community=group.community_of.get(cited[0], -1),
+                 text=offline.cite(body, {"Sources": cited[:5]}),
                  score=score, sources=cited)
 
 
@@ -148,12 +153,16 @@ def offline_claims(group: Group, per_unit: int = 2) -> tuple[list[Claim], dict]:
                 scored.append((shared, -i, s))
         for shared, _, s in sorted(scored, reverse=True)[:per_unit]:
             score = max(1, round(100 * shared / max(1, len(q))))
-            claims.append(Claim(subquery=sub.index, community=group.community,
+            claims.append(Claim(subquery=sub.index, community=group.community_of.get(hrid, -1),
                                 text=offline.cite(disarm(s), {"Sources": [hrid]}), score=score, sources=[hrid]))
-    record = {"subquery": sub.index, "community": group.community, "tokens": group.packed.tokens,
-              "units": [int(u["human_readable_id"]) for u in group.packed.records],
-              "claims": len(claims), "error": None}
+    record = _record(group)
+    record["claims"] = len(claims)
     return claims, record
+
+
+def _record(group: Group) -> dict:
+    return {"subquery": group.subquery.index, "communities": group.communities, "tokens": group.packed.tokens,
+            "units": [int(u["human_readable_id"]) for u in group.packed.records], "claims": 0, "error": None}
 
 
 # ------------------------------------------------------------------------------- packing

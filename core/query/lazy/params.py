@@ -20,7 +20,7 @@ class LazyParams:
     also the communities tested together in one round of a subquery."""
     chunks_per_community: int = 2
     """Units of a community tested per round (its best untested ones)."""
-    passage_tokens: int = 48
+    passage_tokens: int = 40
     """What one test reads: the unit's passage that best matches the subquery."""
     map_max_tokens: int | None = None
     """Source text read by the claims (map) calls in all, in tokens; None: by the budget

@@ -86,7 +86,8 @@ class LazyTrace:
     tests: list[Test] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     map_calls: list[dict[str, Any]] = field(default_factory=list)
-    """One per claims call: subquery, community, units (hrids), tokens, claims, error."""
+    """One per claims call: subquery, communities, units (hrids, grouped by community), tokens,
+    claims, error."""
     reduce: dict[str, Any] = field(default_factory=dict)
     """budget, tokens, context_text, selected, cut."""
     phases: dict[str, dict[str, Any]] = field(default_factory=dict)
