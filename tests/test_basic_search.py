@@ -80,3 +80,21 @@ def test_lazy_and_basic_through_the_openai_client_over_http(tmp_path):
     for r in (lazy, basic):
         assert r.error is None and r.citations
         assert all(c["resolved"] and not c["dangling"] and c["support"] for c in r.citations)
+
+
+def test_relevance_model_on_the_same_endpoint(tmp_path):
+    """--relevance-model: the yes/no tests go to that model, everything else to the chat model."""
+    with FakeOpenAIServer(lambda m, r: respond(m), api_key=TEST_KEY,
+                          models=("test-model", "test-embedding", "tiny-judge")) as server:
+        settings = server.settings(concurrency=4, embedding_model=None)
+        store = lazy_store(tmp_path)
+        r = run_method("lazy", store, QUESTION, make_llm(settings, store), settings,
+                       {"budget": 9, "relevance_model": "tiny-judge"})
+        by_model: dict[str, set[str]] = {}
+        for c in server.calls:
+            if c.endpoint == "chat":
+                kind = "test" if "Does the passage help answer" in c.body["messages"][-1]["content"] else "other"
+                by_model.setdefault(c.body["model"], set()).add(kind)
+    assert by_model == {"tiny-judge": {"test"}, "test-model": {"other"}}
+    assert r.lazy["relevance_model"] == "tiny-judge" and r.model == "test-model"
+    assert r.usage["by_stage"]["lazy_relevance"]["llm_calls"] == 9
