@@ -137,10 +137,11 @@ def _anchored(text: str, group: Group, sub: int, score: int) -> Claim | None:
                  score=score, sources=cited)
 
 
-def offline_claims(group: Group, per_unit: int = 2) -> tuple[list[Claim], dict]:
-    """The sentences of each unit sharing most terms with the subquery, as claims."""
+def offline_claims(group: Group, weigh, per_unit: int = 2) -> tuple[list[Claim], dict]:
+    """The sentences of each unit holding most of the subquery's weight (weigh(terms, text):
+    0-1, the share of the terms' idf present), as claims scored by that share."""
     sub = group.subquery
-    q = set(offline.terms(sub.text))
+    q = offline.terms(sub.text)
     claims: list[Claim] = []
     for u in group.packed.records:
         hrid = int(u["human_readable_id"])
@@ -148,11 +149,11 @@ def offline_claims(group: Group, per_unit: int = 2) -> tuple[list[Claim], dict]:
         for i, s in enumerate(offline.sentences(u.get("text") or "")):
             if not offline.is_prose(s):
                 continue
-            shared = len(q & set(offline.terms(s)))
-            if shared:
-                scored.append((shared, -i, s))
-        for shared, _, s in sorted(scored, reverse=True)[:per_unit]:
-            score = max(1, round(100 * shared / max(1, len(q))))
+            share = weigh(q, s)
+            if share > 0:
+                scored.append((share, -i, s))
+        for share, _, s in sorted(scored, reverse=True)[:per_unit]:
+            score = max(1, round(100 * share))
             claims.append(Claim(subquery=sub.index, community=group.community_of.get(hrid, -1),
                                 text=offline.cite(disarm(s), {"Sources": [hrid]}), score=score, sources=[hrid]))
     record = _record(group)

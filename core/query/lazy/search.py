@@ -85,7 +85,7 @@ def lazy_search(store: Store, question: str, params: LazyParams | None = None, l
         relevant = {m.sub.index: [(index.by_id[u], c) for u, c in m.relevant] for m in matches}
         groups, skipped = cl.plan_map(subs, relevant, params)
         trace.reduce["map_units_unread"] = skipped
-        found = _map(store, llm, groups, params, pool, trace)
+        found = _map(store, llm, groups, params, pool, trace, index)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     seconds["claims"] = time.perf_counter() - t
@@ -164,9 +164,9 @@ def _offline_test(index: UnitIndex, m: SubqueryMatch, pick: Pick, unit: dict) ->
 # -------------------------------------------------------------------------------- map
 
 def _map(store: Store, llm: LLM | None, groups: list[cl.Group], params: LazyParams,
-         pool: ThreadPoolExecutor, trace: LazyTrace) -> list[Claim]:
+         pool: ThreadPoolExecutor, trace: LazyTrace, index: UnitIndex) -> list[Claim]:
     if llm is None:
-        done = [cl.offline_claims(g) for g in groups]
+        done = [cl.offline_claims(g, index.coverage) for g in groups]
     else:
         done = [f.result() for f in [pool.submit(cl.claims_call, store, llm, g, params) for g in groups]]
     found: list[Claim] = []
@@ -223,11 +223,14 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, trace: LazyTrac
         trace.reduce["attributed_markers"] = added
 
 
-def _extractive(claims: list[Claim], answer_tokens: int, per_paragraph: int = 3) -> str:
-    """The selected claims, grouped by subquery, as paragraphs (each keeps its reference)."""
+def _extractive(claims: list[Claim], answer_tokens: int, per_paragraph: int = 3,
+                most: int = 8, floor: float = 0.5) -> str:
+    """The best selected claims (at most `most`, none scoring under `floor` of the best), grouped
+    by subquery, as paragraphs; each keeps its reference."""
     used, by_sub = 0, {}
-    for c in claims:
-        if by_sub and used + c.tokens > answer_tokens:
+    best = max((c.score for c in claims), default=0)
+    for c in claims[:most]:
+        if c.score < floor * best or (by_sub and used + c.tokens > answer_tokens):
             break
         used += c.tokens
         by_sub.setdefault(c.subquery, []).append(c.text)
