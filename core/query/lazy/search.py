@@ -117,8 +117,17 @@ def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, t
     while True:
         active = [m for m in matches if not m.done]
         shares = split_budget(params.concurrency, len(active))  # one wave of calls per round
-        plans = [(m, m.plan(n)) for m, n in zip(active, shares)]
-        plans = [(m, p) for m, p in plans if p]
+        planned = {m.sub.index: m.plan(n) for m, n in zip(active, shares)}
+        room = params.concurrency - sum(len(p.units) for ps in planned.values() for p in ps)
+        for m in active:  # the share a subquery could not use goes to those its share cut short
+            have = len(planned[m.sub.index])
+            if room <= 0:
+                break
+            if not m.done and have < max(1, params.z):
+                more = m.plan(room, max(1, params.z) - have)
+                planned[m.sub.index] += more
+                room -= sum(len(p.units) for p in more)
+        plans = [(m, planned[m.sub.index]) for m in active if planned.get(m.sub.index)]
         if not plans:
             return
         jobs = [(m, pick, u) for m, picks in plans for pick in picks for u in pick.units]
