@@ -14,7 +14,6 @@ from core.llm.openai import make_llm
 from core.query.basic_search import BasicParams, basic_search
 from core.query.methods import run_method
 from core.query.unit_rank import UnitIndex
-from core.store.db import Store
 from tests.fake_model import respond
 from tests.fakes import FakeChat
 from tests.openai_server import TEST_KEY, FakeOpenAIServer
