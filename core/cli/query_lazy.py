@@ -35,7 +35,7 @@ def add_arguments(q: argparse.ArgumentParser) -> None:
     g.add_argument("--chunks-per-community", type=_positive, metavar="N",
                    help="text units of a community tested per round (default 2)")
     g.add_argument("--map-budget", type=_positive, metavar="TOKENS",
-                   help="source text the claims calls read in all (default: by the budget, 2,500 / 6,000 / 12,000)")
+                   help="source text the claims calls read in all (default: by the budget, 2,000 / 6,000 / 12,000)")
     g.add_argument("--reduce-budget", type=_positive, metavar="TOKENS",
                    help="claims handed to the answer (default: by the budget, 1,500 / 4,000 / 8,000)")
     g.add_argument("--relevance-model", metavar="NAME",

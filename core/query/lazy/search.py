@@ -113,7 +113,6 @@ def lazy_search(store: Store, question: str, params: LazyParams | None = None, l
 
 def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, tester: LLM | None,
            store: Store, pool: ThreadPoolExecutor, trace: LazyTrace) -> None:
-    template = None if tester is None else store.workspace
     while True:
         active = [m for m in matches if not m.done]
         shares = split_budget(params.concurrency, len(active))  # one wave of calls per round
@@ -135,7 +134,7 @@ def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, t
         if tester is None:
             tests = [_offline_test(index, m, pick, u) for m, pick, u in jobs]
         else:
-            futures = [pool.submit(_test, tester, template, m, pick, u, params) for m, pick, u in jobs]
+            futures = [pool.submit(_test, tester, store.workspace, m, pick, u, params) for m, pick, u in jobs]
             tests = [f.result() for f in futures]
         trace.tests += tests
         for m, picks in plans:
