@@ -149,7 +149,7 @@ def offline_claims(group: Group, weigh, per_unit: int = 2) -> tuple[list[Claim],
         hrid = int(u["human_readable_id"])
         scored = []
         for i, s in enumerate(offline.sentences(u.get("text") or "")):
-            if not offline.is_prose(s):
+            if not offline.is_prose(s) or not offline._ENDS.search(s):  # a sentence, not a heading
                 continue
             share = weigh(q, s)
             if share > 0:
