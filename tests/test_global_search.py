@@ -226,7 +226,9 @@ def test_offline_global_scores_reports_lexically_and_keeps_the_references(small)
     assert scores[3] > 0 and 5 not in scores  # the GraphRAG report has nothing about Marley
     best = result.reduce["selected"][0]
     assert best.report_ids == [3] and "three spirits" in best.description
-    assert "[Data: Reports (3); Entities (1); Claims (0)]" in result.answer
+    # the answer is a theme of that report quoting the source sentence, cited by report and unit
+    assert "three spirits would come [Data: Reports (3); Sources (" in result.answer
+    assert result.answer.startswith("1 theme found in 1 community report") and "extractive" in result.answer
     assert result.citations and not any(c["dangling"] for c in result.citations)
     assert '"points"' in result.batches[0].raw_output
 
