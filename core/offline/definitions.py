@@ -53,8 +53,8 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
     for m in pat.finditer(sentence):
         before, after = sentence[:m.start()], sentence[m.end():]
         score = 0.0
-        appositive = re.match(r"\s*(?:\([^)]{1,40}\)\s*)?,\s+(?!(?:and|but|or|who|which|that|he|she|they|it|"
-                              r"said|says|i|we|you)\b)(\S+)", after)
+        appositive = re.match(r"\s*(?:\([^)]{1,40}\)\s*)?,\s+(?!(?i:and|but|or|who|which|that|he|she|they|it|"
+                              r"said|says|i|we|you|if|when|as|so|then)\b)(\S+)", after)
         copula = re.match(r"\s+(?:is|was|,\s+who\s+(?:is|was))\s+(?:a|an|the|one of|\w+'s)\b", after)
         role_before = [w.lower().strip(".") for w in re.findall(r"[A-Za-z][A-Za-z.'-]*", before + " " + m.group(0))]
         role_before = role_before[:-len(m.group(0).split())][-3:] + role_before[-len(m.group(0).split()):][:1]
@@ -134,9 +134,10 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
 
     # 1. who or what it is
     defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)
-    first = defs[0][2] if defs and defs[0][0] > 0 else None
-    if first is None and not zh:
-        first = None  # no defining sentence: the ranked sentences speak for it
+    # a question about something else ("how much was released?") starts with what it is only
+    # when the text says so plainly (a cast-list line, "X, the chief executive of ...")
+    floor = 0.0 if is_who_question(question) else 2.5
+    first = defs[0][2] if defs and defs[0][0] > floor else None
     if first is not None:
         parts.append([take(first)])
     # 2/3. relationships and the rest of the question

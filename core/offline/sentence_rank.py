@@ -23,7 +23,7 @@ from typing import Iterable
 
 from core.query.offline_answer import BM25, is_prose, terms
 from core.offline.mentions import whole_sentences
-from core.textutil import split_sentences
+from core.textutil import has_cjk, split_sentences
 
 # "Date of report:", "From:", "Prepared by:", "Subject:", "Tags:" ... starting a line
 _HEADER_LINE = re.compile(r"^\s*(?:[-*>]\s*)?[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:\s*\S", re.MULTILINE)
@@ -31,12 +31,14 @@ _HEADER_WORDS = re.compile(
     r"^\s*(?:from|to|cc|bcc|date|sent|subject|re|ref|reference|prepared by|copied to|copy to|"
     r"distribution|date of report|report no|filed|author|authors|title|tags|status|version|"
     r"classification|attendees|present|apologies|location|time|venue|minutes|agenda|contact|"
-    r"phone|email|tel|fax|released|embargo|for immediate release)\s*:", re.IGNORECASE | re.MULTILINE)
+    r"phone|email|tel|fax|released|embargo|for immediate release|media contact|press contact|notes to editors)\s*:", re.IGNORECASE | re.MULTILINE)
 _LICENCE = re.compile(r"project gutenberg|gutenberg|\blicen[cs]e\b|copyright|all rights reserved|\bisbn\b|"
                       r"\bebook\b|e-book|www\.|https?://|\btranscribed by\b|\bproduced by\b", re.IGNORECASE)
 _FILE_NAME = re.compile(r"\w+_\w+|\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:chapter|stave|part|book|section|episode|act|scene)\s+[\w.]+\s*[.:]?\s*$",
                       re.IGNORECASE)
+_LIST_HEAD = re.compile(r"^\s*[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:")
+_ENDED = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s*$")
 _SPEAKER = re.compile(r"^\s*[A-Z][A-Z .'\u2019-]{1,40}:\s+(?:\([A-Z ]+\)\s*)?")
 _QUANTITY_Q = re.compile(r"\bhow (?:much|many|long|old|far|often)\b|\b(?:paid|pay|pays|wage|wages|salary|"
                          r"cost|costs|price|earn|earns|amount|number of|figure)\b|多少|几", re.IGNORECASE)
@@ -60,8 +62,13 @@ def is_boilerplate(raw: str) -> bool:
     s = raw.strip()
     if not s or _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
         return True
-    if _HEADER_WORDS.search(s):
-        return True
+    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and (s.count(";") >= 2 or s.count(",") >= 3)):
+        return True  # "In attendance: A (X); B (Y); ..."
+    letters = [c for c in s if c.isalpha() and c.isascii()]
+    if len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.6 * len(letters):
+        return True  # an all-capital heading or letterhead
+    if not has_cjk(s) and not _ENDED.search(s):
+        return True  # a heading, a caption or a line cut off: not a sentence
     lines = [l for l in s.splitlines() if l.strip()]
     headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
     return headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60 and not s.endswith((".", "!", "?")))

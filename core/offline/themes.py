@@ -46,7 +46,8 @@ FILLER = frozenset(terms("""said says say would could should upon like one two l
     tell told just also may now then there here very more most such only other another same
     something nothing anything everything someone anyone everyone moment place part kind sort
     year years word words voice seemed seem seems felt feel turned turn left right round young side
-    replied cried""")) | BROAD | frozenset(terms(" ".join(SPEECH)))
+    replied cried january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday""")) | BROAD | frozenset(terms(" ".join(SPEECH)))
 
 
 @dataclass
@@ -115,9 +116,11 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
     wanted = list({e for c in comms.values() for e in (c.get("entity_ids") or [])})
     for e in store.by_ids("entities", wanted):
         ent_rows[e["id"]] = e
-    for e in ent_rows.values():
-        for n in _names(e):
-            all_name_terms.update(terms(n))
+    # names are no theme words: the communities' own, and every typed name in the corpus (a
+    # repeated noun phrase such as "chemical spill", type other, may name a theme)
+    for e in [*ent_rows.values(), *store.rows("entities", "type != 'other'", select="title, aliases")]:
+        for n in [e["title"], *[a for a in (e.get("aliases") or []) if isinstance(a, str)]]:
+            all_name_terms.update(_word_terms(n.lower()))
     themes: list[Theme] = []
     used: set[str] = set()
     for rep in reports:
@@ -128,13 +131,32 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
             continue
         ents = sorted((ent_rows[i] for i in comm.get("entity_ids") or [] if i in ent_rows),
                       key=lambda e: (-(e.get("degree") or 0), e["human_readable_id"]))
-        theme = _theme(store, question, rep, comm, ents, n_units, df, all_name_terms, used, zh)
+        theme = _theme(store, question, rep, list(comm.get("text_unit_ids") or []), ents, [], n_units, df,
+                       all_name_terms, used, zh)
         if theme is None:
             continue
         theme.score = best[int(rep["human_readable_id"])]
         if any(_same(theme, t) for t in themes):
             continue
         themes.append(theme)
+    if len(themes) < 3:  # few communities: their strongest ties are themes too (clusters of the points)
+        by_title = {e["title"]: e for e in ent_rows.values()}
+        for rep in reports:
+            comm = comms.get(int(rep["community"]))
+            rel_ids = list((comm or {}).get("relationship_ids") or [])
+            rels = sorted(store.by_ids("relationships", rel_ids), key=lambda r: (-float(r.get("weight") or 0),
+                                                                                r["human_readable_id"]))
+            for r in rels[:6]:
+                if len(themes) >= 5:
+                    break
+                pair = [by_title.get(r["source"]), by_title.get(r["target"])]
+                if None in pair or any(t.key_entities == frozenset(e["id"] for e in pair) for t in themes):
+                    continue
+                units = [u for u in pair[0].get("text_unit_ids") or [] if u in set(pair[1].get("text_unit_ids") or [])]
+                theme = _theme(store, question, rep, units, pair, pair, n_units, df, all_name_terms, used, zh)
+                if theme is not None and not any(_same(theme, t) for t in themes):
+                    theme.score = best[int(rep["human_readable_id"])]
+                    themes.append(theme)
     return themes, len(reports)
 
 
@@ -144,11 +166,14 @@ def _same(a: Theme, b: Theme) -> bool:
     return len(set(a.words) & set(b.words)) >= 2 and bool(a.key_entities & b.key_entities)
 
 
-def _theme(store: Store, question: str, rep: dict, comm: dict, ents: list[dict], n_units: int, df: Counter,
-           name_terms: set, used: set[str], zh: bool) -> Theme | None:
-    unit_ids = list(comm.get("text_unit_ids") or [])
+def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: list[dict], require: list[dict],
+           n_units: int, df: Counter, name_terms: set, used: set[str], zh: bool) -> Theme | None:
+    """One theme from the sentences of these units naming the entities (all of `require`)."""
     units = store.by_ids("text_units", unit_ids[:400])
     sents = unit_sentences(units)
+    for e in require:
+        need = name_pattern(_names(e))
+        sents = [s for s in sents if need and need.search(s.text)]
     names = [n for e in ents[:12] for n in _names(e)]
     pat = name_pattern(names)
     mentions = [len({m.group(0).lower() for m in pat.finditer(s.text)}) if pat else 0 for s in sents]
@@ -191,16 +216,20 @@ def _theme(store: Store, question: str, rep: dict, comm: dict, ents: list[dict],
         scored.append((score, -s.order, s))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     chosen: list[Sentence] = []
+    first = None
     for score, _, s in scored:
         key = re.sub(r"\W+", "", s.text.lower())
         if key in used or score <= 0:
             continue
+        if first is not None and score < 0.6 * first:
+            break
+        first = score if first is None else first
         bag = set(sentence_terms(s.text))
         if any(len(bag & set(sentence_terms(c.text))) > 0.5 * len(bag) for c in chosen):
             continue
         chosen.append(s)
         used.add(key)
-        if len(chosen) == 2 or (len(chosen) == 1 and not focus):
+        if len(chosen) == 2:
             break
     if not chosen:
         return None
