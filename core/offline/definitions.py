@@ -33,8 +33,8 @@ ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister
     ceo cfo cto coo vice treasurer commissioner inspector nurse surgeon physician lawyer attorney
     judge teacher professor student researcher dealer laundress bachelor matron spirit ghost phantom
     apparition spectre mentor commander soldier pilot host guest""".split()) | KIN | TITLES
-_WHO = re.compile(r"^\s*(?:who|what)\s+(?:is|was|are|were)\b|\bwhat role\b|\brole\b|\bwho\b.*\b(?:is|was)\b|"
-                  r"是谁|是什么人|什么角色", re.IGNORECASE)
+_WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\b|\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
+                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$|是谁|是什么人|什么角色", re.IGNORECASE)
 ASK_WORDS = ("who is was role play plays played part story team name")
 
 

@@ -45,8 +45,10 @@ _QUANTITY_Q = re.compile(r"\bhow (?:much|many|long|old|far|often)\b|\b(?:paid|pa
 _NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
                  "hundred thousand million billion dozen half").split()
-_QUANTITY = re.compile(r"\d|[$£€¥%]|\b(?:" + "|".join(_NUMBER_WORDS) + r")\b|\b(?:shillings?|pence|pounds?|"
-                       r"dollars?|euros?|per cent|percent)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"\d|[$£€¥%]|\b(?:shillings?|pence|pounds?|dollars?|euros?|per cent|percent|litres?|liters?|"
+                     r"tonnes?|tons?|miles?|metres?|meters?|years?|months?|weeks?|days?|hours?|minutes?)\b",
+                     re.IGNORECASE)
+_NUMBER = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
 @dataclass
@@ -137,8 +139,11 @@ def asks_quantity(question: str) -> bool:
     return bool(_QUANTITY_Q.search(question or ""))
 
 
-def has_quantity(sentence: str) -> bool:
-    return bool(_QUANTITY.search(sentence))
+def has_quantity(sentence: str) -> float:
+    """1 for an amount (a figure, a currency, a unit: "fifteen shillings a week", "$38,400"), 0.5
+    for a bare number word ("two"), else 0."""
+    number = bool(_NUMBER.search(sentence)) or bool(re.search(r"\d", sentence))
+    return 1.0 if number and _AMOUNT.search(sentence) else (0.5 if number else 0.0)
 
 
 def rank(question: str, sents: list[Sentence], exclude: Iterable[str] = (),
@@ -154,8 +159,8 @@ def rank(question: str, sents: list[Sentence], exclude: Iterable[str] = (),
     scored = []
     for i, s in enumerate(sents):
         score = bm.score(q, i) if q else 0.0
-        if quantity and score > 0 and has_quantity(s.text):
-            score *= 1.6
+        if quantity and score > 0:
+            score *= 1 + 0.8 * has_quantity(s.text)
         scored.append((score, -i, s))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return [(sc, s) for sc, _, s in scored]
