@@ -195,6 +195,8 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
         return None
     if not ws or c.votes.get("organization", 0) >= 3 or c.votes.get("geo", 0) >= 3 or c.votes.get("event", 0) >= 3:
         return None
+    if all(w in ROLE_NOUNS for w in ws):
+        return "a role, not a name"  # "Chief Executive", "Chief of Staff"
     if any(w in FIRST_NAMES or w in KNOWN_ORGS or w in TITLES for w in ws):
         return None
     if not all(lower.get(w.rstrip("."), 0) or lower.get(w.rstrip(".") + "s", 0) for w in ws):

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from core.query.citations import disarm
 from core.query.offline_answer import BM25, is_prose, terms
 from core.offline.mentions import whole_sentences
 from core.textutil import has_cjk, split_sentences
@@ -77,8 +78,9 @@ def is_boilerplate(raw: str) -> bool:
 
 
 def clean(raw: str) -> str:
-    """One line; a leading transcript speaker label and markdown emphasis dropped."""
-    s = _SPEAKER.sub("", raw.strip())
+    """One line; a leading transcript speaker label and markdown emphasis dropped; a citation
+    marker written in the document made inert (a quote's only citation is the answer's own)."""
+    s = _SPEAKER.sub("", disarm(raw.strip()))
     s = re.sub(r"(?<!\w)[_*]{1,2}(?=\S)|(?<=\S)[_*]{1,2}(?!\w)", "", s)
     s = s.replace("\\*", "")
     return re.sub(r"\s+", " ", s).strip()
@@ -131,8 +133,11 @@ def name_pattern(names: Iterable[str]) -> re.Pattern | None:
     forms = sorted({n.strip() for n in names if n and len(n.strip()) >= 2}, key=len, reverse=True)
     if not forms:
         return None
-    alts = [r"[\s\-]+".join(re.escape(w) for w in f.split()) for f in forms]
-    return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?:['\u2019]s?)?(?![\w])", re.IGNORECASE)
+    latin = [r"[\s\-]+".join(re.escape(w) for w in f.split()) for f in forms if not has_cjk(f)]
+    cjk = [re.escape(f) for f in forms if has_cjk(f)]  # Chinese has no spaces: no word boundary
+    parts = ([r"(?<![\w])(?:" + "|".join(latin) + r")(?:['\u2019]s?)?(?![\w])"] if latin else []) \
+        + (["(?:" + "|".join(cjk) + ")"] if cjk else [])
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def asks_quantity(question: str) -> bool:
