@@ -70,7 +70,7 @@ def first_sentence(answer: str) -> str:
     return ""
 
 
-_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+\*\*(?P<title>[^*]+)\*\*(?P<rest>.*)$")
+_ITEM = re.compile(r"^\s*\d+[.)]\s+\*\*(?P<title>[^*]+)\*\*(?P<rest>.*)$")
 
 
 def theme_items(answer: str) -> list[dict]:

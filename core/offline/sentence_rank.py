@@ -63,15 +63,15 @@ class Sentence:
 def is_boilerplate(raw: str) -> bool:
     """Metadata, licence text, file names and headings: never quoted as an answer."""
     s = raw.strip()
-    if not s or _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
+    if not s or (not _ENDED.search(s) and not has_cjk(s)):
+        return True  # a heading, a caption or a line cut off: not a sentence
+    if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
         return True
     if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and (s.count(";") >= 2 or s.count(",") >= 3)):
         return True  # "In attendance: A (X); B (Y); ..."
     letters = [c for c in s if c.isalpha() and c.isascii()]
     if len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return True  # an all-capital heading or letterhead
-    if not has_cjk(s) and not _ENDED.search(s):
-        return True  # a heading, a caption or a line cut off: not a sentence
     lines = [l for l in s.splitlines() if l.strip()]
     headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
     return headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60 and not s.endswith((".", "!", "?")))

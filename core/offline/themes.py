@@ -8,7 +8,8 @@ One theme per community whose report the map step scored, in the order of the ma
 - the one or two most central sentences of the community that bear on the question: centrality
   = the community's distinctive weight of the sentence's words, plus the community's entities it
   names, plus (when the question has words beyond the broad ones) its BM25 match with them; each
-  quoted from its text unit with `[Data: Reports (r); Sources (u)]`;
+  quoted from its text unit with `[Data: Sources (u)]` (the report is named by number: a report
+  reference would have the verifier read the whole community's text);
 - near-duplicates merged (same central entities, or the same words and sentence), boilerplate
   and metadata never quoted (core/offline/sentence_rank.py), no sentence in two themes.
 The answer opens with one line saying how many themes were found in how many reports and that
@@ -54,12 +55,15 @@ FILLER = frozenset(terms("""said says say would could should upon like one two l
 class Theme:
     title: str
     sentences: list[str] = field(default_factory=list)
+    report: int | None = None
     score: int = 0
     key_entities: frozenset = frozenset()
     words: tuple = ()
 
 
 _cache: dict[tuple, tuple[int, Counter]] = {}
+DF_SAMPLE = 300     # text units read for the corpus's word frequencies
+THEME_UNITS = 30    # text units read per theme: those naming most of its entities
 _cache_lock = threading.Lock()
 
 
@@ -72,8 +76,14 @@ def _unit_df(store: Store) -> tuple[int, Counter]:
         if key in _cache:
             return _cache[key]
     df: Counter = Counter()
-    for u in store.rows("text_units", select="text"):
+    step = max(1, n // DF_SAMPLE)  # a large corpus: an even sample of its units, scaled
+    rows = store.query(f"select text from text_units where (rowid % {step}) = 0") if step > 1 \
+        else store.rows("text_units", select="text")
+    for u in rows:
         df.update(set(terms(u.get("text") or "")))
+    if step > 1:
+        scale = n / max(1, len(rows))
+        df = Counter({t: f * scale for t, f in df.items()})
     with _cache_lock:
         _cache.clear()
         _cache[key] = (n, df)
@@ -123,7 +133,7 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
             all_name_terms.update(_word_terms(n.lower()))
     themes: list[Theme] = []
     used: set[str] = set()
-    for rep in reports:
+    for rep in reports[:3 * max_themes]:
         if len(themes) >= max_themes:
             break
         comm = comms.get(int(rep["community"]))
@@ -169,7 +179,11 @@ def _same(a: Theme, b: Theme) -> bool:
 def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: list[dict], require: list[dict],
            n_units: int, df: Counter, name_terms: set, used: set[str], zh: bool) -> Theme | None:
     """One theme from the sentences of these units naming the entities (all of `require`)."""
-    units = store.by_ids("text_units", unit_ids[:400])
+    if len(unit_ids) > THEME_UNITS:  # the units naming most of its central entities
+        pos = {u: i for i, u in enumerate(unit_ids)}
+        count = Counter(u for e in ents[:12] for u in (e.get("text_unit_ids") or []) if u in pos)
+        unit_ids = sorted(unit_ids, key=lambda u: (-count.get(u, 0), pos[u]))[:THEME_UNITS]
+    units = store.by_ids("text_units", unit_ids)
     sents = unit_sentences(units)
     for e in require:
         need = name_pattern(_names(e))
@@ -241,8 +255,10 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     else:
         title = " and ".join(lead) + (": " + ", ".join(words) if words else "")
     title = title or (rep.get("title") or "")
-    quotes = [cite(s.text, {"Reports": [hrid], "Sources": [s.unit]}) for s in chosen]
-    return Theme(title=title, sentences=quotes, key_entities=frozenset(e["id"] for e in ents[:2]),
+    # each quote cites its own text unit, where a click shows it highlighted (the report, which
+    # the verifier would read whole, is named by number in the theme's line instead)
+    quotes = [cite(s.text, {"Sources": [s.unit]}) for s in chosen]
+    return Theme(title=title, sentences=quotes, report=hrid, key_entities=frozenset(e["id"] for e in ents[:2]),
                  words=tuple(top_words))
 
 
@@ -263,7 +279,8 @@ def themes_answer(store: Store, question: str, points: list[Point], answer_token
     out, used = [head], count_tokens(head)
     for i, t in enumerate(themes, 1):
         sep = "" if zh else " "
-        item = f"{i}. **{t.title}** — " + sep.join(t.sentences)
+        where = (f"（社区报告 {t.report}）" if zh else f" (community report {t.report})") if t.report is not None else ""
+        item = f"{i}. **{t.title}**{where} — " + sep.join(t.sentences)
         n = count_tokens(item)
         if i > 1 and used + n > answer_tokens:
             break
