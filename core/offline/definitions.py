@@ -19,7 +19,7 @@ from typing import Any
 
 from core.offline.mentions import KIN, TITLES
 from core.offline.reports import display_name
-from core.offline.sentence_rank import Sentence, name_pattern, rank, unit_sentences
+from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
 from core.query.offline_answer import cite, join_sentences, terms
 from core.store.db import Store
 from core.textutil import has_cjk
@@ -33,8 +33,9 @@ ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister
     ceo cfo cto coo vice treasurer commissioner inspector nurse surgeon physician lawyer attorney
     judge teacher professor student researcher dealer laundress bachelor matron spirit ghost phantom
     apparition spectre mentor commander soldier pilot host guest""".split()) | KIN | TITLES
-_WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\b|\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
-                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$|是谁|是什么人|什么角色", re.IGNORECASE)
+_WHO = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+(?:(?i:the)\s+)?[A-Z\u4e00-\u9fff]|"
+                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
+                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$)|是谁|是什么人|什么角色|谁是")
 ASK_WORDS = ("who is was role play plays played part story team name")
 
 
@@ -117,7 +118,7 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     units = {u["id"]: u for u in store.by_ids("text_units", unit_ids[:600])}
     for u in extra_units:
         units.setdefault(u["id"], u)
-    sents = unit_sentences(list(units.values()))
+    sents = in_language_of(question, unit_sentences(list(units.values())))
     if not sents:
         return ""
     pat = name_pattern(names_of(main))
@@ -142,7 +143,8 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         parts.append([take(first)])
     # 2/3. relationships and the rest of the question
     ties = _ties(store, main, own, take)
-    exclude = names_of(main) + ([ASK_WORDS] if is_who_question(question) else [])
+    # the question's own words rank the rest; its name stays (rare words weigh by themselves)
+    exclude = [ASK_WORDS] if is_who_question(question) else []
     ranked = rank(question, sents, exclude=exclude)
     top = ranked[0][0] if ranked else 0.0
     rest = []

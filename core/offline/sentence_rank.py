@@ -24,7 +24,7 @@ from typing import Iterable
 from core.query.citations import disarm
 from core.query.offline_answer import BM25, is_prose, terms
 from core.offline.mentions import whole_sentences
-from core.textutil import has_cjk, split_sentences
+from core.textutil import has_cjk, is_cjk, split_sentences
 
 # "Date of report:", "From:", "Prepared by:", "Subject:", "Tags:" ... starting a line
 _HEADER_LINE = re.compile(r"^\s*(?:[-*>]\s*)?[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:\s*\S", re.MULTILINE)
@@ -127,6 +127,14 @@ def _key(s: str) -> str:
 @functools.lru_cache(maxsize=100000)
 def sentence_terms(s: str) -> tuple[str, ...]:
     return tuple(terms(s))
+
+
+def in_language_of(question: str, sents: list[Sentence]) -> list[Sentence]:
+    """The sentences written in the question's language (Chinese or not), when there are any: an
+    English answer quotes no Chinese sentence of a mixed corpus, and the other way round."""
+    zh = has_cjk(question)
+    same = [s for s in sents if is_cjk(s.text) == zh]
+    return same or sents
 
 
 def name_pattern(names: Iterable[str]) -> re.Pattern | None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from core.offline.reports import display_name
 from core.offline.mentions import SPEECH
-from core.offline.sentence_rank import Sentence, name_pattern, rank, sentence_terms, unit_sentences
+from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
 from core.query.offline_answer import cite, terms
 from core.query.types import Point
 from core.store.db import Store
@@ -184,7 +184,7 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
         count = Counter(u for e in ents[:12] for u in (e.get("text_unit_ids") or []) if u in pos)
         unit_ids = sorted(unit_ids, key=lambda u: (-count.get(u, 0), pos[u]))[:THEME_UNITS]
     units = store.by_ids("text_units", unit_ids)
-    sents = unit_sentences(units)
+    sents = in_language_of(question, unit_sentences(units))
     for e in require:
         need = name_pattern(_names(e))
         sents = [s for s in sents if need and need.search(s.text)]
