@@ -103,6 +103,7 @@ def test_who_is_starts_with_who_they_are(books):
     assert "sweetheart" in first_sentence(local_search(carol, "Who is Belle?").answer)
     assert "Agent Alex Mercer" in first_sentence(local_search(dulce, "Who is Alex Mercer?").answer)
     wage = local_search(carol, "What is the name of Scrooge's clerk, and what is he paid?").answer
+    assert first_sentence(wage).startswith("Bob Cratchit, clerk to Ebenezer Scrooge")  # the name asked for
     assert "fifteen shillings" in wage or "fifteen 'Bob'" in wage
     sentences = [split_refs(s)[0] for s in re.split(r"(?<=\]\.)\s+|\n+", wage) if s.strip()]
     assert len(sentences) == len(set(sentences))  # no sentence twice

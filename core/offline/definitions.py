@@ -88,6 +88,24 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
     return best
 
 
+def _asked_role(question: str, pat: re.Pattern | None) -> str | None:
+    """"What is the name of Scrooge's clerk?", "Who is Alex's mentor?": the role asked for."""
+    if pat is None:
+        return None
+    for m in pat.finditer(question):
+        word = re.match(r"\s*([a-z]+)", question[m.end():]) if question[m.end() - 2:m.end()] in ("'s", "\u2019s") else None
+        if word and word.group(1) in ROLES:
+            return word.group(1)
+    return None
+
+
+def _holds_role(sentence: str, role: str) -> bool:
+    """"Bob Cratchit, clerk to Ebenezer Scrooge", "Fred, Scrooge's nephew": a name with the role
+    in apposition."""
+    return bool(re.search(r"[A-Z][\w.'-]+(?: [A-Z][\w.'-]+)*(?: \([^)]{1,30}\))?,\s+(?:the |a |an |his |her |their |"
+                          r"[A-Z][\w'-]+['\u2019]s )?(?:\w+ )?" + re.escape(role) + r"\b", sentence))
+
+
 def _subject(question: str, entities: list[dict]) -> dict:
     """The entity the question names first ("Why did Belle release Scrooge" is about Belle);
     the first entry entity when it names none."""
@@ -135,6 +153,11 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
 
     # 1. who or what it is
     defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)
+    role = _asked_role(question, pat)
+    if role:  # "the name of Scrooge's clerk": the sentence saying who that clerk is comes first
+        held = [s for s in own if _holds_role(s.text, role)]
+        if held:
+            defs = [(9.0, 0, min(held, key=lambda s: (len(s.text), s.order)))] + defs
     # a question about something else ("how much was released?") starts with what it is only
     # when the text says so plainly (a cast-list line, "X, the chief executive of ...")
     floor = 0.0 if is_who_question(question) else 2.5
