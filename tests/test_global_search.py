@@ -226,7 +226,9 @@ def test_offline_global_scores_reports_lexically_and_keeps_the_references(small)
     assert scores[3] > 0 and 5 not in scores  # the GraphRAG report has nothing about Marley
     best = result.reduce["selected"][0]
     assert best.report_ids == [3] and "three spirits" in best.description
-    assert "[Data: Reports (3); Entities (1); Claims (0)]" in result.answer
+    # the answer is a theme of that report quoting the source sentence, cited by its text unit
+    assert "(community report 3)" in result.answer and "three spirits would come [Data: Sources (" in result.answer
+    assert result.answer.startswith("1 theme found in 1 community report") and "extractive" in result.answer
     assert result.citations and not any(c["dangling"] for c in result.citations)
     assert '"points"' in result.batches[0].raw_output
 
@@ -241,11 +243,13 @@ def test_offline_global_chinese_questions(small):
     broad = global_search(small, "这些文章主要讨论了哪些主题？")
     assert broad.points and all(p.score > 0 for p in broad.points)
     assert 5 in {p.report_ids[0] for p in broad.points}
-    zh = [c for c in broad.citations if c["kind"] == "Reports" and c["id"] == 5]
-    assert zh and zh[0]["resolved"] and "doc-zh" in zh[0]["document_ids"]
+    # the Chinese report's theme quotes the Chinese document, cited by its text unit
+    assert "（社区报告 5）" in broad.answer and broad.answer.startswith("在 ")
+    zh = [c for c in broad.citations if c["kind"] == "Sources" and "doc-zh" in c["document_ids"]]
+    assert zh and all(c["resolved"] for c in zh)
     specific = global_search(small, "Leiden 算法有什么作用？")
     assert {p.report_ids[0] for p in specific.points} == {5}
-    assert "Leiden算法" in specific.answer and "Reports (5)" in specific.answer
+    assert "Leiden算法" in specific.answer and "（社区报告 5）" in specific.answer
     none = global_search(small, "量子色动力学是什么？")
     assert none.no_data and "无法回答" in none.answer
 

@@ -37,11 +37,12 @@ from typing import Any, Callable
 
 from core.store.db import Store, now
 
-MALE = {"MR", "SIR", "LORD", "MISTER", "MASTER"}
-FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME"}
+MALE = {"MR", "SIR", "LORD", "MISTER", "MASTER", "UNCLE"}
+FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME", "AUNT"}
 NEUTRAL = {"DR", "DOCTOR", "PROF", "PROFESSOR", "AGENT", "CAPTAIN", "CAPT", "COUNCILLOR",
            "COUNCILOR", "MAYOR", "SENATOR", "GENERAL", "SGT", "SERGEANT", "DETECTIVE", "OFFICER",
-           "JUDGE", "PRESIDENT", "MINISTER", "INSPECTOR", "LT", "LIEUTENANT", "COLONEL", "COMMANDER"}
+           "JUDGE", "PRESIDENT", "MINISTER", "INSPECTOR", "LT", "LIEUTENANT", "COLONEL", "COMMANDER",
+           "AGENTS", "DRS", "DOCTORS", "OLD", "YOUNG", "LITTLE"}
 SIMILARITY = 0.9
 
 
@@ -200,11 +201,21 @@ def find_merges(ents: dict[str, dict[str, Any]], rels: dict[tuple[str, str], dic
                 keep = by_end.setdefault((pos, word), {})
                 if core not in keep or key == core:
                     keep[core] = key
+    titled_genders: dict[str, set[str]] = {}
     for key in ents:
         gender, core = split_title(key)
-        if gender or len(core.split()) != 1 or not _personal(ents[key]):
-            continue  # "MRS. CRATCHIT" names a person the full names may not: left alone
+        if len(core.split()) == 1:
+            titled_genders.setdefault(core, set()).add(gender)
+    for key in ents:
+        gender, core = split_title(key)
+        if len(core.split()) != 1 or not _personal(ents[key]):
+            continue
         for pos, why in (("last", "surname"), ("first", "first name")):
+            # "MISS BELINDA", "MASTER PETER": a title and a first name name one person; "MRS.
+            # CRATCHIT" names a person the full names may not ("MR. SCROOGE" may, when no
+            # woman of that surname is named with a title)
+            if gender and pos == "last" and (gender == "f" or "f" in titled_genders.get(core, set())):
+                continue
             fits = by_end.get((pos, core), {})
             if len(fits) != 1:
                 continue

@@ -138,7 +138,7 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
     entity_rows = []
     for key in sorted(ents, key=lambda k: (-len(ents[k]["units"]), k)):
         g = ents[key]
-        entity_rows.append({"id": entity_id(key), "title": key, "type": g["types"].most_common(1)[0][0],
+        entity_rows.append({"id": entity_id(key), "title": key, "type": _entity_type(g["types"]),
                             "description": g["description"], "text_unit_ids": g["units"],
                             "frequency": len(g["units"]), "degree": graph.degree(key),
                             "aliases": [a for a, _ in g["aliases"].most_common(10)]})
@@ -171,3 +171,11 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
                                          f"{len(claim_rows)} claims"))
     return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows),
             "merges": len(merges)}
+
+
+def _entity_type(types: Counter) -> str:
+    """The most frequent type, a specific one before "other": "Dulce" is untyped where it stands
+    alone and a place where the text says "in Dulce", so it is a place."""
+    specific = [(n, t) for t, n in types.items() if t != "other"]
+    return max(specific, key=lambda nt: (nt[0], -list(types).index(nt[1])))[1] if specific \
+        else types.most_common(1)[0][0]

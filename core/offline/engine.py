@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from core.index.engine import Extraction, ReportInput
-from core.offline.mentions import (DEFAULT_TYPES, SYNONYMS, WORD, drop_initial_verbs, en_mentions, Mention,
-                                   noun_phrases, skip_sentence, whole_sentences, zh_mentions)
+from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
+                                   TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
+                                   skip_sentence, whole_sentences, zh_mentions)
 from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
 
@@ -47,6 +48,7 @@ class _Cand:
     lower_check: bool = False
     votes: Counter = field(default_factory=Counter)
     sentences: list[int] = field(default_factory=list)
+    phrase: bool = False    # a repeated lower-case noun phrase (noun_phrases), kept on purpose
 
 
 class OfflineEngine:
@@ -89,7 +91,7 @@ class OfflineEngine:
                 keyed.append((key, m))
             mentions.append(keyed)
         for phrase, hits in noun_phrases(sentences).items():
-            c = cands.setdefault(phrase, _Cand(phrase, strong=True))
+            c = cands.setdefault(phrase, _Cand(phrase, strong=True, phrase=True))
             for i, a, b in hits:
                 c.forms[sentences[i][a:b].lower()] += 1
                 c.count += 1
@@ -117,6 +119,11 @@ class OfflineEngine:
 
     def _reject_reason(self, c: _Cand, lower: Counter) -> str | None:
         word = c.key.lower()
+        if c.phrase:
+            return None
+        generic = _generic(c, lower)
+        if generic:
+            return generic
         if (not c.strong or c.lower_check) and lower.get(word, 0) > (c.mid if not c.lower_check else 0):
             return "written in lower case more often than capitalised in this text"
         if c.strong or c.lower_check:
@@ -171,3 +178,30 @@ class OfflineEngine:
 
     def write_report(self, inp: ReportInput) -> dict[str, Any]:
         return write_report(inp)
+
+
+def _generic(c: _Cand, lower: Counter) -> str | None:
+    """Why a capitalised candidate is a common phrase, not a name (None when it may be a name):
+    - an adverb ("Unexpectedly", "Solemnly" at a sentence start);
+    - several words, each also written in lower case in the unit, with no name-like part (no
+      first name, known organisation, or organisation, place or event head word), and either a
+      role as head ("Chief Executive", "Terminal Supervisor") or capitalised at most once
+      mid-sentence ("Press Release", "Replacement of the Berth", "Blind Man")."""
+    ws = [w for w in c.key.lower().replace("'", " ").split() if w not in CONNECTORS]
+    if len(ws) == 1:
+        w = ws[0]
+        if w.endswith("ly") and len(w) > 4 and w not in FIRST_NAMES and not c.strong:
+            return "an adverb, not a name"
+        return None
+    if not ws or c.votes.get("organization", 0) >= 3 or c.votes.get("geo", 0) >= 3 or c.votes.get("event", 0) >= 3:
+        return None
+    if all(w in ROLE_NOUNS for w in ws):
+        return "a role, not a name"  # "Chief Executive", "Chief of Staff"
+    if any(w in FIRST_NAMES or w in KNOWN_ORGS or w in TITLES for w in ws):
+        return None
+    if not all(lower.get(w.rstrip("."), 0) or lower.get(w.rstrip(".") + "s", 0) for w in ws):
+        return None
+    head = ws[ws.index("of") - 1] if "of" in ws[1:] else ws[-1]
+    if head in ROLE_NOUNS or ws[0] in ROLE_NOUNS or c.mid <= 1:
+        return "a common phrase written in lower case in this text, not a name"
+    return None

@@ -38,6 +38,11 @@ CONNECTORS = _set("of the de du da di del della van von der den la le y")
 SPEECH = _set("said says cried replied asked exclaimed returned answered whispered observed added "
               "continued thought muttered rejoined shouted called laughed sighed inquired resumed "
               "told wrote announced explained stated declared")
+ROLE_HEADS = _set("executive supervisor chair chairman chairwoman spokesperson spokeswoman spokesman manager "
+                  "founder editor reporter correspondent analyst engineer master")
+# the head word of a role, not a name: "Chief Executive", "Terminal Supervisor", "Chief of Staff"
+ROLE_NOUNS = ROLE_HEADS | _set("chief staff head deputy assistant officer director secretary treasurer member "
+                               "clerk spirit ghost man woman boy girl gentleman lady")
 KIN = _set("nephew niece wife husband son daughter sister brother father mother clerk partner friend "
            "uncle aunt widow family children child servant master boss colleague spokesperson")
 ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council department agency ministry "
@@ -51,7 +56,7 @@ ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council depar
                  "ventures brothers")
 GEO_WORDS = _set("street road lane avenue square city town county river lake mountain mountains hill "
                  "island islands park bridge churchyard cathedral market station harbour harbor bay "
-                 "valley forest place row gardens house heath common kingdom republic states province region "
+                 "valley forest place row gardens house hall heath common kingdom republic states province region "
                  "district village castle sea ocean coast north south east west quarter borough port quay "
                  "wharf creek pier dock docks marina beach cove point")
 EVENT_WORDS = _set("festival meeting war battle conference summit election olympics games christmas "
@@ -94,8 +99,10 @@ _MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@
 _CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
                    r"\basync |\bawait |</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
 _META = re.compile(r"^\s*[a-z_]+:\s")
+_HEADER_START = re.compile(r"[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:")
 _OPENERS = set("\"'\u201c\u2018(:;[\u2014")
 _APPOSITIVE = re.compile(r",\s+(?:a|an|the|[A-Z][a-z]+['\u2019]s|[a-z]+)\b")
+_PLACE_NOUNS = _set("base facility compound terminal site camp airport")
 _PRONOUNS = _set("he she him her his hers himself herself")
 _POSS = re.compile(r"['\u2019]s$", re.IGNORECASE)
 
@@ -216,7 +223,8 @@ def en_mentions(sentence: str) -> list[Mention]:
         poss = bool(_POSS.search(w))
         if poss:
             w = w[:-2]
-        header = "\n" in gap and s[m.end():m.end() + 1] == ":"  # "Subject:" starting a line
+        # "Subject:", "Copied to:" starting a line: a header, never the rest of the line above
+        header = "\n" in gap and bool(_HEADER_START.match(s, a))
         toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
         prev_end = m.end()
     out: list[Mention] = []
@@ -286,6 +294,13 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
     if end <= start:
         return None
     words, lo, run = words[start:end], lo[start:end], run[start:end]
+    # "Harbour Master Maria Okafor", "Chief Executive Thomas Whitlock": the role is not the name
+    cut = max((k for k in range(1, len(lo) - 2) if lo[k] in TITLES | ROLE_HEADS), default=None)
+    if cut is not None and all(w[:1].isupper() for w in words[cut + 1:]) and not CONNECTORS & set(lo[cut + 1:]):
+        words, lo, run = words[cut + 1:], lo[cut + 1:], run[cut + 1:]
+        role_cut = True
+    else:
+        role_cut = False
     titled = len(words) > 1 and lo[0] in TITLES
     surface = " ".join((w + "." if l in _PERIOD_TITLES and x == 0 and titled else w)
                        for x, (w, l) in enumerate(zip(words, lo)))
@@ -300,7 +315,7 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         votes["geo"] += 3
     elif head in EVENT_WORDS:
         votes["event"] += 3
-    elif titled:
+    elif titled or role_cut:
         votes["geo" if lo[0] in ("st", "saint") and lo[-1] in GEO_WORDS else "person"] += 3
     if any(w in FIRST_NAMES for w in lo):
         votes["person"] += 2 if lo[0] in FIRST_NAMES else 1
@@ -316,6 +331,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         votes["person"] += 2
     if before and before[-1] in GEO_PREPS and not toks[first][6].strip():
         votes["geo"] += GEO_PREPS[before[-1]]
+    if after and after[0] in GEO_WORDS | _PLACE_NOUNS and not toks[last][4] and toks[last + 1][0][:1].islower():
+        votes["geo"] += 1.0  # "Dulce base", "Kestrel Creek footbridge"
     follow = sentence[toks[last][2]:toks[last][2] + 40]
     appositive = bool(_APPOSITIVE.match(follow)) and bool(after) and (
         after[0] in ("a", "an", "the") or after[0] in KIN or toks[last + 1][4])

@@ -9,7 +9,8 @@
    (selected / cut);
 5. one reduce call writes the answer with the references. No point above 0: the answer says the
    data does not answer the question, and no reduce call is made.
-With llm=None the offline engine scores reports lexically and assembles the answer extractively.
+With llm=None the offline engine scores reports lexically and answers with a list of themes, one
+per scored community, each quoting its community's central sentences (core/offline/themes.py).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from core.errors import UserError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.llm.client import LLM, FatalLLMError, LLMError
+from core.offline.themes import themes_answer
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
@@ -315,8 +317,9 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
         result.no_data = True
         result.answer = _no_answer(result, params, n_reports)
         return
-    if llm is None:
-        result.answer = offline.extractive_reduce(selected, params.answer_tokens)
+    if llm is None:  # a list of themes (core/offline/themes.py); the points as paragraphs if none
+        result.answer = (themes_answer(store, result.question, ranked, params.answer_tokens, result.level)
+                         or offline.extractive_reduce(selected, params.answer_tokens))
         return
     system = render("global_reduce", store.workspace, report_data=text,
                     response_type=params.response_type,

@@ -9,8 +9,9 @@ have no spaces, find their entities). Context, each kind ranked and cut to its t
   the community holds, then rank (as Microsoft GraphRAG does);
 - Entities, Relationships, Claims share the rest, in that order: entry entities in order,
   relationships with both ends among them first, then by weight and combined degree.
-With llm=None the answer is extractive: the context sentences most like the question, each
-followed by its reference.
+With llm=None the answer is extractive (core/offline/definitions.py): a sentence saying who or
+what the main entity is, its strongest ties and the sentences most like the rest of the question,
+each quoted from its text unit and cited.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from core.errors import UserError
 from core.llm.client import LLM, LLMError
+from core.offline.definitions import local_answer
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_local
@@ -75,7 +77,7 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             question, "它没有提到索引中的任何实体" if offline.has_cjk(question)
             else "it names no entity found in the index")
     elif llm is None:
-        result.answer = _offline_answer(question, tables, params)
+        result.answer = _offline_answer(question, tables, params, store, entities)
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,
@@ -247,7 +249,12 @@ def build_context(store: Store, entities: list[dict],
     return tables, records
 
 
-def _offline_answer(question: str, tables: dict[str, Packed], params: LocalParams) -> str:
+def _offline_answer(question: str, tables: dict[str, Packed], params: LocalParams,
+                    store: Store | None = None, entities: list[dict] | None = None) -> str:
+    if store is not None and entities:  # who or what it is, its ties, the rest (core/offline/definitions)
+        answer = local_answer(store, question, entities, tables["sources"].records, params.answer_tokens)
+        if answer:
+            return answer
     candidates: list[tuple[str, int, str]] = []
     for u in tables["sources"].records:
         candidates.append(("Sources", u["human_readable_id"], u.get("text") or ""))

@@ -42,7 +42,7 @@ CJK_STOP_CHARS = frozenset("的了吗呢吧啊么")
 # cues that a question asks about the corpus as a whole
 _BROAD = re.compile(
     r"\b(themes?|topics?|main|overall|overview|summar\w*|key|major|mostly|trends?|"
-    r"dataset|corpus|whole|entire|general)\b|主题|主要|概述|总结|概括|核心|要点|整体|大意|讨论了",
+    r"dataset|corpus|whole|entire|general)\b|^\s*what\s+(?:is|are|was|were)\s+[^?]{1,80}\babout\s*\??\s*$|\bwho are the\b|主题|主要|概述|总结|概括|核心|要点|整体|大意|讨论了",
     re.IGNORECASE)
 
 _END_PUNCT = re.compile(r"[\s.!?。！？;；:：]+$")
@@ -160,7 +160,8 @@ def split_refs(text: str) -> tuple[str, dict[str, list[int]]]:
     return re.sub(r"\s+([.,;:。，；：])", r"\1", body).strip(), refs
 
 
-_CJK_END = re.compile(rf"[{_CJK}。！？；：，、）」』”]$")
+_CJK_END = re.compile(rf"[{_CJK}。！？；：，、）」』]$")
+_CLOSERS = "\"'”’）」』)]"
 
 
 def cite(text: str, refs: dict[str, list[int]]) -> str:
@@ -172,7 +173,8 @@ def cite(text: str, refs: dict[str, list[int]]) -> str:
     m = _END_PUNCT.search(text)
     end = m.group(0).strip() if m else ""
     body = text[:m.start()] if m else text
-    cjk = any(c in end for c in "。！？；：") or bool(_CJK_END.search(body))
+    # a closing quote says nothing of the language: look at what it closes ("...thoughts?”" is English)
+    cjk = any(c in end for c in "。！？；：") or bool(_CJK_END.search(body.rstrip(_CLOSERS)))
     return f"{body} {format_citation(refs)}{'。' if cjk else '.'}"
 
 

@@ -1,0 +1,210 @@
+"""Offline answers against questions with checked answers (bench/data/offline_questions.jsonl).
+
+Per corpus: each corpus is indexed with the offline engine into a temporary workspace, every
+question is asked with its method (global or local, no model) and the answer is checked:
+- keywords: the answer holds an alternative of every keyword group (case-insensitive);
+- first sentence (local questions): the answer's first sentence holds the groups of
+  `first_sentence_keywords` (who-is) or of `keywords` (facts);
+- themes (global "themes" questions): distinct theme items, each with a title and a citation;
+- entity precision/recall of person and place names on the hand-labelled samples in
+  tests/data/entity_sample_*.json;
+- index seconds and answer seconds (median and max).
+
+    .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
+                                              [--name offline_answers]
+
+--show prints every answer; results go to bench/results/<name>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from _common import CORPORA, ROOT, write_result
+
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_paths
+from core.query.global_search import global_search
+from core.query.local_search import local_search
+from core.query.offline_answer import sentences, split_refs
+from core.settings import Settings
+from core.store.db import Store
+from core.textutil import normalize_title
+
+QUESTIONS = ROOT / "bench" / "data" / "offline_questions.jsonl"
+SAMPLES = ROOT / "tests" / "data"
+if not CORPORA.exists():  # a worktree sits one level deeper than the main checkout
+    CORPORA = Path("/work/shared/corpora")
+
+
+def load_questions() -> list[dict]:
+    return [json.loads(l) for l in QUESTIONS.read_text(encoding="utf-8").splitlines() if l.strip()]
+
+
+def doc_paths(docs: list[str]) -> list[Path]:
+    out = []
+    for d in docs:
+        if d.rstrip("/") == "sample_corpus":
+            out += [p for p in sorted((ROOT / "sample_corpus").iterdir()) if p.is_file() and p.name != "README.md"]
+        else:
+            out.append(CORPORA / d)
+    return out
+
+
+def has_groups(groups: list[list[str]], text: str) -> bool:
+    low = (text or "").lower().replace("\u2019", "'")
+    return all(any(a.lower().replace("\u2019", "'") in low for a in g) for g in groups)
+
+
+def first_sentence(answer: str) -> str:
+    """The answer's first sentence, its citation markers left out."""
+    for s in sentences(answer or ""):
+        body = split_refs(s)[0].strip(" *#-")
+        if body:
+            return body
+    return ""
+
+
+_ITEM = re.compile(r"^\s*\d+[.)]\s+\*\*(?P<title>[^*]+)\*\*(?P<rest>.*)$")
+
+
+def theme_items(answer: str) -> list[dict]:
+    """Theme items of an answer: list lines "1. **Title** ... [Data: ...]"."""
+    items = []
+    lines = (answer or "").splitlines()
+    for i, line in enumerate(lines):
+        m = _ITEM.match(line)
+        if not m:
+            continue
+        body = m.group("rest")
+        for nxt in lines[i + 1:]:
+            if _ITEM.match(nxt):
+                break
+            body += " " + nxt
+        items.append({"title": m.group("title").strip(), "cited": "[Data:" in body})
+    return items
+
+
+def index_corpus(store: Store, docs: list[str]) -> float:
+    t0 = time.perf_counter()
+    report = ingest_paths(store, doc_paths(docs), max_bytes=50_000_000)
+    if report.rejected or not report.added:
+        raise SystemExit(f"could not read {docs}: {report.rejected}")
+    run_index(store, Settings(engine="offline"))
+    return time.perf_counter() - t0
+
+
+def entity_scores(store: Store, sample_path: Path) -> dict:
+    """Recall: share of labelled persons/places found as one entity of that type (under any of
+    its names); precision: share of extracted person/geo entities that are a labelled name of
+    that kind; split: labelled persons written as more than one entity."""
+    sample = json.loads(sample_path.read_text(encoding="utf-8"))
+    kinds = {"person": sample["persons"], "geo": sample["places"]}
+    alias_of: dict[str, tuple[str, str]] = {}
+    for kind, names in kinds.items():
+        for canon, aliases in names.items():
+            for a in [canon, *aliases]:
+                alias_of[normalize_title(a)] = (kind, canon)
+    neutral = {normalize_title(n) for n in sample.get("neutral", [])}
+    ents = store.query("select title, type from entities")
+    found: dict[tuple[str, str], list[str]] = {}
+    tp = fp = 0
+    wrong: list[str] = []
+    for e in ents:
+        key = normalize_title(e["title"])
+        hit = alias_of.get(key)
+        if hit and hit[0] == e["type"]:
+            found.setdefault(hit, []).append(e["title"])
+        if e["type"] not in kinds:
+            continue
+        if hit and hit[0] == e["type"]:
+            tp += 1
+        elif key not in neutral:
+            fp += 1
+            wrong.append(f"{e['title']} ({e['type']})")
+    gold = [(k, c) for k, names in kinds.items() for c in names]
+    recall = sum(1 for g in gold if g in found) / len(gold)
+    split = {c: v for (k, c), v in found.items() if len(v) > 1}
+    return {"recall": round(recall, 3), "precision": round(tp / (tp + fp), 3) if tp + fp else 0.0,
+            "labelled": len(gold), "found": sum(1 for g in gold if g in found),
+            "extracted_person_geo": tp + fp, "false_positives": wrong[:40], "split": split,
+            "missed": [c for g, c in [((k, c), c) for k, c in gold] if g not in found]}
+
+
+def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp))
+        index_s = index_corpus(store, qs[0]["docs"])
+        counts = {t: store.count(t) for t in ("entities", "relationships", "communities", "community_reports")}
+        rows = []
+        for q in qs:
+            t = time.perf_counter()
+            if q["method"] == "global":
+                res = global_search(store, q["question"], llm=None, record=False)
+            else:
+                res = local_search(store, q["question"], llm=None, record=False)
+            secs = time.perf_counter() - t
+            ans = res.answer or ""
+            row = {"id": q["id"], "kind": q["kind"], "method": q["method"], "question": q["question"],
+                   "keywords": has_groups(q["keywords"], ans), "seconds": round(secs, 4), "answer": ans}
+            if q["method"] == "local":
+                groups = q.get("first_sentence_keywords") or q["keywords"]
+                row["first_sentence"] = has_groups(groups, first_sentence(ans))
+            if q["kind"] == "themes":
+                items = theme_items(ans)
+                row["themes"] = len({i["title"].lower() for i in items if i["cited"]})
+            rows.append(row)
+            if show:
+                mark = "OK " if row["keywords"] else "-- "
+                print(f"\n{mark}{q['id']} [{q['method']}] {q['question']}\n{ans[:1500]}")
+        sample = SAMPLES / f"entity_sample_{corpus.replace('christmas_carol', 'carol').replace('operation_dulce', 'dulce')}.json"
+        ents = entity_scores(store, sample) if sample.exists() else None
+    local = [r for r in rows if "first_sentence" in r]
+    who = [r for r in local if r["kind"] == "who_is"]
+    times = [r["seconds"] for r in rows]
+    themes = [r["themes"] for r in rows if "themes" in r]
+    return {"corpus": corpus, "questions": len(rows), "index_seconds": round(index_s, 2), "counts": counts,
+            "keywords": round(sum(r["keywords"] for r in rows) / len(rows), 3),
+            "keywords_n": sum(r["keywords"] for r in rows),
+            "first_sentence_local": round(sum(r["first_sentence"] for r in local) / len(local), 3) if local else None,
+            "first_sentence_who_is": f"{sum(r['first_sentence'] for r in who)}/{len(who)}",
+            "themes_per_themes_question": themes,
+            "answer_seconds_median": round(statistics.median(times), 4), "answer_seconds_max": round(max(times), 4),
+            "entities": ents, "rows": rows}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", nargs="*")
+    ap.add_argument("--show", action="store_true")
+    ap.add_argument("--name", default="offline_answers")
+    args = ap.parse_args()
+    qs = load_questions()
+    corpora = list(dict.fromkeys(q["corpus"] for q in qs))
+    if args.corpus:
+        corpora = [c for c in corpora if c in args.corpus]
+    out = []
+    for c in corpora:
+        r = run_corpus(c, [q for q in qs if q["corpus"] == c], args.show)
+        out.append(r)
+        e = r["entities"]
+        ent = (f"; persons/places P {e['precision']:.2f} R {e['recall']:.2f} ({e['found']}/{e['labelled']}), "
+               f"split {len(e['split'])}" if e else "")
+        print(f"{c:20} {r['questions']:3} q  keywords {r['keywords_n']}/{r['questions']} ({r['keywords']:.0%})  "
+              f"first sentence (local) {r['first_sentence_local'] if r['first_sentence_local'] is not None else '-'}"
+              f" who-is {r['first_sentence_who_is']}  themes {r['themes_per_themes_question']}  index "
+              f"{r['index_seconds']} s  answer median {r['answer_seconds_median']} s max "
+              f"{r['answer_seconds_max']} s{ent}")
+    total = sum(r["questions"] for r in out)
+    hits = sum(r["keywords_n"] for r in out)
+    print(f"all: keywords {hits}/{total} ({hits / total:.0%})")
+    print(f"  -> {write_result(args.name, {'corpora': out, 'keywords_all': round(hits / total, 3)})}")
+
+
+if __name__ == "__main__":
+    main()

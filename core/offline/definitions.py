@@ -1,0 +1,227 @@
+"""The offline local answer: who or what the entity is first, then its ties, then the rest.
+
+1. A definitional sentence about the question's main entity (the first entry entity), found in
+   the text units that mention it and scored by its shape: a cast-list line ("Bob Cratchit,
+   clerk to Ebenezer Scrooge."), an appositive ("Belle, a comely matron, an old sweetheart of
+   Scrooge's"; "Thomas Whitlock, chief executive of Calloway Chemicals"), "X is/was a ...", a
+   role written before the name ("Harbour Master Maria Okafor", "Agent Alex Mercer"); a role noun
+   in it counts extra; the earliest wins a tie.
+2. For "who is / what role" questions, its strongest relationships (by weight): one sentence
+   naming both, each cited; then the sentences ranked against the question's other words.
+   For other questions the ranked sentences come second ("fifteen shillings a week" answers
+   "what is he paid?") and the relationships after them.
+Every sentence is quoted from its text unit and cited `[Data: Sources (n)]`; none twice.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.offline.mentions import KIN, TITLES
+from core.offline.reports import display_name
+from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
+from core.query.offline_answer import cite, join_sentences, terms
+from core.store.db import Store
+from core.textutil import has_cjk
+from core.tokens import count_tokens
+
+ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister brother father mother
+    friend sweetheart servant master apprentice merchant employer secretary director chair chairman
+    chairwoman chief executive supervisor manager officer founder head member spokesperson
+    spokeswoman president leader expert specialist scientist doctor engineer analyst agent detective
+    captain councillor councilor mayor minister reporter editor journalist author writer owner
+    ceo cfo cto coo vice treasurer commissioner inspector nurse surgeon physician lawyer attorney
+    judge teacher professor student researcher dealer laundress bachelor matron spirit ghost phantom
+    apparition spectre mentor commander soldier pilot host guest""".split()) | KIN | TITLES
+_WHO = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+(?:(?i:the)\s+)?[A-Z\u4e00-\u9fff]|"
+                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
+                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$)|是谁|是什么人|什么角色|谁是")
+ASK_WORDS = ("who is was role play plays played part story team name")
+
+
+def is_who_question(question: str) -> bool:
+    return bool(_WHO.search(question or ""))
+
+
+def names_of(ent: dict) -> list[str]:
+    out = [ent["title"], display_name(ent["title"], ent)]
+    return out + [a for a in (ent.get("aliases") or []) if isinstance(a, str)]
+
+
+def definition_score(sentence: str, pat: re.Pattern) -> float:
+    """How plainly the sentence says who or what the name is (0: not at all)."""
+    best = 0.0
+    for m in pat.finditer(sentence):
+        before, after = sentence[:m.start()], sentence[m.end():]
+        score = 0.0
+        appositive = re.match(r"\s*(?:\([^)]{1,40}\)\s*)?,\s+(?!(?i:and|but|or|who|which|that|he|she|they|it|"
+                              r"said|says|i|we|you|if|when|as|so|then)\b)(\S+)", after)
+        copula = re.match(r"\s+(?:is|was|,\s+who\s+(?:is|was))\s+(?:a|an|the|one of|\w+'s)\b", after)
+        role_before = [w.lower().strip(".") for w in re.findall(r"[A-Za-z][A-Za-z.'-]*", before + " " + m.group(0))]
+        role_before = role_before[:-len(m.group(0).split())][-3:] + role_before[-len(m.group(0).split()):][:1]
+        role_before = [w for w in role_before if w in ROLES]
+        tail = re.findall(r"[a-z]+", after[:100].lower())[:10]
+        role_after = any(w in ROLES for w in tail)
+        lead = not [w for w in re.findall(r"[A-Za-z][A-Za-z.'-]*", before) if w.lower().strip(".") not in ROLES
+                    and not w[:1].isupper()] and len(before) < 40
+        if appositive:
+            word = appositive.group(1).lower()
+            # "X, a/the/role ..." says what X is; "X, perched on ..." what X does
+            score = 1.0 if re.fullmatch(r"[a-z]+(?:ing|ed)", word) else 2.0
+            if not lead:
+                score *= 0.6  # "... next to Tanner Quay, the mayor said": the end of a clause
+            elif not before.strip(" \"'\u2018\u201c") and len(sentence.split()) <= 14 and score == 2.0 \
+                    and role_after:
+                score = 3.0  # a cast-list line: the whole sentence is the name and what it is
+        elif copula:
+            score = 2.0
+        if role_before:  # "Dr. Jordan Hayes", "Harbour Master Maria Okafor"
+            score = max(score, 2.0) + (0.5 if score else 0.0)
+        if score:
+            if role_after:
+                score += 1.0
+            if len(m.group(0).split()) >= 2:
+                score += 0.5  # the full name, not a first name used in passing
+            if sentence.lstrip()[:1] in "\"'\u2018\u201c":
+                score *= 0.5  # a line of dialogue calls people names; narration says who they are
+        best = max(best, score)
+    return best
+
+
+def _asked_role(question: str, pat: re.Pattern | None) -> str | None:
+    """"What is the name of Scrooge's clerk?", "Who is Alex's mentor?": the role asked for."""
+    if pat is None:
+        return None
+    for m in pat.finditer(question):
+        word = re.match(r"\s*([a-z]+)", question[m.end():]) if question[m.end() - 2:m.end()] in ("'s", "\u2019s") else None
+        if word and word.group(1) in ROLES:
+            return word.group(1)
+    return None
+
+
+def _holds_role(sentence: str, role: str) -> bool:
+    """"Bob Cratchit, clerk to Ebenezer Scrooge", "Fred, Scrooge's nephew": a name with the role
+    in apposition."""
+    return bool(re.search(r"[A-Z][\w.'-]+(?: [A-Z][\w.'-]+)*(?: \([^)]{1,30}\))?,\s+(?:the |a |an |his |her |their |"
+                          r"[A-Z][\w'-]+['\u2019]s )?(?:\w+ )?" + re.escape(role) + r"\b", sentence))
+
+
+def _subject(question: str, entities: list[dict]) -> dict:
+    """The entity the question names first ("Why did Belle release Scrooge" is about Belle);
+    the first entry entity when it names none."""
+    at = []
+    for i, e in enumerate(entities):
+        pat = name_pattern(names_of(e))
+        m = pat.search(question) if pat else None
+        if m:
+            at.append((m.start(), i, e))
+    return min(at, key=lambda x: (x[0], x[1]))[2] if at else entities[0]
+
+
+def _with(sents: list[Sentence], pat: re.Pattern | None) -> list[Sentence]:
+    return [s for s in sents if pat and pat.search(s.text)]
+
+
+def local_answer(store: Store, question: str, entities: list[dict[str, Any]], extra_units: list[dict],
+                 answer_tokens: int, max_sentences: int = 8) -> str:
+    """See the module docstring. entities: the entry entities, the main one first; extra_units:
+    the text units of the local context (searched besides the main entity's own)."""
+    if not entities:
+        return ""
+    main = _subject(question, entities)
+    entities = [main] + [e for e in entities if e is not main]
+    zh = has_cjk(question)
+    unit_ids = list(dict.fromkeys(list(main.get("text_unit_ids") or [])
+                                  + [u for e in entities[1:3] for u in (e.get("text_unit_ids") or [])]))
+    units = {u["id"]: u for u in store.by_ids("text_units", unit_ids[:600])}
+    for u in extra_units:
+        units.setdefault(u["id"], u)
+    sents = in_language_of(question, unit_sentences(list(units.values())))
+    if not sents:
+        return ""
+    pat = name_pattern(names_of(main))
+    own = _with(sents, pat)
+    used: set[str] = set()
+    parts: list[list[str]] = []
+
+    def take(s: Sentence) -> str | None:
+        key = re.sub(r"\W+", "", s.text.lower())
+        if key in used:
+            return None
+        used.add(key)
+        return cite(s.text, {"Sources": [s.unit]})
+
+    # 1. who or what it is
+    defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)
+    role = _asked_role(question, pat)
+    if role:  # "the name of Scrooge's clerk": the sentence saying who that clerk is comes first
+        held = [s for s in own if _holds_role(s.text, role)]
+        if held:
+            defs = [(9.0, 0, min(held, key=lambda s: (len(s.text), s.order)))] + defs
+    # a question about something else ("how much was released?") starts with what it is only
+    # when the text says so plainly (a cast-list line, "X, the chief executive of ...")
+    floor = 0.0 if is_who_question(question) else 2.5
+    first = defs[0][2] if defs and defs[0][0] > floor else None
+    if first is not None:
+        parts.append([take(first)])
+    # 2/3. relationships and the rest of the question
+    ties = _ties(store, main, own, take)
+    # the question's own words rank the rest; its name stays (rare words weigh by themselves)
+    exclude = [ASK_WORDS] if is_who_question(question) else []
+    ranked = rank(question, sents, exclude=exclude)
+    top = ranked[0][0] if ranked else 0.0
+    rest = []
+    for score, s in ranked:
+        if score <= 0 or score < 0.3 * top or len(rest) >= max_sentences:
+            break
+        t = take(s)
+        if t:
+            rest.append(t)
+    if is_who_question(question):
+        parts += [ties, rest[:3]]
+    else:
+        parts += [rest[:5], ties[:2]]
+    out, used_tokens = [], 0
+    for block in parts:
+        listed = block is ties
+        block = [b for b in block if b]
+        if not block:
+            continue
+        text = "\n".join(block) if listed else join_sentences(block)
+        n = count_tokens(text)
+        if out and used_tokens + n > answer_tokens:
+            break
+        out.append(text)
+        used_tokens += n
+    return "\n\n".join(out)
+
+
+def _ties(store: Store, main: dict, own: list[Sentence], take) -> list[str]:
+    """Its strongest relationships, one sentence naming both ends each (as list lines)."""
+    keys = [main["title"], main["id"]]
+    rels = store.rows("relationships", "source in (?, ?) or target in (?, ?)", keys + keys)
+    rels.sort(key=lambda r: (-float(r.get("weight") or 0), r["human_readable_id"]))
+    others = {}
+    for r in rels:
+        other = r["target"] if r["source"] in keys else r["source"]
+        others.setdefault(other, r)
+    rows = {e["title"]: e for e in store.rows("entities", f"title in ({','.join('?' * len(others))})",
+                                              list(others))} if others else {}
+    # people, organisations and places first: "linked to Christmas" says little about anyone
+    order = sorted(others, key=lambda o: (rows.get(o, {}).get("type") in ("event", "other"),
+                                          list(others).index(o)))
+    lines = []
+    for other in order:
+        if len(lines) >= 3:
+            break
+        ent = rows.get(other)
+        if ent is None:
+            continue
+        opat = name_pattern(names_of(ent))
+        both = sorted(_with(own, opat), key=lambda s: (abs(len(s.text.split()) - 25), s.order))
+        for s in both:
+            t = take(s)
+            if t:
+                lines.append(f"- **{display_name(ent['title'], ent)}**: {t}")
+                break
+    return lines

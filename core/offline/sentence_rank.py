@@ -1,0 +1,179 @@
+"""Source sentences for offline answers: which are worth quoting, where they are, how they rank.
+
+- `unit_sentences(units)`: the quotable sentences of text units, each with its unit's
+  human_readable_id (its citation) and its place. Left out: headers and metadata lines
+  ("From:", "Date of report: ... Prepared by: ..."), licence and front matter, file names,
+  headings, lists and code (`is_boilerplate`, and offline_answer.is_prose); a speaker label at
+  the start of a transcript line ("REID HOFFMAN: (VOICEOVER) ...") is dropped from the quote.
+- `name_pattern(names)`: a regex finding an entity under any of its names (case-insensitive,
+  whole words, possessive allowed).
+- `rank(question, sents)`: BM25 of each sentence against the question's words (minus the words
+  of `exclude`, e.g. the entity's own name), plus a bonus when the question asks for a quantity
+  ("how much", "how many", "how long", "paid") and the sentence holds one ("fifteen shillings",
+  "$38,400", "seven years").
+Used by core/offline/themes.py (global) and core/offline/definitions.py (local); meant for any
+offline answer that quotes source sentences.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from core.query.citations import disarm
+from core.query.offline_answer import BM25, is_prose, terms
+from core.offline.mentions import whole_sentences
+from core.textutil import has_cjk, is_cjk, split_sentences
+
+# "Date of report:", "From:", "Prepared by:", "Subject:", "Tags:" ... starting a line
+_HEADER_LINE = re.compile(r"^\s*(?:[-*>]\s*)?[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:\s*\S", re.MULTILINE)
+_HEADER_WORDS = re.compile(
+    r"^\s*(?:from|to|cc|bcc|date|sent|subject|re|ref|reference|prepared by|copied to|copy to|"
+    r"distribution|date of report|report no|filed|author|authors|title|tags|status|version|"
+    r"classification|attendees|present|apologies|location|time|venue|minutes|agenda|contact|"
+    r"phone|email|tel|fax|released|embargo|for immediate release|media contact|press contact|notes to editors)\s*:", re.IGNORECASE | re.MULTILINE)
+_LICENCE = re.compile(r"project gutenberg|gutenberg|\blicen[cs]e\b|copyright|all rights reserved|\bisbn\b|"
+                      r"\bebook\b|e-book|www\.|https?://|\btranscribed by\b|\bproduced by\b", re.IGNORECASE)
+_FILE_NAME = re.compile(r"\w+_\w+|\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
+_HEADING = re.compile(r"^\s*(?:chapter|stave|part|book|section|episode|act|scene)\s+[\w.]+\s*[.:]?\s*$",
+                      re.IGNORECASE)
+_LIST_HEAD = re.compile(r"^\s*[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:")
+_ENDED = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s*$")
+_SPEAKER = re.compile(r"^\s*[A-Z][A-Z .'\u2019-]{1,40}:\s+(?:\([A-Z ]+\)\s*)?")
+_QUANTITY_Q = re.compile(r"\bhow (?:much|many|long|old|far|often)\b|\b(?:paid|pay|pays|wage|wages|salary|"
+                         r"cost|costs|price|earn|earns|amount|number of|figure)\b|多少|几", re.IGNORECASE)
+_NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+                 "hundred thousand million billion dozen half").split()
+_AMOUNT = re.compile(r"\d|[$£€¥%]|\b(?:shillings?|pence|pounds?|dollars?|euros?|per cent|percent|litres?|liters?|"
+                     r"tonnes?|tons?|miles?|metres?|meters?|years?|months?|weeks?|days?|hours?|minutes?)\b",
+                     re.IGNORECASE)
+_NUMBER = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+@dataclass
+class Sentence:
+    text: str            # on one line, speaker label dropped
+    unit: int            # the text unit's human_readable_id (cited as Sources)
+    unit_id: str
+    order: int           # position in the corpus (document, unit ordinal, offset)
+
+
+def is_boilerplate(raw: str) -> bool:
+    """Metadata, licence text, file names and headings: never quoted as an answer."""
+    s = raw.strip()
+    if not s or (not _ENDED.search(s) and not has_cjk(s)):
+        return True  # a heading, a caption or a line cut off: not a sentence
+    if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
+        return True
+    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and (s.count(";") >= 2 or s.count(",") >= 3)):
+        return True  # "In attendance: A (X); B (Y); ..."
+    letters = [c for c in s if c.isalpha() and c.isascii()]
+    if len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.6 * len(letters):
+        return True  # an all-capital heading or letterhead
+    lines = [l for l in s.splitlines() if l.strip()]
+    headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
+    return headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60 and not s.endswith((".", "!", "?")))
+
+
+def clean(raw: str) -> str:
+    """One line; a leading transcript speaker label and markdown emphasis dropped; a citation
+    marker written in the document made inert (a quote's only citation is the answer's own)."""
+    s = _SPEAKER.sub("", disarm(raw.strip()))
+    s = re.sub(r"(?<!\w)[_*]{1,2}(?=\S)|(?<=\S)[_*]{1,2}(?!\w)", "", s)
+    s = s.replace("\\*", "")
+    return re.sub(r"\s+", " ", s).strip()
+
+
+@functools.lru_cache(maxsize=20000)
+def _quotable(text: str, inside: bool) -> tuple[tuple[str, int], ...]:
+    """(sentence, offset) of the quotable sentences of one unit's text; a sentence a chunk
+    boundary cut in half is left out (the overlapping unit holds it whole)."""
+    spans = whole_sentences(text, split_sentences(text), 1 if inside else 0)
+    out = []
+    for a, b in spans:
+        raw = text[a:b]
+        if len(raw) < 20 or raw.lstrip()[:1].islower() or is_boilerplate(raw):
+            continue
+        s = clean(raw)
+        if len(s) >= 20 and is_prose(s):
+            out.append((s, a))
+    return tuple(out)
+
+
+def unit_sentences(units: Iterable[dict]) -> list[Sentence]:
+    """The quotable sentences of text units, in corpus order; a sentence repeated in the
+    overlap of two units is kept once (in the first)."""
+    out: list[Sentence] = []
+    seen: set[str] = set()
+    ordered = sorted(units, key=lambda u: (u.get("document_id") or "", u.get("ordinal") or 0,
+                                           u.get("human_readable_id") or 0))
+    for n, u in enumerate(ordered):
+        for s, a in _quotable(u.get("text") or "", bool(u.get("char_start"))):
+            key = _key(s)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Sentence(s, int(u["human_readable_id"]), u["id"], n * 1_000_000 + a))
+    return out
+
+
+@functools.lru_cache(maxsize=100000)
+def _key(s: str) -> str:
+    return re.sub(r"\W+", "", s.lower())
+
+
+@functools.lru_cache(maxsize=100000)
+def sentence_terms(s: str) -> tuple[str, ...]:
+    return tuple(terms(s))
+
+
+def in_language_of(question: str, sents: list[Sentence]) -> list[Sentence]:
+    """The sentences written in the question's language (Chinese or not), when there are any: an
+    English answer quotes no Chinese sentence of a mixed corpus, and the other way round."""
+    zh = has_cjk(question)
+    same = [s for s in sents if is_cjk(s.text) == zh]
+    return same or sents
+
+
+def name_pattern(names: Iterable[str]) -> re.Pattern | None:
+    forms = sorted({n.strip() for n in names if n and len(n.strip()) >= 2}, key=len, reverse=True)
+    if not forms:
+        return None
+    latin = [r"[\s\-]+".join(re.escape(w) for w in f.split()) for f in forms if not has_cjk(f)]
+    cjk = [re.escape(f) for f in forms if has_cjk(f)]  # Chinese has no spaces: no word boundary
+    parts = ([r"(?<![\w])(?:" + "|".join(latin) + r")(?:['\u2019]s?)?(?![\w])"] if latin else []) \
+        + (["(?:" + "|".join(cjk) + ")"] if cjk else [])
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def asks_quantity(question: str) -> bool:
+    return bool(_QUANTITY_Q.search(question or ""))
+
+
+def has_quantity(sentence: str) -> float:
+    """1 for an amount (a figure, a currency, a unit: "fifteen shillings a week", "$38,400"), 0.5
+    for a bare number word ("two"), else 0."""
+    number = bool(_NUMBER.search(sentence)) or bool(re.search(r"\d", sentence))
+    return 1.0 if number and _AMOUNT.search(sentence) else (0.5 if number else 0.0)
+
+
+def rank(question: str, sents: list[Sentence], exclude: Iterable[str] = (),
+         broad: Iterable[str] = ()) -> list[tuple[float, Sentence]]:
+    """(score, sentence), best first; score 0 for a sentence sharing nothing with the question.
+    exclude: words not to match on (the entity's own name: every candidate holds it)."""
+    drop = {t for w in exclude for t in terms(w)} | {t for w in broad for t in terms(w)}
+    q = [t for t in terms(question) if t not in drop]
+    if not sents:
+        return []
+    bm = BM25([list(sentence_terms(s.text)) for s in sents])
+    quantity = asks_quantity(question)
+    scored = []
+    for i, s in enumerate(sents):
+        score = bm.score(q, i) if q else 0.0
+        if quantity and score > 0:
+            score *= 1 + 0.8 * has_quantity(s.text)
+        scored.append((score, -i, s))
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    return [(sc, s) for sc, _, s in scored]
