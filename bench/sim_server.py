@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 PROMPT_KINDS = [("You break a user's question into", "lazy_refine"),
                 ("\nDoes the passage help answer", "lazy_relevance"),
-                ("You extract claims from passages", "lazy_claims"), ("---Claims---", "lazy_reduce"),
+                ("You extract claims from passages", "lazy_claims"), ("answering a question from claims that were extracted", "lazy_reduce"),
                 ("(Sources), the ones that matched the question best", "basic"),
                 ("Some entities or relationships in the text may have been missed", "glean"),
                 ("-Goal-\nRead the text below", "extract"), ("Extract claims", "claims"),

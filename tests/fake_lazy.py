@@ -72,7 +72,7 @@ def lazy_respond(messages: list[dict]) -> str | None:
         return relevance(last)
     if "You extract claims from passages" in first:
         return claims(first)
-    if "---Claims---" in first:
+    if "answering a question from claims that were extracted" in first:  # not a report's -----Claims-----
         return lazy_answer(first)
     if "(Sources), the ones that matched the question best" in first:
         return basic_answer(first)
