@@ -240,6 +240,13 @@ def revive_hrids(store: Store, table: str, rows: list[dict]) -> list[dict]:
             r["human_readable_id"] = h
             free.discard(h)
             back.append(f"{table}|{h}")
+    if back:  # the other new rows numbered above every number in use (replace_table would count
+        # from the table's largest, which a revived number may equal)
+        nxt = max(live | {r["human_readable_id"] for r in rows if r.get("human_readable_id") is not None}) + 1
+        for r in rows:
+            if r.get("human_readable_id") is None and r["id"] not in taken:
+                r["human_readable_id"] = nxt
+                nxt += 1
     for i in range(0, len(back), 500):
         part = back[i:i + 500]
         store.db.conn.execute(f"delete from removed where id in ({','.join('?' * len(part))})", part)
