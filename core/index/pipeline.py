@@ -111,7 +111,8 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
                                "heartbeat_at": now(), "pid": os.getpid(), "llm_calls": 0, "prompt_tokens": 0,
                                "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
     else:
-        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid())
+        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid(),
+                     operation=operation)
     store.set_meta("index_pid", str(os.getpid()))
     rec = RunRecorder(store, run_id, llm, cancel, on_progress)
     counts: dict[str, Any] = {}
