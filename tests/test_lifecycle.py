@@ -201,6 +201,10 @@ def test_stored_citations_of_removed_units_say_source_removed(indexed):
     res = Resolver(store).resolve(Ref("Sources", unit["human_readable_id"]))
     assert res.dangling and res.removed == doc["title"]
     assert Resolver(store).resolve(Ref("Sources", 99999)).removed is None
+    from pages.components.chips import chips_html
+    page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], "A cited sentence.", False),
+                                        ("Sources", 99999, "Another.", False)])
+    assert "(source removed)" in page and "(missing)" in page and doc["title"] in page
 
 
 def test_remove_refuses_an_unknown_document_and_changes_nothing(indexed):

@@ -21,13 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_remove)
 
 
-def print_changes(summary: dict) -> None:
-    from core.index.changes import describe
-    if summary.get("changes"):
-        print(f"changes: {describe(summary['changes'])}")
-
-
 def cmd_remove(args) -> int:
+    from core.cli.change_output import print_changes
     from core.cli.index import Bar, _log_client_events
     from core.index.lifecycle import find_documents, pending_change, remove_documents, removal_preview
     from core.index.pipeline import run_index
@@ -63,15 +58,3 @@ def cmd_remove(args) -> int:
         print(f"{summary['status']}: {summary['counts']['documents']} documents left")
         print_changes(summary)
     return 0 if summary["status"] in ("finished", "finished with failures") else 1
-
-
-def replace_from_report(store, rep, settings) -> list[str]:
-    """`index --replace`: documents the ingest found under a title already in the workspace
-    replace that document (same id: unchanged units keep their extractions)."""
-    from core.index.lifecycle import replace_document
-    out = []
-    for new in rep.same_title:
-        res = replace_document(store, new["old_id"], new, settings)
-        out.append(f"replaced {res['title']}: {res['units_kept']} text units kept, {res['units_added']} new, "
-                   f"{res['units_removed']} gone")
-    return out

@@ -113,7 +113,7 @@ def cmd_index(args) -> int:
         for r in rep.rejected:
             print(f"  rejected: {r.reason}", file=sys.stderr)
         if rep.same_title and args.replace:
-            from core.cli.documents import replace_from_report
+            from core.cli.change_output import replace_from_report
             for line in replace_from_report(store, rep, settings):
                 print(line, file=sys.stderr)
         for d in rep.same_title if not args.replace else []:
@@ -136,7 +136,7 @@ def cmd_index(args) -> int:
               f"(engine {summary['engine']}, {u.get('llm_calls', 0)} LLM calls, {u.get('cache_hits', 0)} cache hits)")
         if summary["error"]:
             print(summary["error"], file=sys.stderr)
-        from core.cli.documents import print_changes
+        from core.cli.change_output import print_changes
         print_changes(summary)
     return 0 if summary["status"] in ("finished", "finished with failures") else 1
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from core.index.chunking import content_chunks
+from core.index.prune import prune_units, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store.db import Store
@@ -38,7 +39,6 @@ def unit_rows(document_id: str, text: str, settings: Settings) -> list[dict]:
 def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str | None = None) -> int:
     """Inside a transaction: make these documents' units exactly `rows`. Units that stay keep
     their row (human_readable_id, extractions); vanished ones are pruned. Returns units added."""
-    from core.index.lifecycle import prune_units, revive_hrids
     marks = ",".join("?" * len(doc_ids))
     with store.atomic() as db:
         old = {r[0] for r in db.conn.execute(f"select id from text_units where document_id in ({marks})", doc_ids)}

@@ -19,7 +19,7 @@ import networkx as nx
 
 from core.index.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
-from core.index.lifecycle import revive_hrids
+from core.index.prune import revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store.db import Store
