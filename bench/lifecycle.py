@@ -112,7 +112,8 @@ def health(ws: Path) -> dict:
 
 
 def touched(ws: Path, titles: list[str]) -> dict:
-    """Before a removal: entities that lose a unit, and communities holding one of them."""
+    """Before a removal: entities and relationships that lose a unit (the descriptions it may have
+    to summarise again), and communities holding one of those entities."""
     from core.store.db import Store
     store = Store(ws)
     docs = [d["id"] for d in store.rows("documents", select="id, title") if d["title"] in titles]
@@ -120,7 +121,8 @@ def touched(ws: Path, titles: list[str]) -> dict:
     units = {r[0] for r in store.db.conn.execute(f"select id from text_units where document_id in ({marks})", docs)}
     ents = {e["id"] for e in store.rows("entities", select="id, text_unit_ids") if set(e["text_unit_ids"]) & units}
     coms = sum(1 for c in store.rows("communities", select="entity_ids") if set(c["entity_ids"]) & ents)
-    out = {"units": len(units), "entities": len(ents), "communities": coms,
+    rels = sum(1 for r in store.rows("relationships", select="text_unit_ids") if set(r["text_unit_ids"]) & units)
+    out = {"units": len(units), "entities": len(ents), "relationships": rels, "communities": coms,
            "communities_total": store.count("communities")}
     store.close()
     return out
