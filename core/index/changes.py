@@ -62,7 +62,7 @@ def summarize(before: dict[str, Any], store: Store, *, operation: str, reports: 
               documents: list[str] | None = None) -> dict[str, Any]:
     after = snapshot(store)
     return {
-        "operation": operation, "documents_named": documents or [],
+        "operation": operation, "documents_named": (documents or [])[:50],
         "documents": _sets(before["documents"], after["documents"]),
         "text_units": _sets(before["text_units"], after["text_units"]),
         "units_extracted": extracted,
