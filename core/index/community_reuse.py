@@ -53,6 +53,19 @@ def keep_numbers(new: list[dict], old: list[dict], titles_of: dict[str, str]) ->
     return out
 
 
+def writer_signature(engine_name: str, settings, workspace, prompts: tuple[str, ...]) -> str:
+    """Who writes: the engine, its model and the prompt templates (a workspace may override one).
+    A change of any of them writes every report (or summary) again."""
+    from core.prompts import load_prompt
+    parts = [engine_name, getattr(settings, "chat_model", "") if engine_name != "offline" else ""]
+    for name in prompts:
+        try:
+            parts.append(load_prompt(name, workspace))
+        except Exception:  # a prompt the engine does not use
+            parts.append("")
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
 def report_key(c: dict, ents: list[dict], rels: list[dict], claims: list[dict], child_keys: list[str],
                engine_name: str, budget: int) -> str:
     payload = [engine_name, budget, c["level"],

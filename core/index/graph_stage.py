@@ -17,6 +17,7 @@ from typing import Any
 
 import networkx as nx
 
+from core.index.community_reuse import writer_signature
 from core.index.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.prune import revive_hrids
@@ -109,12 +110,13 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
     # from last time keeps its summary (no call, cache or not: a removal asks only for the rest)
     had = {r["id"]: r for r in store.rows("entities", select="id, description, description_key")}
     had.update({r["id"]: r for r in store.rows("relationships", select="id, description, description_key")})
+    writer = writer_signature(engine.name, settings, store.workspace, ("summarize_descriptions",))
     todo: list[tuple[str, Any, list[str]]] = []
     for kind, groups in (("entity", ents), ("relationship", rels)):
         for key, g in groups.items():
             d = _distinct(g["descriptions"])
             g["description"] = d[0] if len(d) == 1 else ""
-            g["description_key"] = description_key(kind, key, d, engine.name)
+            g["description_key"] = description_key(kind, key, d, writer)
             old = had.get(entity_id(key) if kind == "entity" else relationship_id(*key))
             if len(d) > 1 and old and old["description_key"] == g["description_key"] and old["description"]:
                 g["description"] = old["description"]

@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
-from core.index.community_reuse import report_key
+from core.index.community_reuse import report_key, writer_signature
 from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
@@ -60,6 +60,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
 
     # a report whose inputs did not change since it was written is kept as it is (community_reuse)
     old_by_key = {r["input_key"]: r for r in store.rows("community_reports", "input_key is not null")}
+    writer = writer_signature(engine.name, settings, store.workspace, ("community_report", "community_report_names"))
     keys: dict[int, str] = {}
     kept = 0
 
@@ -69,7 +70,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         ents = [entities[i] for i in c["entity_ids"] if i in entities]
         rs = [rels[i] for i in c["relationship_ids"] if i in rels]
         cl = [x for e in ents for x in claims_by_subject.get(e["title"], [])]
-        key = report_key(c, ents, rs, cl, [keys.get(k, "failed") for k in c["children"]], engine.name, budget)
+        key = report_key(c, ents, rs, cl, [keys.get(k, "failed") for k in c["children"]], writer, budget)
         old = old_by_key.get(key)
         if old is not None:
             with lock:
