@@ -302,3 +302,21 @@ def test_an_edited_paragraph_changes_at_most_two_chunks_of_a_real_book():
     # cuts are content-defined, not guaranteed: an edit that moves a cut can shift the next few
     # until the cuts fall back in step (token windows: every later chunk)
     assert len(changed) >= 25 and sum(n <= 2 for n in changed) >= 0.85 * len(changed) and max(changed) <= 6
+
+
+def test_an_unchanged_run_keeps_every_report_and_an_edited_prompt_rewrites_them(indexed):
+    store = indexed
+    chat = Counting(varied)
+    store.delete_where("llm_cache", "1 = 1", [])  # the kept rows, not the cache, spare the calls
+    again = index(store, chat)
+    assert chat.kinds().get("report", 0) == 0 and chat.kinds().get("summary", 0) == 0
+    assert again["changes"]["reports"]["rewritten"] == 0 and again["changes"]["reports"]["kept"] > 0
+    prompts = Path(store.workspace) / "prompts"
+    prompts.mkdir(exist_ok=True)
+    template = (ROOT / "prompts" / "community_report.txt").read_text(encoding="utf-8")
+    (prompts / "community_report.txt").write_text(template + "\nWrite plainly.\n", encoding="utf-8")
+    chat = Counting(varied)
+    edited = index(store, chat)
+    assert edited["changes"]["reports"]["kept"] == 0
+    assert chat.kinds()["report"] >= edited["changes"]["reports"]["rewritten"] == store.count("community_reports")
+    assert chat.kinds().get("summary", 0) == 0  # the summaries' prompt did not change
