@@ -8,6 +8,7 @@ from core.index.background import current_run
 from core.ingest.documents import ingest_files
 from core.ingest.loaders import SUPPORTED
 from core.store.db import Store
+from pages.components import documents as ui_docs
 from pages.components import import_panel as ui_import, quality as ui_quality, runs as ui_runs
 from pages.components import navigation
 from pages.components import state as ui
@@ -111,11 +112,13 @@ def main() -> None:
     left, right = st.columns([1, 1.25], gap="large")
     with left:
         upload_panel(store)
+        ui_docs.replace_panel(store, workspace, running)
     with right:
         ui_runs.estimate_panel(store, workspace, running)
         ui_runs.live_panel(store, workspace)
         ui_runs.failed_panel(store, workspace, running)
     documents_table(store, running)
+    ui_docs.remove_panel(store, workspace, running)
     ui_runs.history_panel(store)
     ui_quality.quality_panel(store, workspace, running)
 

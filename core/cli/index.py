@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL)")
     p.add_argument("--concurrency", type=int, help="model calls in flight (default: the setting, 8)")
     p.add_argument("--text-column", help="column holding the text in .csv/.jsonl files")
+    p.add_argument("--replace", action="store_true",
+                   help="a file whose title matches a document already indexed replaces it (only changed "
+                        "text units are extracted again); without it such a file is skipped")
     p.add_argument("--run-id", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the run summary as JSON")
@@ -109,6 +112,13 @@ def cmd_index(args) -> int:
               f"{len(rep.rejected)} rejected", file=sys.stderr)
         for r in rep.rejected:
             print(f"  rejected: {r.reason}", file=sys.stderr)
+        if rep.same_title and args.replace:
+            from core.cli.change_output import replace_from_report
+            for line in replace_from_report(store, rep, settings):
+                print(line, file=sys.stderr)
+        for d in rep.same_title if not args.replace else []:
+            print(f"  skipped: {d['title']} has the title of a document already indexed, with other text; "
+                  "add --replace to replace it", file=sys.stderr)
     if not store.count("documents"):
         raise UserError("the workspace has no documents to index")
     save_settings(args.workspace, settings)
@@ -126,6 +136,8 @@ def cmd_index(args) -> int:
               f"(engine {summary['engine']}, {u.get('llm_calls', 0)} LLM calls, {u.get('cache_hits', 0)} cache hits)")
         if summary["error"]:
             print(summary["error"], file=sys.stderr)
+        from core.cli.change_output import print_changes
+        print_changes(summary)
     return 0 if summary["status"] in ("finished", "finished with failures") else 1
 
 

@@ -12,6 +12,7 @@ from core.errors import UserError, user_message
 # modules that contribute subcommands (each has register(subparsers))
 COMMAND_MODULES = [
     "core.cli.index",
+    "core.cli.documents",
     "core.cli.interop",
     "core.cli.verify",
     "core.cli.query",

@@ -107,7 +107,8 @@ def retry_failed(workspace: str | Path, settings: Settings, api_key: str | None 
 def estimate_run(store: Store, settings: Settings) -> dict[str, Any]:
     """What the next run will cost: chunks of documents not yet chunked plus units not yet
     extracted, LLM calls (extraction + gleanings + claims, summaries, reports) and tokens."""
-    step = settings.chunk_size - settings.chunk_overlap
+    # content-defined chunks: a body holds 50-100% of size - overlap tokens, about 3/4 on average
+    step = max(1, (settings.chunk_size - settings.chunk_overlap) * 3 // 4)
     new_tokens = sum(r["n_tokens"] or 0 for r in store.rows("documents", "status is null or status != 'chunked'",
                                                             select="n_tokens"))
     new_chunks = sum(max(1, math.ceil(max(0, (r["n_tokens"] or 0) - settings.chunk_overlap) / step))

@@ -9,6 +9,7 @@ deterministic, and human_readable_ids of surviving rows are kept.
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -16,8 +17,10 @@ from typing import Any
 
 import networkx as nx
 
+from core.index.community_reuse import writer_signature
 from core.index.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
+from core.index.prune import revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store.db import Store
@@ -37,6 +40,10 @@ def claim_id(subject: str, description: str, text_unit_id: str) -> str:
     return "clm-" + hashlib.sha256(f"{subject}\x1f{description}\x1f{text_unit_id}".encode()).hexdigest()[:16]
 
 
+def description_key(kind: str, key: Any, descriptions: list[str], engine_name: str) -> str:
+    return hashlib.sha256(json.dumps([kind, key, sorted(descriptions), engine_name], ensure_ascii=False).encode()).hexdigest()[:20]
+
+
 def _distinct(descs: list[str]) -> list[str]:
     return [d for d in dict.fromkeys(d.strip() for d in descs) if d]
 
@@ -46,9 +53,13 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
     ents: dict[str, dict[str, Any]] = {}
     rels: dict[tuple[str, str], dict[str, Any]] = {}
     claims: list[dict[str, Any]] = []
-    order = {r["id"]: r["human_readable_id"] for r in store.rows("text_units", select="id, human_readable_id")}
+    # in document order, then unit order (not unit ids: a replaced document's new units are
+    # numbered last, yet its descriptions stay where a fresh index would put them)
+    order = {r[0]: (r[1], r[2], r[3]) for r in store.db.conn.execute(
+        "select t.id, coalesce(d.human_readable_id, 0), t.ordinal, t.human_readable_id "
+        "from text_units t left join documents d on d.id = t.document_id")}
     rows = store.rows("extractions", "engine = ? and status = 'ok'", [engine_name])
-    rows.sort(key=lambda r: order.get(r["text_unit_id"], 0))
+    rows.sort(key=lambda r: order.get(r["text_unit_id"], (0, 0, 0)))
     for row in rows:
         tu = row["text_unit_id"]
         for e in row["entities"] or []:
@@ -95,18 +106,22 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
     graph.add_nodes_from(ents)
     graph.add_edges_from(rels)
 
-    # summaries of multi-description records
+    # summaries of multi-description records; one whose descriptions are those it was summarised
+    # from last time keeps its summary (no call, cache or not: a removal asks only for the rest)
+    had = {r["id"]: r for r in store.rows("entities", select="id, description, description_key")}
+    had.update({r["id"]: r for r in store.rows("relationships", select="id, description, description_key")})
+    writer = writer_signature(engine.name, settings, store.workspace, ("summarize_descriptions",))
     todo: list[tuple[str, Any, list[str]]] = []
-    for key, g in ents.items():
-        d = _distinct(g["descriptions"])
-        g["description"] = d[0] if len(d) == 1 else ""
-        if len(d) > 1:
-            todo.append(("entity", key, d))
-    for key, g in rels.items():
-        d = _distinct(g["descriptions"])
-        g["description"] = d[0] if len(d) == 1 else ""
-        if len(d) > 1:
-            todo.append(("relationship", key, d))
+    for kind, groups in (("entity", ents), ("relationship", rels)):
+        for key, g in groups.items():
+            d = _distinct(g["descriptions"])
+            g["description"] = d[0] if len(d) == 1 else ""
+            g["description_key"] = description_key(kind, key, d, writer)
+            old = had.get(entity_id(key) if kind == "entity" else relationship_id(*key))
+            if len(d) > 1 and old and old["description_key"] == g["description_key"] and old["description"]:
+                g["description"] = old["description"]
+            elif len(d) > 1:
+                todo.append((kind, key, d))
     total = len(todo)
     on_progress(Progress("summarize", 0, total, f"{total} descriptions to summarise"))
     lock = threading.Lock()
@@ -141,14 +156,15 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
         entity_rows.append({"id": entity_id(key), "title": key, "type": _entity_type(g["types"]),
                             "description": g["description"], "text_unit_ids": g["units"],
                             "frequency": len(g["units"]), "degree": graph.degree(key),
-                            "aliases": [a for a, _ in g["aliases"].most_common(10)]})
+                            "aliases": [a for a, _ in g["aliases"].most_common(10)],
+                            "description_key": g["description_key"]})
     rel_rows = []
     for key in sorted(rels, key=lambda k: (-rels[k]["weight"], k)):
         g = rels[key]
         rel_rows.append({"id": relationship_id(*key), "source": g["source"], "target": g["target"],
                          "description": g["description"], "weight": g["weight"],
                          "combined_degree": graph.degree(g["source"]) + graph.degree(g["target"]),
-                         "text_unit_ids": g["units"]})
+                         "text_unit_ids": g["units"], "description_key": g["description_key"]})
     claim_rows, seen = [], set()
     for c in raw_claims:
         subj = normalize_title(c.get("subject") or "")
@@ -164,6 +180,8 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
                            "source_text": c.get("source_text"), "text_unit_id": c["text_unit_id"],
                            "start_date": c.get("start_date"), "end_date": c.get("end_date")})
     with store.atomic():  # one transaction: readers never see new entities beside old relationships
+        for table, rows in (("entities", entity_rows), ("relationships", rel_rows), ("claims", claim_rows)):
+            revive_hrids(store, table, rows)
         store.replace_table("entities", entity_rows)
         store.replace_table("relationships", rel_rows)
         store.replace_table("claims", claim_rows)

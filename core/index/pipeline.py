@@ -19,10 +19,13 @@ from typing import Any
 from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.chunk_stage import run_chunk
+from core.index.changes import summarize
 from core.index.communities_stage import compute_communities
+from core.index.community_reuse import keep_numbers
 from core.index.embed_stage import run_embeddings
 from core.index.extract_stage import run_extract
 from core.index.graph_stage import run_graph
+from core.index.lifecycle import begin_change, end_change, pending_change
 from core.index.progress import Cancelled, Progress, ProgressFn, noop
 from core.index.reports_stage import run_reports
 from core.llm.client import LLM, FatalLLMError
@@ -81,8 +84,11 @@ class RunRecorder:
 
 def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = None, llm: LLM | None = None,
               on_progress: ProgressFn = noop, cancel: threading.Event | None = None,
-              run_id: str | None = None) -> dict[str, Any]:
-    """Run (or resume) indexing of everything in the workspace. Returns the run's summary."""
+              run_id: str | None = None, operation: str = "index") -> dict[str, Any]:
+    """Run (or resume) indexing of everything in the workspace. Returns the run's summary, with
+    the change summary (core/index/changes.py) under "changes". `operation` names the change for
+    the run history (index, remove, replace, reindex); a change pending from lifecycle (or killed
+    half way) is finished by this run and named by it."""
     if store.get_meta("imported_from"):
         raise UserError("this workspace holds an imported Microsoft GraphRAG index; indexing it again would "
                         "replace that graph. Index new documents into a new workspace.")
@@ -90,26 +96,40 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
         engine, llm = make_engine(settings, store, llm)
     cancel = cancel or threading.Event()
     run_id = run_id or f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    pending = pending_change(store)
+    if pending is None:
+        with store.atomic():
+            new_docs = [r["title"] for r in store.rows("documents", "status is null or status != 'chunked'",
+                                                       select="title", order_by="human_readable_id")]
+            pending = begin_change(store, operation, new_docs, unchunked_as_new=True)
+    operation = pending["operation"] if operation == "index" else operation
+    calls_before = {k: dict(v) for k, v in (llm.usage.by_stage if llm else {}).items()}
     if store.get("runs", run_id) is None:
         store.insert("runs", [{"id": run_id, "started_at": now(), "status": "running", "engine": engine.name,
+                               "operation": operation,
                                "settings": settings.to_dict(), "stage": "chunk", "progress": {},
                                "heartbeat_at": now(), "pid": os.getpid(), "llm_calls": 0, "prompt_tokens": 0,
                                "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
     else:
-        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid())
+        store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid(),
+                     operation=operation)
     store.set_meta("index_pid", str(os.getpid()))
     rec = RunRecorder(store, run_id, llm, cancel, on_progress)
     counts: dict[str, Any] = {}
+    reports_done = {"written": 0, "kept": 0}
     status, error = "finished", None
     try:
         rec.flush(stage="chunk")
-        counts["text_units_added"] = run_chunk(store, settings, rec, cancel)
+        counts["text_units_added"] = run_chunk(store, settings, rec, cancel, run_id=run_id)
         rec.flush(stage="extract")
         counts.update(run_extract(store, engine, settings, rec, cancel))
         rec.flush(stage="graph")
         counts.update(run_graph(store, engine, settings, rec, cancel))
         rec.flush(stage="communities")
         communities, counts["levels"] = compute_communities(store, settings, rec)
+        titles = {r["id"]: r["title"] for r in store.rows("entities", select="id, title")}
+        communities = keep_numbers(communities, store.rows("communities", select="community, level, entity_ids"),
+                                   titles)
         counts["communities"] = len(communities)
         rec.flush(stage="reports")
         # entity embeddings need only the graph: they go out while the reports are written; the
@@ -119,6 +139,7 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
             rep = run_reports(store, engine, settings, rec, cancel, communities=communities)
             counts["embeddings"] = ent_emb.result()
         counts["reports"], counts["reports_failed"] = rep["reports"], len(rep["failed"])
+        reports_done = {"written": rep["written"], "kept": rep["kept"]}
         store.replace_table("run_steps", [s for s in store.rows("run_steps") if s["stage"] != "reports"] +
                             [{"id": f"reports|{f['community']}", "run_id": run_id, "stage": "reports",
                               "item": str(f["community"]), "status": "failed", "error": f["error"],
@@ -137,10 +158,17 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
         raise
     counts.update({k: store.count(k) for k in ("documents", "text_units", "entities", "relationships",
                                                "claims", "communities", "community_reports")})
-    rec.flush(status=status, error=error, finished_at=now(), counts=counts, stage="done")
+    spent = {k: {"llm_calls": v.get("llm_calls", 0) - calls_before.get(k, {}).get("llm_calls", 0)}
+             for k, v in (llm.usage.by_stage if llm else {}).items()}
+    changes = summarize(pending["baseline"], store, operation=operation, reports=reports_done, by_stage=spent,
+                        extracted=counts.get("extracted", 0), documents=pending.get("documents"))
+    rec.flush(status=status, error=error, finished_at=now(), counts=counts, stage="done", changes=changes)
+    if status in ("finished", "finished with failures"):
+        end_change(store)  # else the next run finishes the change and reports all of it
     store.set_meta("index_pid", "")
     summary = {"run_id": run_id, "status": status, "error": error, "engine": engine.name, "counts": counts,
-               "usage": llm.usage.as_dict() if llm else {"llm_calls": 0, "cache_hits": 0}}
+               "usage": llm.usage.as_dict() if llm else {"llm_calls": 0, "cache_hits": 0},
+               "operation": operation, "changes": changes}
     if status == "failed":
         raise FatalLLMError(error or "the index run failed")
     return summary

@@ -8,6 +8,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
+from core.index.community_reuse import report_key, writer_signature
 from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
@@ -57,12 +58,29 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
     # a model with a small window gets a smaller context (LLMEngine.report_budget)
     budget = getattr(engine, "report_budget", lambda wanted: wanted)(settings.report_max_tokens)
 
+    # a report whose inputs did not change since it was written is kept as it is (community_reuse)
+    old_by_key = {r["input_key"]: r for r in store.rows("community_reports", "input_key is not null")}
+    writer = writer_signature(engine.name, settings, store.workspace, ("community_report", "community_report_names"))
+    keys: dict[int, str] = {}
+    kept = 0
+
     def write(c: dict) -> None:
-        nonlocal done
+        nonlocal done, kept
         check(cancel)
         ents = [entities[i] for i in c["entity_ids"] if i in entities]
         rs = [rels[i] for i in c["relationship_ids"] if i in rels]
         cl = [x for e in ents for x in claims_by_subject.get(e["title"], [])]
+        key = report_key(c, ents, rs, cl, [keys.get(k, "failed") for k in c["children"]], writer, budget)
+        old = old_by_key.get(key)
+        if old is not None:
+            with lock:
+                keys[c["community"]] = key
+                reports[c["community"]] = {**old, "id": report_id(c["id"]), "human_readable_id": c["community"],
+                                           "community": c["community"], "level": c["level"]}
+                kept += 1
+                done += 1
+                on_progress(Progress("reports", done, total, f"{old['title']} (unchanged, kept)"))
+            return
         subs = [reports[k] for k in c["children"] if k in reports]
         inp = build_report_input(c, ents, rs, cl, subs, members, budget, costs)
         try:
@@ -79,8 +97,10 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
                "human_readable_id": c["community"], "community": c["community"], "level": c["level"],
                "title": rep["title"], "summary": rep.get("summary", ""), "rating": float(rep.get("rating") or 0),
                "rating_explanation": rep.get("rating_explanation", ""), "findings": rep.get("findings") or [],
-               "full_content": full_content(rep), "rank": float(rep.get("rating") or 0), "engine": engine.name}
+               "full_content": full_content(rep), "rank": float(rep.get("rating") or 0), "engine": engine.name,
+               "input_key": key}
         with lock:
+            keys[c["community"]] = key
             reports[c["community"]] = row
             done += 1
             on_progress(Progress("reports", done, total, rep["title"]))
@@ -99,7 +119,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
         db.conn.executemany("update communities set title = ? where community = ?",
                        [(t, k) for k, t in titles.items()])
-    return {"reports": len(reports), "failed": failures}
+    return {"reports": len(reports), "failed": failures, "kept": kept, "written": len(reports) - kept}
 
 
 def _write_when_children_done(communities: list[dict], write, workers: int) -> None:

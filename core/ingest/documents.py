@@ -44,6 +44,9 @@ class IngestReport:
     added: list[dict[str, Any]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    # new text under the title of a document already in the workspace: not added; the caller
+    # asks whether to replace it (rows as for documents, with old_id: the document it would replace)
+    same_title: list[dict[str, Any]] = field(default_factory=list)
 
 
 # names -------------------------------------------------------------------------------------
@@ -314,6 +317,7 @@ def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int,
     near = NearDupIndex()
     for r in store.rows("documents", "sketch is not null", select="title, sketch", order_by=None):
         near.add(r["title"], r["sketch"])
+    titled = {r["title"]: r["id"] for r in store.rows("documents", select="id, title", order_by=None)}
     for done, (name, data) in enumerate(entries, start=1):
         source = safe_name(name)
         try:
@@ -333,6 +337,9 @@ def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int,
                 report.duplicates.append(doc.title)
                 continue
             row = _row(doc)
+            if doc.title in titled:  # a new version of a document: replace it? (the caller asks)
+                report.same_title.append({**row, "old_id": titled[doc.title]})
+                continue
             twin = near.find(row["sketch"], near_duplicate)
             if twin is not None:
                 report.rejected.append(Rejected(source, (

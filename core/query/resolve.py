@@ -11,7 +11,8 @@ Chains (ids in citations are human_readable_ids; joins use `id`):
 - Claims (n)          -> the row -> its text_unit_id -> text unit -> document.
 - Sources (n)         -> text unit n -> its document.
 
-An id that does not exist comes back with dangling=True, never dropped. "+more" comes back as
+An id that does not exist comes back with dangling=True, never dropped (with `removed`, the
+document's title, when its row went with a removed or replaced document: "source removed"). "+more" comes back as
 more=True (the model said there were more, without listing them). Documents are returned without
 their `text` column (a document can be a whole book); fetch it with store.get("documents", id).
 
@@ -41,6 +42,7 @@ class Resolved:
     text_units: list[dict] = field(default_factory=list)
     documents: list[dict] = field(default_factory=list)
     members: dict[str, list[int]] = field(default_factory=dict)
+    removed: str | None = None  # dangling because it was removed with this document (its title)
 
     @property
     def text_unit_ids(self) -> list[str]:
@@ -220,11 +222,20 @@ class Resolver:
                 self.prefetch([ref])
             row = self._records.get(ref.kind, {}).get(ref.id)
             if row is None:
-                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more)
+                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more, removed=self._removed(ref))
             else:
                 res = self._chain(ref, row)
         self._done[ref] = res
         return res
+
+    def _removed(self, ref: Ref) -> str | None:
+        """The title of the document a dangling reference's row was removed with, if it was."""
+        try:
+            row = self.store.db.conn.execute("select document_title from removed where id = ?",
+                                             [f"{CITABLE[ref.kind]}|{ref.id}"]).fetchone()
+        except Exception:  # a workspace written before documents could be removed
+            return None
+        return None if row is None else (row[0] or "a removed document")
 
     def _chain(self, ref: Ref, row: dict) -> Resolved:
         members: dict[str, list[int]] = {}

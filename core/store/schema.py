@@ -27,10 +27,11 @@ TABLES: dict[str, dict[str, type]] = {
     "entities": {
         "id": str, "human_readable_id": int, "title": str, "type": str, "description": str,
         "text_unit_ids": str, "frequency": int, "degree": int, "aliases": str,
+        "description_key": str,  # hash of the descriptions summarised: unchanged, not asked again
     },
     "relationships": {
         "id": str, "human_readable_id": int, "source": str, "target": str, "description": str,
-        "weight": float, "combined_degree": int, "text_unit_ids": str,
+        "weight": float, "combined_degree": int, "text_unit_ids": str, "description_key": str,
     },
     "claims": {
         "id": str, "human_readable_id": int, "subject": str, "object": str, "type": str,
@@ -46,6 +47,7 @@ TABLES: dict[str, dict[str, type]] = {
         "id": str, "human_readable_id": int, "community": int, "level": int, "title": str,
         "summary": str, "rating": float, "rating_explanation": str, "findings": str,
         "full_content": str, "rank": float, "engine": str,
+        "input_key": str,  # hash of what the report was written from: unchanged, the row is kept
     },
     "embeddings": {
         "id": str, "human_readable_id": int, "owner_table": str, "owner_id": str, "model": str,
@@ -56,6 +58,7 @@ TABLES: dict[str, dict[str, type]] = {
         "status": str, "engine": str, "settings": str, "stage": str, "counts": str,
         "llm_calls": int, "prompt_tokens": int, "completion_tokens": int, "cache_hits": int,
         "cost": float, "error": str, "heartbeat_at": str, "progress": str, "pid": int,
+        "operation": str, "changes": str,  # index / remove / replace / reindex; the change summary
     },
     "run_steps": {
         "id": str, "human_readable_id": int, "run_id": str, "stage": str, "item": str,
@@ -75,6 +78,12 @@ TABLES: dict[str, dict[str, type]] = {
         "status": str, "updated_at": str,
     },
     "meta": {"id": str, "human_readable_id": int, "value": str},
+    # rows removed with their documents (remove, replace), so a stored citation of one says
+    # "source removed" instead of failing; id = "<table>|<human_readable_id>"
+    "removed": {
+        "id": str, "human_readable_id": int, "owner_table": str, "owner_hrid": int, "owner_id": str,
+        "document_title": str, "run_id": str, "removed_at": str,
+    },
 }
 
 # Columns that hold JSON (decoded by Store.rows / Store.get).
@@ -85,7 +94,7 @@ JSON_COLUMNS: dict[str, tuple[str, ...]] = {
     "relationships": ("text_unit_ids",),
     "communities": ("children", "entity_ids", "relationship_ids", "text_unit_ids"),
     "community_reports": ("findings",),
-    "runs": ("settings", "counts", "progress"),
+    "runs": ("settings", "counts", "progress", "changes"),
     "query_traces": ("params", "trace"),
 }
 

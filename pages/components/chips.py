@@ -104,17 +104,20 @@ def chip_options(store: Store, text: str, resolver: Resolver | None = None
     return list(seen.values())
 
 
-def chip_label(kind: str, id: int, exists: bool) -> str:
-    return drill.ref_label(kind, id) + ("" if exists else " (missing)")
+def chip_label(kind: str, id: int, exists: bool, removed: bool = False) -> str:
+    return drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
 
 
 def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) -> str:
     """The chips of a paragraph as <details> elements, each with its evidence panel."""
     parts = []
     for kind, id, sentence, exists in options:
-        body = drill.evidence_html(resolver.resolve(Ref(kind, id)), sentence)
+        res = resolver.resolve(Ref(kind, id))
+        body = drill.evidence_html(res, sentence)
+        if res.removed:  # removed with its document (issue 22): say so, not "missing"
+            body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
         parts.append(f'<details class="sm-ev{"" if exists else " missing"}">'
-                     f"<summary>{html.escape(chip_label(kind, id, exists))}</summary>"
+                     f"<summary>{html.escape(chip_label(kind, id, exists, bool(res.removed)))}</summary>"
                      f'<div class="sm-ev-body">{body}</div></details>')
     return f'<div class="sm-chips">{"".join(parts)}</div>'
 

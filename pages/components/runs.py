@@ -12,6 +12,7 @@ import streamlit as st
 
 from core.index.background import (current_run, estimate_run, failed_items, request_cancel,
                                    retry_failed, start_index)
+from core.index.changes import describe
 from core.index.pipeline import STAGES, last_runs
 from core.store.db import Store
 from pages.components import state as ui
@@ -186,6 +187,8 @@ def history_panel(store: Store) -> None:
             "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
             "cost $": round(r.get("cost") or 0.0, 4),
             "entities": counts.get("entities"), "reports": counts.get("community_reports"),
+            "operation": r.get("operation") or "index",
+            "changes": describe(r["changes"]) if isinstance(r.get("changes"), dict) else "",
             "error": r.get("error") or "",
         })
     with st.expander(f"Run history ({len(runs)})", icon=":material/history:"):

@@ -1,0 +1,72 @@
+"""The corpus page removes a document after a confirmation that says what goes, and replaces a
+document by an uploaded file of the same title (issue 22); the run history shows the change."""
+from __future__ import annotations
+
+import time
+
+from streamlit.testing.v1 import AppTest
+
+from core.index.background import current_run
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.settings import load_settings, save_settings
+from core.store.check import check_workspace
+from core.store.db import Store
+from core.store.workspace import create_workspace
+
+from conftest import sample_files
+from test_app_pages import _app, _open, _plain
+
+
+def _indexed(tmp_path):
+    path = create_workspace("docs", tmp_path)
+    store = Store(path)
+    ingest_files(store, sample_files(3), max_bytes=10_000_000)
+    settings = load_settings(path, env={}, engine="offline")
+    save_settings(path, settings)
+    run_index(store, settings)
+    return path, store
+
+
+def _wait(store: Store) -> None:
+    deadline = time.time() + 60
+    while current_run(store) is not None and time.time() < deadline:
+        time.sleep(0.3)
+
+
+def test_remove_a_document_from_the_corpus_page(tmp_path, monkeypatch):
+    path, store = _indexed(tmp_path)
+    title = store.rows("documents", order_by="human_readable_id")[1]["title"]
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    pick = next(m for m in at.multiselect if m.key == "remove_pick")
+    pick.select(next(o for o in pick.options if o.endswith(title))).run()
+    warning = _plain(next(w.value for w in at.warning if "Removing 1 document" in w.value))
+    assert "text units" in warning and "stay" in warning and "source removed" in warning
+    assert store.count("documents") == 3  # nothing goes before the confirmation
+    next(b for b in at.button if b.key == "remove_confirm").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    _wait(store)
+    at.run()
+    assert store.count("documents") == 2 and check_workspace(store).ok
+    history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
+    assert history.iloc[0]["operation"] == "remove" and history.iloc[0]["status"] == "finished"
+    assert "documents +0 -1" in history.iloc[0]["changes"]
+
+
+def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
+    path, store = _indexed(tmp_path)
+    name, data = sample_files(1)[0]
+    edited = data.replace(b" the ", b" the amended ", 1)
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    at.get("file_uploader")[0].set_value([(name, edited, "text/plain")]).run()
+    assert not at.exception
+    assert any("already in the corpus with other text" in _plain(m.value) for m in at.markdown)
+    assert store.count("documents") == 3
+    next(b for b in at.button if b.label == "Replace it").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    _wait(store)
+    at.run()
+    doc = store.rows("documents", "title = ?", [name])[0]
+    assert "the amended" in doc["text"] and store.count("documents") == 3 and check_workspace(store).ok
+    history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
+    assert history.iloc[0]["operation"] == "replace"
