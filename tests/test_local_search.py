@@ -266,8 +266,9 @@ def test_chinese_corpus_offline_global_and_local(tmp_path):
     run_index(store, Settings(engine="offline"))
     broad = global_search(store, "这些文章主要讨论了哪些主题？")
     assert broad.points and all(p.score > 0 for p in broad.reduce["selected"])
-    reports = [c for c in broad.citations if c["kind"] == "Reports"]
-    assert reports and all(c["resolved"] for c in reports)
+    # the offline themes quote their text units (issue 17): every quote's source resolves
+    quoted = [c for c in broad.citations if c["kind"] == "Sources"]
+    assert quoted and all(c["resolved"] for c in quoted)
     assert re.search(r"[\u4e00-\u9fff]", broad.answer)
     local = local_search(store, "Leiden 算法在 GraphRAG 中起什么作用？")
     titles = [store.by_hrid("entities", i)["title"] for i in local.context["entry_entities"]]
