@@ -12,7 +12,7 @@ from core.query.resolve import Resolver
 from core.store.db import Store
 from core.viz.graph import community_graph
 from pages.components import chips as ui_chips, drilldown as drill
-from pages.components import navigation
+from pages.components import links, navigation
 from pages.components import state as ui
 
 MAX_GRAPH_NODES = 120
@@ -139,27 +139,50 @@ def navigator(h: Hierarchy) -> list[int]:
     pending = st.session_state.pop("nav_pending", None)
     if pending:  # a sub-community clicked in the table below
         st.session_state[pending[0]] = pending[1]
+    linked = links.incoming(links.COMMUNITY)
+    if linked is not None:  # a reload or a pasted link: open the community it names
+        open_path(h, linked)
     path: list[int] = []
     opts = h.roots()
-    cols = st.columns(3)
     while opts:
         depth = len(path)
-        if depth and depth % 3 == 0:
-            cols = st.columns(3)
-        choices = opts if depth == 0 else [None] + opts
-        pick = cols[depth % 3].selectbox(
+        # one box per row, as wide as the page: a community's title is read in full
+        pick = st.selectbox(
             f"Level {h.comms[opts[0]].get('level', depth)}" + (" community" if depth == 0 else " sub-community"),
-            choices, key=nav_key(depth, path[-1] if path else None),
+            opts if depth == 0 else [None] + opts, key=nav_key(depth, path[-1] if path else None),
             format_func=lambda n: "(all of the level above)" if n is None else h.label(n))
         if pick is None:
             break
         path.append(pick)
         opts = h.children(pick)
+    links.write(links.COMMUNITY, path[-1] if path else None)
     return path
 
 
+def open_path(h: Hierarchy, value: str) -> None:
+    """Set the navigator's boxes to the path from the root down to community `value` (a number
+    the address gave; an unknown one is ignored)."""
+    try:
+        cid = int(value)
+    except ValueError:
+        return
+    chain: list[int] = []
+    while cid is not None and cid not in chain and len(chain) < 64:
+        row = h.store.query("select community, parent from communities where community = ?", [cid])
+        if not row:
+            if not chain:
+                return
+            break  # the parent is not a community (-1 or missing): cid was a root
+        chain.append(cid)
+        parent = row[0]["parent"]
+        cid = int(parent) if parent is not None and int(parent) != cid else None
+    chain.reverse()
+    for depth, node in enumerate(chain):
+        st.session_state[nav_key(depth, chain[depth - 1] if depth else None)] = node
+
+
 def nav_key(depth: int, parent: int | None) -> str:
-    return f"nav_{depth}_{'root' if parent is None else parent}"
+    return ui.ws_key(f"nav_{depth}_{'root' if parent is None else parent}")
 
 
 def _child_table(h: Hierarchy, cid: int, depth_key: str) -> None:

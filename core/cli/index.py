@@ -192,10 +192,25 @@ def cmd_app(args) -> int:
     if not args.no_sample:
         print(f"preparing the sample workspace in {root} ...", file=sys.stderr)
         ensure_sample_workspace(root)
-    app = Path(__file__).resolve().parent.parent / "app.py"
+    app = Path(__file__).resolve().parents[2] / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     env = dict(os.environ, SENSEMAKER_HOME=str(root))  # the app runs in the repo: same root
     if args.no_sample:
         env["SENSEMAKER_NO_SAMPLE"] = "1"  # the app itself skips the sample too
-    return subprocess.call(cmd, cwd=str(app.parent), env=env)
+    return _serve(cmd, cwd=app.parent, env=env)
+
+
+def _serve(cmd: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Run Streamlit in the place of this process where the system allows it (POSIX), so the
+    pid a user or a service manager holds is the server's and SIGTERM stops the server; else
+    as a child that is terminated when this process is."""
+    if hasattr(os, "execve") and os.name == "posix":
+        os.chdir(cwd)
+        os.execve(cmd[0], cmd, env)  # does not return
+    proc = subprocess.Popen(cmd, cwd=str(cwd), env=env)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        return proc.wait()
