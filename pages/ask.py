@@ -177,14 +177,15 @@ def past_queries(store: Store) -> None:
         st.caption("Your questions appear here; each can be opened again exactly as answered.")
         return
     current = (st.session_state.get("ask_result") or {}).get("trace_id")
-    for t in traces:
-        label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
-        if st.button(label, key=f"trace_{t['id']}", width="stretch",
-                     type="primary" if t["id"] == current else "secondary",
-                     help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 "
-                          f"{(t['created_at'] or '').replace('T', ' ')[:16]}"):
-            _keep(load_trace(store, t["id"]), reopened=True)
-            st.rerun()
+    with st.container(key="sm-past"):
+        for t in traces:
+            label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
+            if st.button(label, key=f"trace_{t['id']}", width="stretch",
+                         type="primary" if t["id"] == current else "secondary",
+                         help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 "
+                              f"{(t['created_at'] or '').replace('T', ' ')[:16]}"):
+                _keep(load_trace(store, t["id"]), reopened=True)
+                st.rerun()
 
 
 def main() -> None:

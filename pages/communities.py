@@ -10,7 +10,8 @@ import streamlit as st
 from core.viz.charts import hierarchy_figure, overview_plan
 from core.query.resolve import Resolver
 from core.store.db import Store
-from core.viz.graph import community_graph
+from core.viz.entity_evidence import entity_evidence
+from core.viz.graph import SIDE_HEIGHT, community_graph
 from pages.components import chips as ui_chips, drilldown as drill
 from pages.components import links, navigation
 from pages.components import state as ui
@@ -18,7 +19,7 @@ from pages.components import state as ui
 MAX_GRAPH_NODES = 120
 MAX_TABLE_ROWS = 1000
 DESCRIPTION_CHARS = 160
-GRAPH_HEIGHT = 520
+GRAPH_HEIGHT = 460
 
 
 def _label(c: dict[str, Any], report: dict[str, Any] | None) -> str:
@@ -245,9 +246,8 @@ def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str]
             name = f"C{n}" + (f" \u00b7 {title[:40]}" if title else "")
             for eid in k["entity_ids"] or []:
                 groups[eid] = name
-        return groups, "colour: sub-community"
-    return {e["id"]: f"{e.get('type') or 'entity'}" for e in entities}, \
-        "colour: entity type (this community has no sub-communities)"
+        return groups, "sub-community"
+    return {e["id"]: f"{e.get('type') or 'entity'}" for e in entities}, "entity type"
 
 
 def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int,
@@ -344,14 +344,17 @@ def main() -> None:
     claims = _fetch(store, "claims", "subject", [e["title"] for e in entities],
                     "id, human_readable_id, subject, object, type, status, description")
     report = store.rows("community_reports", "community = ?", [cid], order_by=None, limit=1)
-    left, right = st.columns([1, 1.15], gap="large")
+    # report and graph side by side; stacked on a narrow screen (assets/style.css)
+    left, right = st.container(key="sm-report-graph").columns([1, 1.3], gap="large")
     # the graph column first: the browser builds the graph while the report's evidence is judged
     with right:
         groups, colour_note = _groups(h, c, entities)
-        view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT)
+        drawn = sorted(entities, key=lambda e: -(e.get("degree") or 0))[:MAX_GRAPH_NODES]
+        view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT,
+                               evidence=entity_evidence(store, drawn, rels), colour_by=colour_note)
         st.markdown(f"**Graph** \u00b7 {view.shown} entities, {view.edges} relationships \u00b7 "
-                    f"size: degree \u00b7 edge width: weight \u00b7 {colour_note}")
-        st.iframe(view.html, height=GRAPH_HEIGHT + 110)
+                    "click an entity for its evidence")
+        st.iframe(view.html, height=GRAPH_HEIGHT + 110 + SIDE_HEIGHT)
         if view.note:
             st.caption(view.note)
         _child_table(h, cid, nav_key(len(path), cid))
