@@ -13,7 +13,7 @@ from core.query.resolve import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
-from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace
+from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill, trace as ui_trace
 from pages.components import links, navigation
 from pages.components import state as ui
 
@@ -167,6 +167,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
+        ui_downloads.answer_button(store, result)
     ui_trace.how(store, result)
 
 

@@ -12,7 +12,7 @@ from core.query.resolve import Resolver
 from core.store.db import Store
 from core.viz.entity_evidence import entity_evidence
 from core.viz.graph import SIDE_HEIGHT, community_graph
-from pages.components import chips as ui_chips, drilldown as drill
+from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
 from pages.components import links, navigation
 from pages.components import state as ui
 
@@ -234,6 +234,7 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
                      f'<div class="sm-finding-body">'
                      f'{ui_chips.cited_html(store, f.get("explanation") or "", resolver)}</div></details>')
     st.html("".join(parts))
+    ui_downloads.report_button(store, report)
 
 
 def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str], str]:
@@ -357,6 +358,7 @@ def main() -> None:
         st.iframe(view.html, height=GRAPH_HEIGHT + 110 + SIDE_HEIGHT)
         if view.note:
             st.caption(view.note)
+        ui_downloads.graph_button(store, c)
         _child_table(h, cid, nav_key(len(path), cid))
         tables(table_rows(entities, rels, claims))
     with left:

@@ -8,7 +8,7 @@ from core.index.background import current_run
 from core.ingest.documents import ingest_files
 from core.ingest.loaders import SUPPORTED
 from core.store.db import Store
-from pages.components import import_panel as ui_import, quality as ui_quality, runs as ui_runs
+from pages.components import downloads as ui_downloads, import_panel as ui_import, quality as ui_quality, runs as ui_runs
 from pages.components import navigation
 from pages.components import state as ui
 
@@ -99,8 +99,12 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
 def main() -> None:
     store = ui.require_store()
     workspace = ui.workspace_dir()
-    st.title("Corpus")
-    st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    head, side = st.columns([4, 1.2], vertical_alignment="bottom")
+    head.title("Corpus")
+    head.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    if store.count("entities"):
+        with side:
+            ui_downloads.workspace_exports(store, ui.workspace_name() or "workspace")
     running = current_run(store) is not None
     counts_row(store)
     if ui_import.is_imported(store):

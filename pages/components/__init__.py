@@ -5,6 +5,7 @@ state         session state: workspace, store, engine settings, escaping, error 
 chips         citation chips with their evidence; drilldown  the record/document dialogs
 trace         how an answer was made; runs  index runs (estimate, live, history, failures)
 import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
+downloads     answer/report Markdown, community GraphML, workspace exports; links  deep links
 sidebar       workspace picker and engine panel
 navigation    the app frame: page config, sidebar and the st.navigation router
 """
