@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL)")
     p.add_argument("--concurrency", type=int, help="model calls in flight (default: the setting, 8)")
     p.add_argument("--text-column", help="column holding the text in .csv/.jsonl files")
+    p.add_argument("--reindex", action="store_true",
+                   help="index every document again with the current engine and settings (keeps the "
+                        "documents and the LLM cache; says what it will cost first)")
     p.add_argument("--run-id", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the run summary as JSON")
@@ -111,6 +114,8 @@ def cmd_index(args) -> int:
             print(f"  rejected: {r.reason}", file=sys.stderr)
     if not store.count("documents"):
         raise UserError("the workspace has no documents to index")
+    if args.reindex:
+        _reindex(store, settings)
     save_settings(args.workspace, settings)
     bar = Bar(args.quiet)
     summary = run_index(store, settings, on_progress=bar, run_id=args.run_id)
@@ -127,6 +132,21 @@ def cmd_index(args) -> int:
         if summary["error"]:
             print(summary["error"], file=sys.stderr)
     return 0 if summary["status"] in ("finished", "finished with failures") else 1
+
+
+def _reindex(store, settings) -> None:
+    """Say what indexing everything again costs, then drop the old index (documents stay)."""
+    from core.index.reindex import reindex_estimate, reset_for_reindex
+    est = reindex_estimate(store, settings)
+    cost = "free (offline engine, no model calls)" if est["engine"] == "offline" else (
+        f"~{est['llm_calls']:,} LLM calls, ~{est['prompt_tokens'] + est['completion_tokens']:,} tokens, "
+        f"~${est['cost']:.2f} with {est.get('model')} at most (calls in the LLM cache are free)")
+    print(f"re-indexing {store.count('documents')} documents ({est['chunks']} chunks): {cost}",
+          file=sys.stderr)
+    dropped = reset_for_reindex(store)
+    print(f"dropped the old index: {dropped['entities']} entities, {dropped['relationships']} "
+          f"relationships, {dropped['community_reports']} reports; documents and LLM cache kept",
+          file=sys.stderr)
 
 
 def cmd_status(args) -> int:
