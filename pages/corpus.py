@@ -8,7 +8,8 @@ from core.index.background import current_run
 from core.ingest.documents import ingest_files
 from core.ingest.loaders import SUPPORTED
 from core.store.db import Store
-from pages.components import downloads as ui_downloads, import_panel as ui_import, quality as ui_quality, runs as ui_runs
+from pages.components import downloads as ui_downloads, import_panel as ui_import
+from pages.components import quality as ui_quality, run_outcome as ui_outcome, runs as ui_runs
 from pages.components import navigation
 from pages.components import state as ui
 
@@ -106,7 +107,11 @@ def main() -> None:
         with side:
             ui_downloads.workspace_exports(store, ui.workspace_name() or "workspace")
     running = current_run(store) is not None
-    counts_row(store)
+    if store.count("documents"):
+        counts_row(store)
+        ui_outcome.ended_panel(store)
+    else:
+        ui_outcome.first_steps()
     if ui_import.is_imported(store):
         ui_import.imported_panel(store)
         documents_table(store, running, imported=True)

@@ -6,6 +6,7 @@ chips         citation chips with their evidence; drilldown  the record/document
 trace         how an answer was made; runs  index runs (estimate, live, history, failures)
 import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
 downloads     answer/report Markdown, community GraphML, workspace exports; links  deep links
+run_outcome   first steps, what a finished run built, re-index; workspace_admin  rename, delete
 sidebar       workspace picker and engine panel
 navigation    the app frame: page config, sidebar and the st.navigation router
 """
