@@ -54,7 +54,7 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams:
             default = 1 if 1 in levels else lv[0]
             c = st.columns(3)
             level = c[0].selectbox("Community level", lv, index=lv.index(default),
-                                   format_func=lambda n: f"level {n} ({levels[n]} reports)",
+                                   format_func=lambda n: f"{n} ({levels[n]} reports)",
                                    key="ask_level")
             threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
             concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
