@@ -21,7 +21,7 @@ MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pd
 
 def counts_row(store: Store) -> None:
     c = store.counts()
-    cols = st.columns(6)
+    cols = st.container(key="sm-counts").columns(6)  # three to a row on a narrow screen (style.css)
     for col, (label, table) in zip(cols, [("Documents", "documents"), ("Text units", "text_units"),
                                           ("Entities", "entities"), ("Relationships", "relationships"),
                                           ("Communities", "communities"), ("Reports", "community_reports")]):

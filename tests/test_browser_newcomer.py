@@ -26,19 +26,17 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-# every label a user reads in the default view whose text can be cut: widget labels, metric
-# labels and values, buttons, tabs, the value shown in a select box, the top navigation
+# every text of the default view that the browser cuts with "...", and the value shown in a
+# select box (a text input, cut without a mark)
 CUT_LABELS = """() => {
-  const sel = ['[data-testid="stWidgetLabel"] p', '[data-testid="stMetricLabel"] p',
-    '[data-testid="stMetricValue"] div', 'button p', '[data-testid="stTab"] p',
-    '[data-testid="stSelectbox"] input[role="combobox"]', '[data-testid="stTopNavLink"] span',
-    '[data-testid="stPageLink-NavLink"] p'];
   const out = [];
-  for (const s of sel) for (const el of document.querySelectorAll(s)) {
-    const r = el.getBoundingClientRect();
-    const text = (el.value !== undefined ? el.value : el.textContent).trim();
-    if (!r.width || !text || (el.checkVisibility && !el.checkVisibility())) continue;
-    if (el.scrollWidth > el.clientWidth + 1) out.push(s + ': ' + text.slice(0, 60));
+  for (const el of document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *')) {
+    const cs = getComputedStyle(el);
+    const combo = el.tagName === 'INPUT' && el.getAttribute('role') === 'combobox';
+    if (!combo && cs.textOverflow !== 'ellipsis') continue;
+    const text = (combo ? el.value : el.textContent).trim();
+    if (!text || !el.getBoundingClientRect().width || (el.checkVisibility && !el.checkVisibility())) continue;
+    if (el.scrollWidth > el.clientWidth + 1) out.push((el.getAttribute('data-testid') || el.tagName) + ': ' + text.slice(0, 60));
   }
   return out;
 }"""

@@ -52,7 +52,7 @@ EXPORTS = {"graphml": ("GraphML", "the whole graph with community attributes (Ge
 
 
 def workspace_exports(store: Store, name: str) -> None:
-    with st.popover("Export the workspace", icon=":material/download:"):
+    with st.popover("Export", icon=":material/download:", help="Download the whole workspace"):
         st.caption("The same files as `sensemaker export`, zipped.")
         for fmt, (label, what) in EXPORTS.items():
             st.download_button(
