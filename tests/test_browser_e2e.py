@@ -162,7 +162,7 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
 
     # index offline, in the background; the page shows the run, then that all is indexed
     page.get_by_role("button", name="Index the corpus").click()
-    expect(page.get_by_text("Everything is indexed.")).to_be_visible(timeout=120_000)
+    expect(page.get_by_text("Everything is indexed", exact=False)).to_be_visible(timeout=120_000)
     _settle(page)
     page.step("indexed")
     expect(page.get_by_text("Run history")).to_be_visible()
