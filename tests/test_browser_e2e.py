@@ -140,7 +140,7 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
     page.goto(app_url)
     _settle(page)
     expect(page.get_by_text("Create or pick a workspace", exact=False).or_(
-        page.get_by_role("heading", name="Corpus"))).to_be_visible()
+        page.get_by_role("heading", name="Corpus"))).to_be_visible(timeout=60_000)  # a fresh server
 
     # a new workspace from the sidebar
     page.get_by_role("button", name="New workspace").click()
