@@ -137,7 +137,6 @@ def test_node_click_shows_its_evidence_and_the_answer_downloads(app_url, browser
     page.goto(f"{app_url}/communities?ws=harbour")
     _settle(page)
     frame = _graph_frame(page)
-    _shoot(page, "communities")
     iframe = page.locator("iframe").first
     iframe.scroll_into_view_if_needed()
     spot = iframe.element_handle().content_frame().evaluate("""() => {
@@ -152,6 +151,7 @@ def test_node_click_shows_its_evidence_and_the_answer_downloads(app_url, browser
     expect(side).to_have_attribute("data-entity", spot["label"], timeout=5_000)
     expect(side.locator("blockquote mark").first).to_be_visible()  # a source sentence, its name marked
     expect(frame.locator("div.vis-tooltip")).not_to_be_visible()   # no tooltip left over the graph
+    _shoot(page, "communities")  # the report beside the graph and a node's evidence under it
     # labels drawn at the default zoom never overlap
     boxes = iframe.element_handle().content_frame().evaluate("() => window.smLabels.map(l => l.b)")
     assert boxes
