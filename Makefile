@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8501
 
-.PHONY: run test test-fast clean
+.PHONY: run test test-fast screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow and not browser"
+
+# the README's pictures: the browser test drives the app on the sample corpus and saves them
+screenshots: $(STAMP)
+	SENSEMAKER_SCREENSHOTS=$(CURDIR)/assets/screenshots $(BIN)/python -m pytest tests/test_browser_newcomer.py -k download -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -12,11 +12,12 @@ from core.query.global_search import global_search, report_levels
 from core.query import methods as registry
 from core.query.local_search import local_search
 from core.query.resolve import Resolver
-from core.query.traces import list_traces, load_trace
+from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
-from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace, trace_lazy
-from pages.components import navigation
+from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
+from pages.components import trace as ui_trace, trace_lazy
+from pages.components import links, navigation
 from pages.components import state as ui
 
 METHODS = {name: m.label for name, m in registry.METHODS.items()}
@@ -31,9 +32,23 @@ def _result() -> SearchResult | None:
     return SearchResult.from_dict(data) if data else None
 
 
-def _keep(result: SearchResult) -> None:
+def _keep(result: SearchResult, reopened: bool = False) -> None:
     st.session_state["ask_result"] = result.to_dict()
+    if reopened:  # the form shows the question as it was asked (set before the form is drawn)
+        st.session_state["ask_pending"] = (result.method, result.question)
     drill.close()
+
+
+def _reopen_linked(store: Store) -> None:
+    """A reload or a pasted link names a past question (?q=): open it as it was answered."""
+    linked = links.incoming(links.QUESTION)
+    if linked is None:
+        return
+    try:
+        _keep(load_trace(store, linked), reopened=True)
+    except TraceNotFound:
+        st.warning(ui.md(f"The linked question {linked} is not in workspace {ui.workspace_name()}."),
+                   icon=":material/link_off:")
 
 
 def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
@@ -49,7 +64,7 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
             default = 1 if 1 in levels else lv[0]
             c = st.columns(3)
             level = c[0].selectbox("Community level", lv, index=lv.index(default),
-                                   format_func=lambda n: f"level {n} ({levels[n]} reports)",
+                                   format_func=lambda n: f"{n} ({levels[n]} reports)",
                                    key="ask_level")
             threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
             concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
@@ -116,8 +131,13 @@ def run_global(store: Store, question: str, params: GlobalParams) -> SearchResul
 
 
 def ask_form(store: Store) -> None:
+    pending = st.session_state.pop("ask_pending", None)
+    if pending:
+        st.session_state["ask_method"] = pending[0] if pending[0] in METHODS else "global"
+        st.session_state["ask_question"] = pending[1]
+    st.session_state.setdefault("ask_method", "global")
     method = st.segmented_control("Method", list(METHODS), format_func=METHODS.get,
-                                  default="global", key="ask_method", label_visibility="collapsed")
+                                  key="ask_method", label_visibility="collapsed")
     method = method or "global"
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
@@ -161,6 +181,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
+        ui_downloads.answer_button(store, result)
     ui_trace.how(store, result)
 
 
@@ -171,13 +192,15 @@ def past_queries(store: Store) -> None:
         st.caption("Your questions appear here; each can be opened again exactly as answered.")
         return
     current = (st.session_state.get("ask_result") or {}).get("trace_id")
-    for t in traces:
-        label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
-        if st.button(label, key=f"trace_{t['id']}", width="stretch",
-                     type="primary" if t["id"] == current else "secondary",
-                     help=f"{t['method']} \u00b7 {t['created_at']}"):
-            _keep(load_trace(store, t["id"]))
-            st.rerun()
+    with st.container(key="sm-past"):
+        for t in traces:
+            label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
+            if st.button(label, key=f"trace_{t['id']}", width="stretch",
+                         type="primary" if t["id"] == current else "secondary",
+                         help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 "
+                              f"{(t['created_at'] or '').replace('T', ' ')[:16]}"):
+                _keep(load_trace(store, t["id"]), reopened=True)
+                st.rerun()
 
 
 def main() -> None:
@@ -189,11 +212,13 @@ def main() -> None:
         st.page_link("pages/corpus.py", label="Go to the corpus", icon=":material/library_books:")
         return
     st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    _reopen_linked(store)
     main_col, side = st.columns([3.2, 1], gap="large")
     with main_col:
         with ui.guard():
             ask_form(store)
         result = _result()
+        links.write(links.QUESTION, result.trace_id if result is not None else None)
         if result is not None:
             answer_view(store, result)
     with side:

@@ -10,15 +10,16 @@ import streamlit as st
 from core.viz.charts import hierarchy_figure, overview_plan
 from core.query.resolve import Resolver
 from core.store.db import Store
-from core.viz.graph import community_graph
-from pages.components import chips as ui_chips, drilldown as drill
-from pages.components import navigation
+from core.viz.entity_evidence import entity_evidence
+from core.viz.graph import SIDE_HEIGHT, community_graph
+from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
+from pages.components import links, navigation
 from pages.components import state as ui
 
 MAX_GRAPH_NODES = 120
 MAX_TABLE_ROWS = 1000
 DESCRIPTION_CHARS = 160
-GRAPH_HEIGHT = 520
+GRAPH_HEIGHT = 460
 
 
 def _label(c: dict[str, Any], report: dict[str, Any] | None) -> str:
@@ -139,27 +140,50 @@ def navigator(h: Hierarchy) -> list[int]:
     pending = st.session_state.pop("nav_pending", None)
     if pending:  # a sub-community clicked in the table below
         st.session_state[pending[0]] = pending[1]
+    linked = links.incoming(links.COMMUNITY)
+    if linked is not None:  # a reload or a pasted link: open the community it names
+        open_path(h, linked)
     path: list[int] = []
     opts = h.roots()
-    cols = st.columns(3)
     while opts:
         depth = len(path)
-        if depth and depth % 3 == 0:
-            cols = st.columns(3)
-        choices = opts if depth == 0 else [None] + opts
-        pick = cols[depth % 3].selectbox(
+        # one box per row, as wide as the page: a community's title is read in full
+        pick = st.selectbox(
             f"Level {h.comms[opts[0]].get('level', depth)}" + (" community" if depth == 0 else " sub-community"),
-            choices, key=nav_key(depth, path[-1] if path else None),
+            opts if depth == 0 else [None] + opts, key=nav_key(depth, path[-1] if path else None),
             format_func=lambda n: "(all of the level above)" if n is None else h.label(n))
         if pick is None:
             break
         path.append(pick)
         opts = h.children(pick)
+    links.write(links.COMMUNITY, path[-1] if path else None)
     return path
 
 
+def open_path(h: Hierarchy, value: str) -> None:
+    """Set the navigator's boxes to the path from the root down to community `value` (a number
+    the address gave; an unknown one is ignored)."""
+    try:
+        cid = int(value)
+    except ValueError:
+        return
+    chain: list[int] = []
+    while cid is not None and cid not in chain and len(chain) < 64:
+        row = h.store.query("select community, parent from communities where community = ?", [cid])
+        if not row:
+            if not chain:
+                return
+            break  # the parent is not a community (-1 or missing): cid was a root
+        chain.append(cid)
+        parent = row[0]["parent"]
+        cid = int(parent) if parent is not None and int(parent) != cid else None
+    chain.reverse()
+    for depth, node in enumerate(chain):
+        st.session_state[nav_key(depth, chain[depth - 1] if depth else None)] = node
+
+
 def nav_key(depth: int, parent: int | None) -> str:
-    return f"nav_{depth}_{'root' if parent is None else parent}"
+    return ui.ws_key(f"nav_{depth}_{'root' if parent is None else parent}")
 
 
 def _child_table(h: Hierarchy, cid: int, depth_key: str) -> None:
@@ -210,6 +234,7 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
                      f'<div class="sm-finding-body">'
                      f'{ui_chips.cited_html(store, f.get("explanation") or "", resolver)}</div></details>')
     st.html("".join(parts))
+    ui_downloads.report_button(store, report)
 
 
 def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str], str]:
@@ -222,9 +247,8 @@ def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str]
             name = f"C{n}" + (f" \u00b7 {title[:40]}" if title else "")
             for eid in k["entity_ids"] or []:
                 groups[eid] = name
-        return groups, "colour: sub-community"
-    return {e["id"]: f"{e.get('type') or 'entity'}" for e in entities}, \
-        "colour: entity type (this community has no sub-communities)"
+        return groups, "sub-community"
+    return {e["id"]: f"{e.get('type') or 'entity'}" for e in entities}, "entity type"
 
 
 def _table(df: pd.DataFrame, kind: str, hrids: list[int], key: str, total: int,
@@ -321,16 +345,20 @@ def main() -> None:
     claims = _fetch(store, "claims", "subject", [e["title"] for e in entities],
                     "id, human_readable_id, subject, object, type, status, description")
     report = store.rows("community_reports", "community = ?", [cid], order_by=None, limit=1)
-    left, right = st.columns([1, 1.15], gap="large")
+    # report and graph side by side; stacked on a narrow screen (assets/style.css)
+    left, right = st.container(key="sm-report-graph").columns([1, 1.3], gap="large")
     # the graph column first: the browser builds the graph while the report's evidence is judged
     with right:
         groups, colour_note = _groups(h, c, entities)
-        view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT)
+        drawn = sorted(entities, key=lambda e: -(e.get("degree") or 0))[:MAX_GRAPH_NODES]
+        view = community_graph(entities, rels, groups, max_nodes=MAX_GRAPH_NODES, height=GRAPH_HEIGHT,
+                               evidence=entity_evidence(store, drawn, rels), colour_by=colour_note)
         st.markdown(f"**Graph** \u00b7 {view.shown} entities, {view.edges} relationships \u00b7 "
-                    f"size: degree \u00b7 edge width: weight \u00b7 {colour_note}")
-        st.iframe(view.html, height=GRAPH_HEIGHT + 110)
+                    "click an entity for its evidence")
+        st.iframe(view.html, height=GRAPH_HEIGHT + 110 + SIDE_HEIGHT)
         if view.note:
             st.caption(view.note)
+        ui_downloads.graph_button(store, c)
         _child_table(h, cid, nav_key(len(path), cid))
         tables(table_rows(entities, rels, claims))
     with left:

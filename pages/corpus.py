@@ -9,7 +9,8 @@ from core.ingest.documents import ingest_files
 from core.ingest.loaders import SUPPORTED
 from core.store.db import Store
 from pages.components import documents as ui_docs
-from pages.components import import_panel as ui_import, quality as ui_quality, runs as ui_runs
+from pages.components import downloads as ui_downloads, import_panel as ui_import
+from pages.components import quality as ui_quality, run_outcome as ui_outcome, runs as ui_runs
 from pages.components import navigation
 from pages.components import state as ui
 
@@ -21,7 +22,7 @@ MIME_NAMES = {"text/plain": "text", "text/markdown": "markdown", "application/pd
 
 def counts_row(store: Store) -> None:
     c = store.counts()
-    cols = st.columns(6)
+    cols = st.container(key="sm-counts").columns(6)  # three to a row on a narrow screen (style.css)
     for col, (label, table) in zip(cols, [("Documents", "documents"), ("Text units", "text_units"),
                                           ("Entities", "entities"), ("Relationships", "relationships"),
                                           ("Communities", "communities"), ("Reports", "community_reports")]):
@@ -100,10 +101,18 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
 def main() -> None:
     store = ui.require_store()
     workspace = ui.workspace_dir()
-    st.title("Corpus")
-    st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    head, side = st.columns([4, 1.2], vertical_alignment="bottom")
+    head.title("Corpus")
+    head.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
+    if store.count("entities"):
+        with side:
+            ui_downloads.workspace_exports(store, ui.workspace_name() or "workspace")
     running = current_run(store) is not None
-    counts_row(store)
+    if store.count("documents"):
+        counts_row(store)
+        ui_outcome.ended_panel(store)
+    else:
+        ui_outcome.first_steps()
     if ui_import.is_imported(store):
         ui_import.imported_panel(store)
         documents_table(store, running, imported=True)

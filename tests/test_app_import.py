@@ -174,10 +174,13 @@ def test_app_command_no_sample_reaches_the_app(tmp_path, monkeypatch):
     calls = []
     monkeypatch.setenv("SENSEMAKER_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("SENSEMAKER_NO_SAMPLE", raising=False)
-    monkeypatch.setattr(cli_index.subprocess, "call", lambda cmd, **kw: calls.append((cmd, kw)) or 0)
+    # _serve runs Streamlit in this process's place (exec): stand in for it
+    monkeypatch.setattr(cli_index, "_serve", lambda cmd, **kw: calls.append((cmd, kw)) or 0)
     assert main(["app", "--no-sample", "--port", "8765"]) == 0
     (cmd, kw), = calls
     assert cmd[cmd.index("--server.port") + 1] == "8765"
+    app = Path(cmd[cmd.index("run") + 1])
+    assert app.name == "app.py" and app.is_file() and kw["cwd"] == app.parent  # the real app
     assert kw["env"]["SENSEMAKER_NO_SAMPLE"] == "1"
     assert kw["env"]["SENSEMAKER_HOME"] == str((tmp_path / "home").resolve())
     assert not (tmp_path / "home" / "sample").exists()

@@ -188,7 +188,7 @@ def test_evidence_panels_keep_document_text_as_text(tmp_path):
     # a report's text: model markdown keeps **bold** only, markers become badges
     para = paragraph_html(f"**{HOSTILE}** met <b>Owen</b> [Data: Entities (5, 7)].")
     assert para == ('<p class="sm-para"><strong>&lt;img src=x onerror=alert(1)&gt;</strong> met '
-                    '&lt;b&gt;Owen&lt;/b&gt; <span class="sm-badge">Entities 5, 7</span>.</p>')
+                    '&lt;b&gt;Owen&lt;/b&gt;. <span class="sm-badge">Entities 5, 7</span></p>')
 
 
 def test_navigating_to_a_sub_community(indexed_home, monkeypatch):

@@ -95,4 +95,39 @@ def test_workspace_error_is_a_user_error():
 
     with pytest.raises(UserError) as info:
         sanitize_name("///")
-    assert user_message(info.value) == "'///' cannot be a workspace name: use letters, digits, '-' or '_'"
+    assert user_message(info.value) == ("'///' cannot be a workspace name: use letters, digits, "
+                                        "'-' or '_' (it needs at least one letter or digit)")
+
+
+# -- issue 19: honest names, rename, delete ---------------------------------------------------
+
+@pytest.mark.parametrize("typed, saved", [("../evil", "evil"), ("<b>x</b>", "b-x-b"),
+                                          ("My Case 2024", "My-Case-2024")])
+def test_a_rewritten_name_is_said(typed, saved):
+    from core.store.workspace import name_note
+    note = name_note(typed)
+    assert note and repr(typed) in note and repr(saved) in note
+    assert name_note("harbour-inquiry") is None
+
+
+def test_creating_an_existing_workspace_says_so(tmp_path):
+    create_workspace("dulce", tmp_path)
+    with pytest.raises(WorkspaceError, match="'dulce' already exists"):
+        create_workspace("dulce", tmp_path, exist_ok=False)
+
+
+def test_rename_and_delete(tmp_path):
+    from core.store.workspace import delete_workspace, rename_workspace
+    create_workspace("old", tmp_path)
+    create_workspace("taken", tmp_path)
+    with pytest.raises(WorkspaceError, match="'taken' already exists"):
+        rename_workspace("old", "taken", tmp_path)
+    assert rename_workspace("old", "New Name", tmp_path).name == "New-Name"
+    assert list_workspaces(tmp_path) == ["New-Name", "taken"]
+    delete_workspace("New-Name", tmp_path)
+    assert list_workspaces(tmp_path) == ["taken"]
+    with pytest.raises(WorkspaceError, match="no workspace named 'ghost'"):
+        delete_workspace("ghost", tmp_path)
+    with pytest.raises(WorkspaceError):
+        delete_workspace("../taken", tmp_path / "sub")  # never outside the root
+    assert (tmp_path / "taken").is_dir()

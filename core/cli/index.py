@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--replace", action="store_true",
                    help="a file whose title matches a document already indexed replaces it (only changed "
                         "text units are extracted again); without it such a file is skipped")
+    p.add_argument("--reindex", action="store_true",
+                   help="index every document again with the current engine and settings (keeps the "
+                        "documents and the LLM cache; says what it will cost first)")
     p.add_argument("--run-id", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the run summary as JSON")
@@ -121,6 +124,8 @@ def cmd_index(args) -> int:
                   "add --replace to replace it", file=sys.stderr)
     if not store.count("documents"):
         raise UserError("the workspace has no documents to index")
+    if args.reindex:
+        _reindex(store, settings)
     save_settings(args.workspace, settings)
     bar = Bar(args.quiet)
     summary = run_index(store, settings, on_progress=bar, run_id=args.run_id)
@@ -139,6 +144,21 @@ def cmd_index(args) -> int:
         from core.cli.change_output import print_changes
         print_changes(summary)
     return 0 if summary["status"] in ("finished", "finished with failures") else 1
+
+
+def _reindex(store, settings) -> None:
+    """Say what indexing everything again costs, then drop the old index (documents stay)."""
+    from core.index.reindex import reindex_estimate, reset_for_reindex
+    est = reindex_estimate(store, settings)
+    cost = "free (offline engine, no model calls)" if est["engine"] == "offline" else (
+        f"~{est['llm_calls']:,} LLM calls, ~{est['prompt_tokens'] + est['completion_tokens']:,} tokens, "
+        f"~${est['cost']:.2f} with {est.get('model')} at most (calls in the LLM cache are free)")
+    print(f"re-indexing {store.count('documents')} documents ({est['chunks']} chunks): {cost}",
+          file=sys.stderr)
+    dropped = reset_for_reindex(store)
+    print(f"dropped the old index: {dropped['entities']} entities, {dropped['relationships']} "
+          f"relationships, {dropped['community_reports']} reports; documents and LLM cache kept",
+          file=sys.stderr)
 
 
 def cmd_status(args) -> int:
@@ -204,10 +224,25 @@ def cmd_app(args) -> int:
     if not args.no_sample:
         print(f"preparing the sample workspace in {root} ...", file=sys.stderr)
         ensure_sample_workspace(root)
-    app = Path(__file__).resolve().parent.parent / "app.py"
+    app = Path(__file__).resolve().parents[2] / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     env = dict(os.environ, SENSEMAKER_HOME=str(root))  # the app runs in the repo: same root
     if args.no_sample:
         env["SENSEMAKER_NO_SAMPLE"] = "1"  # the app itself skips the sample too
-    return subprocess.call(cmd, cwd=str(app.parent), env=env)
+    return _serve(cmd, cwd=app.parent, env=env)
+
+
+def _serve(cmd: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Run Streamlit in the place of this process where the system allows it (POSIX), so the
+    pid a user or a service manager holds is the server's and SIGTERM stops the server; else
+    as a child that is terminated when this process is."""
+    if hasattr(os, "execve") and os.name == "posix":
+        os.chdir(cwd)
+        os.execve(cmd[0], cmd, env)  # does not return
+    proc = subprocess.Popen(cmd, cwd=str(cwd), env=env)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        return proc.wait()

@@ -104,16 +104,18 @@ def retry_failed(workspace: str | Path, settings: Settings, api_key: str | None 
     return start_index(workspace, settings, api_key)
 
 
-def estimate_run(store: Store, settings: Settings) -> dict[str, Any]:
+def estimate_run(store: Store, settings: Settings, everything: bool = False) -> dict[str, Any]:
     """What the next run will cost: chunks of documents not yet chunked plus units not yet
-    extracted, LLM calls (extraction + gleanings + claims, summaries, reports) and tokens."""
+    extracted, LLM calls (extraction + gleanings + claims, summaries, reports) and tokens.
+    everything: as if every document were new (a re-index, core.index.reindex)."""
     # content-defined chunks: a body holds 50-100% of size - overlap tokens, about 3/4 on average
     step = max(1, (settings.chunk_size - settings.chunk_overlap) * 3 // 4)
-    new_tokens = sum(r["n_tokens"] or 0 for r in store.rows("documents", "status is null or status != 'chunked'",
-                                                            select="n_tokens"))
+    where = None if everything else "status is null or status != 'chunked'"
+    new_tokens = sum(r["n_tokens"] or 0 for r in store.rows("documents", where, select="n_tokens"))
     new_chunks = sum(max(1, math.ceil(max(0, (r["n_tokens"] or 0) - settings.chunk_overlap) / step))
-                     for r in store.rows("documents", "status is null or status != 'chunked'", select="n_tokens"))
-    pending = store.count("text_units", "id not in (select text_unit_id from extractions where status = 'ok')")
+                     for r in store.rows("documents", where, select="n_tokens"))
+    pending = 0 if everything else store.count(
+        "text_units", "id not in (select text_unit_id from extractions where status = 'ok')")
     chunks = new_chunks + pending
     if settings.resolved_engine == "offline":
         return {"engine": "offline", "chunks": chunks, "llm_calls": 0, "prompt_tokens": 0,

@@ -110,6 +110,8 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
                                "settings": settings.to_dict(), "stage": "chunk", "progress": {},
                                "heartbeat_at": now(), "pid": os.getpid(), "llm_calls": 0, "prompt_tokens": 0,
                                "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
+    elif store.get("runs", run_id).get("status") == "cancelling":  # cancelled while starting
+        store.update("runs", run_id, heartbeat_at=now(), error=None, pid=os.getpid())
     else:
         store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid(),
                      operation=operation)
@@ -156,6 +158,9 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     except Exception as exc:  # recorded for the app, then re-raised for the caller
         rec.flush(status="failed", error=f"{exc.__class__.__name__}: {exc}", finished_at=now())
         raise
+    late = store.db.execute("select status from runs where id = ?", [run_id]).fetchone()
+    if status.startswith("finished") and late and late[0] == "cancelling":
+        error = "the cancel request came after the last step: the run had finished"
     counts.update({k: store.count(k) for k in ("documents", "text_units", "entities", "relationships",
                                                "claims", "communities", "community_reports")})
     spent = {k: {"llm_calls": v.get("llm_calls", 0) - calls_before.get(k, {}).get("llm_calls", 0)}

@@ -36,8 +36,20 @@ def sanitize_name(name: str) -> str:
     text = re.sub(r"-{2,}", "-", text).strip("-_")[:MAX_NAME].strip("-_")
     if not text:
         raise WorkspaceError(
-            f"{str(name)[:80]!r} cannot be a workspace name: use letters, digits, '-' or '_'")
+            f"{str(name)[:80]!r} cannot be a workspace name: use letters, digits, '-' or '_' "
+            "(it needs at least one letter or digit)")
     return text
+
+
+def name_note(name: str) -> str | None:
+    """What sanitize_name did to a name, in words, or None when it kept it as typed."""
+    typed = str(name or "").strip()
+    saved = sanitize_name(typed)
+    if saved == typed:
+        return None
+    return (f"{typed[:80]!r} was saved as {saved!r}: a workspace name keeps letters, digits, "
+            "'-' and '_'; spaces and other characters become '-', and '-' or '_' at either end "
+            "are dropped")
 
 
 def workspace_path(name: str, root: str | Path | None = None) -> Path:
@@ -65,9 +77,13 @@ def list_workspaces(root: str | Path | None = None) -> list[str]:
     return sorted(names, key=str.lower)
 
 
-def create_workspace(name: str, root: str | Path | None = None) -> Path:
-    """Create (or open) a workspace: its directory and the database schema. Returns its path."""
+def create_workspace(name: str, root: str | Path | None = None, exist_ok: bool = True) -> Path:
+    """Create (or open) a workspace: its directory and the database schema. Returns its path.
+    exist_ok=False: a workspace of that name is an error that says so (the app's New button)."""
     path = workspace_path(name, root)
+    if not exist_ok and (path / DB_FILE).exists():
+        raise WorkspaceError(f"a workspace named {path.name!r} already exists: pick it in the "
+                             "Workspace list, or choose another name")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -75,3 +91,63 @@ def create_workspace(name: str, root: str | Path | None = None) -> Path:
     store = Store(path)
     store.close()
     return path
+
+
+def _existing(name: str, root: str | Path | None) -> Path:
+    path = workspace_path(name, root)
+    if path.is_symlink() or not (path / DB_FILE).is_file():
+        raise WorkspaceError(f"there is no workspace named {path.name!r}")
+    return path
+
+
+def _running(store: Store) -> bool:
+    """A run marked going whose process is alive (core.index.background keeps the marks true)."""
+    for row in store.rows("runs", "status in ('starting', 'running', 'cancelling')", select="pid"):
+        pid = row.get("pid")
+        if not pid:
+            return True  # starting: the process is being spawned
+        try:
+            os.kill(int(pid), 0)
+            return True
+        except ProcessLookupError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+def _refuse_while_running(path: Path, doing: str) -> None:
+    store = Store(path)
+    try:
+        if _running(store):
+            raise WorkspaceError(f"an index run is going on in {path.name!r}: wait for it or cancel "
+                                 f"it before you {doing} the workspace")
+    finally:
+        store.close()
+
+
+def rename_workspace(old: str, new: str, root: str | Path | None = None) -> Path:
+    """Rename a workspace's directory. Refused when the new name is taken or a run is going."""
+    src = _existing(old, root)
+    dst = workspace_path(new, root)
+    if dst == src:
+        raise WorkspaceError(f"the workspace is already called {src.name!r}")
+    if dst.exists():
+        raise WorkspaceError(f"a workspace (or folder) named {dst.name!r} already exists: choose another name")
+    _refuse_while_running(src, "rename")
+    try:
+        src.rename(dst)
+    except OSError as exc:
+        raise WorkspaceError(f"cannot rename {src.name!r}: {exc.strerror or exc}") from exc
+    return dst
+
+
+def delete_workspace(name: str, root: str | Path | None = None) -> None:
+    """Delete a workspace's directory and everything in it (documents, index, past questions)."""
+    import shutil
+    path = _existing(name, root)
+    _refuse_while_running(path, "delete")
+    try:
+        shutil.rmtree(path)
+    except OSError as exc:
+        raise WorkspaceError(f"cannot delete {path.name!r}: {exc.strerror or exc}") from exc

@@ -6,7 +6,9 @@ characters they stand for).
 """
 from __future__ import annotations
 
+
 import functools
+import math
 import html
 from typing import Any
 
@@ -175,7 +177,9 @@ def score_figure(result: SearchResult, height: int = 320) -> go.Figure:
     fig.update_layout(
         barmode="overlay", height=height, font=FONT, bargap=0.15,
         margin=dict(l=8, r=8, t=8, b=8), plot_bgcolor="#ffffff",
-        xaxis=dict(title="points, by score", showgrid=False, tickmode="auto"),
+        # points are counted: whole-number ticks only (plotly's auto ticks gave 0.5, 1.5)
+        xaxis=dict(title="points, by score", showgrid=False, tickmode="linear", tick0=1,
+                   dtick=max(1, math.ceil(len(rows) / 12)), tickformat="d"),
         yaxis=dict(title="score", range=[0, 100], gridcolor="#eef1f4"),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
     )

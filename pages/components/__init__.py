@@ -6,6 +6,8 @@ chips         citation chips with their evidence; drilldown  the record/document
 trace         how an answer was made; runs  index runs (estimate, live, history, failures)
 import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
 documents     removing documents (with a confirmation) and replacing one by a new version
+downloads     answer/report Markdown, community GraphML, workspace exports; links  deep links
+run_outcome   first steps, what a finished run built, re-index; workspace_admin  rename, delete
 sidebar       workspace picker and engine panel
 navigation    the app frame: page config, sidebar and the st.navigation router
 """

@@ -31,15 +31,25 @@ def badge_text(refs) -> str:
     return "; ".join(f"{k} {', '.join(v)}" for k, v in by_kind.items())
 
 
+def _stop_after(text: str, end: int) -> int:
+    """The end of the punctuation right after a marker (".", ",", ";", ":", "!", "?"), which is
+    shown before the badge instead of after it."""
+    stop = end
+    while stop < len(text) and text[stop] in ".,;:!?" and stop - end < 3:
+        stop += 1
+    return stop
+
+
 def _with_badges(text: str) -> str:
     """Escaped markdown of text, each citation marker replaced by a grey badge."""
     cites = parse_citations(text)
     out, last, badges = [], 0, []
     for c in cites:
-        out.append(text[last:c.start].rstrip(" "))
+        stop = _stop_after(text, c.end)  # "claim [Data: ...]." reads "claim. [badge]", not "[badge] ."
+        out.append(text[last:c.start].rstrip(" ") + text[c.end:stop])
         out.append(f"\x00{len(badges)}\x00")
         badges.append(badge_text(c.refs))
-        last = c.end
+        last = stop
     out.append(text[last:])
     rendered = ui.safe_markdown("".join(out))
     for i, b in enumerate(badges):
@@ -68,9 +78,11 @@ def paragraph_html(para: str) -> str:
     """A paragraph as escaped HTML, each citation marker replaced by a grey badge."""
     out, last = [], 0
     for c in parse_citations(para):
-        out.append(inline_html(para[last:c.start].rstrip(" ")))
-        out.append(f' <span class="sm-badge">{html.escape(badge_text(c.refs))}</span>')
-        last = c.end
+        stop = _stop_after(para, c.end)
+        out.append(inline_html(para[last:c.start].rstrip(" ") + para[c.end:stop]))
+        gap = " " if para[stop:stop + 1].isspace() else ""  # inline_html strips the next piece
+        out.append(f' <span class="sm-badge">{html.escape(badge_text(c.refs))}</span>{gap}')
+        last = stop
     out.append(inline_html(para[last:]))
     return f'<p class="sm-para">{"".join(out)}</p>'
 

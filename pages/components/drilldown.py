@@ -8,6 +8,7 @@ markdown (ui.md / ui.safe_markdown)."""
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import streamlit as st
@@ -198,13 +199,23 @@ def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
             _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
 
 
+# a backslash before punctuation in a document converted from Markdown ("\\*" as a scene break)
+# is shown as the character it stands for
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def shown(text: str) -> str:
+    """Document text as escaped HTML, Markdown's backslash escapes shown as their characters."""
+    return html.escape(_MD_ESCAPE.sub(r"\1", text))
+
+
 def highlighted(text: str, start: int | None, end: int | None, cls: str = "") -> str:
     """Escaped text with text[start:end] in a <mark>."""
     if start is None or end is None or not (0 <= start < end <= len(text)):
-        return html.escape(text)
+        return shown(text)
     attr = f' class="{cls}"' if cls else ""
-    return (html.escape(text[:start]) + f"<mark{attr}>" + html.escape(text[start:end]) + "</mark>"
-            + html.escape(text[end:]))
+    return (shown(text[:start]) + f"<mark{attr}>" + shown(text[start:end]) + "</mark>"
+            + shown(text[end:]))
 
 
 def excerpt(text: str, start: int | None, end: int | None, around: int = CONTEXT_CHARS) -> str:
@@ -227,8 +238,9 @@ def _unit(unit: dict, sup: Support, doc: dict | None, key: str) -> None:
     text = unit.get("text") or ""
     here = sup.text_unit_id == unit.get("id")
     title = (doc or {}).get("title") or "document"
-    meta = (f'Source {unit.get("human_readable_id")} \u00b7 {html.escape(str(title))} \u00b7 '
-            f'chunk {int(unit.get("ordinal") or 0) + 1}')
+    # one number for a passage: the Source number citations use (the chunk's place in its
+    # document was a second number for the same thing)
+    meta = f'Source {unit.get("human_readable_id")} \u00b7 {html.escape(str(title))}'
     if here:
         meta += f' <span class="sm-verdict {sup.verdict}">{sup.verdict} {sup.score:.0%}</span>'
     st.html(f'<div class="sm-meta">{meta}</div><div class="sm-source">'
@@ -270,8 +282,7 @@ def evidence_html(res: Resolved, sentence: str) -> str:
         return "".join(out)
     doc = next((d for d in res.documents if d.get("id") == unit.get("document_id")), None)
     out.append(f'<div class="sm-meta">Source {html.escape(str(unit.get("human_readable_id")))} \u00b7 '
-               f'{html.escape(str((doc or {}).get("title") or "document"))} \u00b7 '
-               f'chunk {int(unit.get("ordinal") or 0) + 1}</div>')
+               f'{html.escape(str((doc or {}).get("title") or "document"))}</div>')
     out.append(f'<div class="sm-source">'
                f'{excerpt(unit.get("text") or "", sup.unit_start, sup.unit_end, PANEL_CONTEXT_CHARS)}</div>')
     return "".join(out)
@@ -307,14 +318,14 @@ def document_html(text: str, start: int, end: int, mark_start: int | None = None
     parts = []
     if lo > 0:
         parts.append(f'<div class="gap">[{lo:,} characters before this point are not shown]</div>')
-    parts.append(html.escape(text[lo:start]))
+    parts.append(shown(text[lo:start]))
     chunk = text[start:end]
     if mark_start is not None and mark_end is not None and start <= mark_start < mark_end <= end:
         inner = highlighted(chunk, mark_start - start, mark_end - start, "sent")
     else:
-        inner = html.escape(chunk)
+        inner = shown(chunk)
     parts.append(f'<mark class="chunk">{inner}</mark>')
-    parts.append(html.escape(text[end:hi]))
+    parts.append(shown(text[end:hi]))
     if hi < len(text):
         parts.append(f'<div class="gap">[{len(text) - hi:,} more characters are not shown]</div>')
     return _DOC_PAGE.format(body="".join(parts), inner=height - 8)

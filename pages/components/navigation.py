@@ -8,7 +8,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from pages.components import sidebar
+from pages.components import links, sidebar
 from pages.components import state as ui
 
 PAGES = (
@@ -36,6 +36,7 @@ def run(legacy: bool = False) -> None:
         ui.load_css()
         with ui.guard():
             sidebar.sidebar()
+        links.keep_workspace(ui.workspace_name())  # the top navigation drops it from the address
         pages = [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
                  for i, (path, title, icon, url) in enumerate(PAGES)]
         page = st.navigation(pages, position="top")

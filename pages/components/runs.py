@@ -67,8 +67,8 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
         st.caption("Add documents first; the estimate appears here.")
         return
     if est["chunks"] == 0 and has_reports:
-        st.success("Everything is indexed. Add documents to index more.",
-                   icon=":material/check_circle:")
+        from pages.components.run_outcome import indexed_panel
+        indexed_panel(store, workspace, cfg)
         return
     c = st.columns(4)
     c[0].metric("Chunks", f"{est['chunks']:,}", help="Text chunks the next run will extract")
@@ -100,6 +100,7 @@ def live_panel(store: Store, workspace: Path) -> None:
         live = current_run(store)
         if live is None:
             if st.session_state.pop("watching_run", False):
+                st.session_state["_run_ended"] = True  # run_outcome.ended_panel says how it ended
                 st.rerun(scope="app")  # the run ended: refresh documents, estimate and history
             return
         st.session_state["watching_run"] = True

@@ -8,11 +8,12 @@ import streamlit as st
 
 from core.settings import save_settings
 from pages.components import state as ui
+from pages.components import workspace_admin as ws_admin
 from pages.components.import_panel import import_popover
 
 
 def sidebar() -> None:
-    from core.store.workspace import create_workspace, list_workspaces
+    from core.store.workspace import create_workspace, list_workspaces, name_note
 
     with st.sidebar:
         st.markdown("### :material/hub: Sensemaker")
@@ -48,11 +49,14 @@ def sidebar() -> None:
                 new_name = st.text_input("Name", placeholder="e.g. harbour-inquiry")
                 if st.form_submit_button("Create", type="primary"):
                     with ui.guard():
-                        path = create_workspace(new_name)
+                        path = create_workspace(new_name, exist_ok=False)
                         ui.select_workspace(path.name)
+                        ws_admin.say(name_note(new_name) or f"Created workspace {path.name!r}.")
                         st.session_state["_close_popover"] = "new_ws_pop"
                         st.rerun()
+        ws_admin.manage_popover()
         import_popover()
+        ws_admin.show_note()
         _engine_panel(ui.workspace_dir())
 
 

@@ -210,12 +210,29 @@ def _load_engine_fields(path: Path | None) -> None:
     st.session_state["_engine_loaded_for"] = str(path)
 
 
+# session keys that belong to one workspace's view (the community picked, the question typed,
+# the open record); they are dropped when the workspace changes
+WORKSPACE_KEYS = ("drill", "ask_", "nav_", "tbl_", "kids_", "refs_", "ans_", "community_tab",
+                  "last_ingest", "_reindex", "_conn")
+
+
 def select_workspace(name: str) -> None:
+    from pages.components import links
+    changed = st.session_state.get("workspace") not in (None, name)
     st.session_state["workspace"] = name
-    st.query_params["ws"] = name
+    links.keep_workspace(name)
+    if changed:
+        links.forget_page_params()
     st.session_state.pop("_store", None)
-    for k in [k for k in st.session_state if str(k).startswith(("drill", "ask_", "nav_"))]:
+    for k in [k for k in st.session_state if str(k).startswith(WORKSPACE_KEYS)]:
         del st.session_state[k]
+    st.session_state["ws_round"] = st.session_state.get("ws_round", 0) + 1
+
+
+def ws_key(key: str) -> str:
+    """A widget key that is new for each workspace opened, so no widget keeps (and shows) a
+    value picked in the workspace before."""
+    return f"{key}~{st.session_state.get('ws_round', 0)}"
 
 
 def engine_label() -> str:

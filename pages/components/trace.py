@@ -47,9 +47,12 @@ def usage_line(result: SearchResult) -> None:
     c[2].metric("Tokens out", f"{u.get('completion_tokens', 0):,}", help="Completion tokens received")
     c[3].metric("Cache hits", f"{u.get('cache_hits', 0):,}")
     c[4].metric("Time", f"{t.get('total', 0):.2f} s")
-    if result.engine == "offline":
+    if result.engine == "offline" and result.method == "global":
         st.caption("Offline engine: lexical scores for the map step and an extractive answer "
                    "that keeps the references; no model was called.")
+    elif result.engine == "offline":
+        st.caption("Offline engine: an extractive answer from the entities' neighbourhood that "
+                   "keeps the references; no model was called.")
     elif u.get("cost"):
         st.caption(f"Cost: ${u['cost']:.4f} at the prices in the settings.")
 

@@ -1,0 +1,58 @@
+"""Workspace housekeeping in the sidebar: rename and delete (with a confirmation), and the note
+that says how a typed name was saved."""
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.components import state as ui
+
+NOTE = "_ws_note"
+
+
+def say(message: str) -> None:
+    """Show message in the sidebar on the next run (after st.rerun)."""
+    st.session_state[NOTE] = message
+
+
+def show_note() -> None:
+    note = st.session_state.pop(NOTE, None)
+    if note:
+        st.info(ui.md(note), icon=":material/info:")
+
+
+def manage_popover() -> None:
+    from core.store.workspace import delete_workspace, list_workspaces, name_note, rename_workspace
+    current = ui.workspace_name()
+    if not current:
+        return
+    with st.popover("Rename or delete", icon=":material/edit:", width="stretch",
+                    key="ws_admin_pop", on_change="rerun"):
+        with st.form("ws_rename", border=False, clear_on_submit=True):
+            new = st.text_input("New name", placeholder=current, key=ui.ws_key("ws_new_name"))
+            if st.form_submit_button("Rename", icon=":material/drive_file_rename_outline:"):
+                with ui.guard():
+                    path = rename_workspace(current, new)
+                    ui.select_workspace(path.name)
+                    say(f"Renamed {current!r} to {path.name!r}."
+                        + (" " + name_note(new) if name_note(new) else ""))
+                    st.session_state["_close_popover"] = "ws_admin_pop"
+                    st.rerun()
+        st.divider()
+        st.caption(ui.md(f"Delete {current}: its documents, index and past questions are removed "
+                         "from disk. Type its name to confirm."))
+        typed = st.text_input("Type the workspace name to delete it", key=ui.ws_key("ws_confirm"),
+                              label_visibility="collapsed", placeholder=current)
+        if st.button("Delete the workspace", type="primary", icon=":material/delete:",
+                     disabled=typed.strip() != current, key=ui.ws_key("ws_delete")):
+            with ui.guard():
+                store = st.session_state.pop("_store", None)
+                if store is not None:
+                    store.close()
+                delete_workspace(current)
+                rest = list_workspaces()
+                st.session_state.pop("workspace", None)
+                if rest:
+                    ui.select_workspace(rest[0])
+                say(f"Deleted workspace {current!r}.")
+                st.session_state["_close_popover"] = "ws_admin_pop"
+                st.rerun()

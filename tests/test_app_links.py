@@ -1,0 +1,103 @@
+"""State that holds (issue 19): deep links (?ws, ?c, ?q) survive a reload, switching the
+workspace leaves nothing of the old one on screen, and a re-opened question puts its own method
+and text back in the form."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import build_workspace, sample_files
+from test_app_pages import _ask, _open, _plain
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+OTHER = ("Lighthouse log.\n"
+         "Keeper Ingrid Solberg lit the Skerry Lighthouse at dusk on Friday.\n"
+         "Ingrid Solberg wrote to the Northern Lights Board that the Skerry Lighthouse lens was cracked.\n"
+         "The Northern Lights Board sent Engineer Pavel Novak to the Skerry Lighthouse.\n"
+         "Pavel Novak and Ingrid Solberg replaced the lens for the Northern Lights Board.\n")
+
+
+@pytest.fixture(scope="module")
+def two_homes(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("links-home")
+    build_workspace(root, "harbour", sample_files(3))
+    build_workspace(root, "lighthouse", [("log.txt", OTHER.encode())])
+    return root
+
+
+def _app(home: Path, monkeypatch, **params: str) -> AppTest:
+    monkeypatch.setenv("SENSEMAKER_HOME", str(home))
+    monkeypatch.setenv("SENSEMAKER_NO_SAMPLE", "1")
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE"):
+        monkeypatch.delenv(var, raising=False)
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at
+
+
+def _params(at: AppTest) -> dict[str, str]:
+    return {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+
+
+def test_the_workspace_stays_in_the_address_on_every_page(two_homes, monkeypatch):
+    at = _open(_app(two_homes, monkeypatch, ws="lighthouse"), "pages/ask.py")
+    assert _params(at)["ws"] == "lighthouse"
+    at.switch_page("pages/communities.py").run()
+    assert _params(at)["ws"] == "lighthouse"
+    assert at.sidebar.selectbox[0].value == "lighthouse"
+
+
+def test_reload_opens_the_same_community(two_homes, monkeypatch):
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/communities.py")
+    at.selectbox[1].select_index(1).run()  # a sub-community (level 1)
+    picked = at.selectbox[1].value
+    title = at.subheader[0].value
+    link = _params(at)
+    assert link["ws"] == "harbour" and "c" in link
+    again = _open(_app(two_homes, monkeypatch, **link), "pages/communities.py")  # F5: a new session
+    assert again.subheader[0].value == title
+    assert again.selectbox[1].value == picked
+
+
+def test_switching_workspace_leaves_nothing_of_the_old_one(two_homes, monkeypatch):
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/communities.py")
+    at.selectbox[1].select_index(1).run()  # a sub-community
+    old_title = at.subheader[0].value
+    at.sidebar.selectbox[0].set_value("lighthouse").run()
+    assert not at.exception
+    report = _plain(at.subheader[0].value)
+    box = at.selectbox[0]
+    assert _plain(old_title) != report
+    # the level box shows a community of the new workspace, the one whose report is shown
+    assert box.options[box.index].split(" \u00b7 ")[0] == report
+    assert "Lighthouse" in report or "Solberg" in report or "Novak" in report, report
+    assert _params(at).get("ws") == "lighthouse"
+
+
+def test_a_reopened_question_brings_back_its_method_and_text(two_homes, monkeypatch):
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/ask.py")
+    _ask(at, "What are the main themes?")                       # a global question
+    at.segmented_control(key="ask_method").set_value("local").run()
+    _ask(at, "Who is Maria Okafor?")                            # then a local one
+    assert at.segmented_control(key="ask_method").value == "local"
+    next(b for b in at.button if b.label == "What are the main themes?").click().run()
+    assert not at.exception
+    assert at.segmented_control(key="ask_method").value == "global"
+    assert at.text_area(key="ask_question").value == "What are the main themes?"
+    assert any(_plain(m.value) == "#### What are the main themes?" for m in at.markdown)
+
+
+def test_reload_keeps_the_open_question(two_homes, monkeypatch):
+    at = _ask(_open(_app(two_homes, monkeypatch, ws="harbour"), "pages/ask.py"),
+              "Who met at Lantern Wharf?")
+    link = _params(at)
+    assert link.get("q")
+    again = _open(_app(two_homes, monkeypatch, **link), "pages/ask.py")
+    assert any(_plain(m.value) == "#### Who met at Lantern Wharf?" for m in again.markdown)
+    assert again.text_area(key="ask_question").value == "Who met at Lantern Wharf?"
+    # a link to a question of another workspace says so instead of failing
+    other = _open(_app(two_homes, monkeypatch, ws="lighthouse", q=link["q"]), "pages/ask.py")
+    assert any("not in workspace lighthouse" in _plain(w.value) for w in other.warning)
