@@ -71,3 +71,39 @@ register(Method("global", "Global: the corpus as a whole",
                 "map-reduce over the community reports of one level", True, _global))
 register(Method("local", "Local: specific entities",
                 "an answer from the neighbourhood of the entities the question names", False, _local))
+
+
+def _drift(store, question, llm, settings, options, on_batch):
+    from core.query.drift.search import DriftParams, drift_search
+    params = _pick(options, DriftParams, concurrency=settings.concurrency, language=settings.language)
+    return drift_search(store, question, params, llm)
+
+
+def _ts(store, question, llm, settings, options, on_batch):
+    from core.query.ts_search import ts_search
+    from core.query.types import GlobalParams
+    options = {k: v for k, v in options.items() if k != "level"}
+    params = _pick(options, GlobalParams, concurrency=settings.concurrency, language=settings.language)
+    return ts_search(store, question, params, llm, on_batch=on_batch)
+
+
+def _auto(store, question, llm, settings, options, on_batch):
+    from core.query.route import route
+    chosen = route(store, question)
+    result = run_method(chosen.method, store, question, llm, settings, options, on_batch)
+    result.params["route"] = chosen.to_dict()
+    if result.trace_id:  # the stored trace says it was routed
+        from core.query.traces import save_trace
+        save_trace(store, result)
+    return result
+
+
+register(Method("drift", "DRIFT: primer and follow-ups",
+                "a primer over the reports most like a hypothetical answer, then rounds of local "
+                "search on its follow-up questions, then one reduce", True, _drift))
+register(Method("ts", "TS: map-reduce over the text",
+                "global map-reduce over shuffled source passages instead of reports (the paper's "
+                "TS baseline)", False, _ts))
+register(Method("auto", "Auto: suggest the method",
+                "choose the method from the question (named entities lean local, themes lean "
+                "global) and say why", False, _auto))
