@@ -230,7 +230,7 @@ def summary_markdown(s: dict) -> str:
         out.append(f"| {m} | {c['answers']} | {c['llm_calls']} | {c['prompt_tokens']} | {c['completion_tokens']} | "
                    f"{c['cache_hits']} | {c['seconds']:.1f} | {c['cost']:.4f} |")
     jc = s["judge_cost"]
-    out += ["", f"Judge: {jc.get('llm_calls', 0)} calls ({jc.get('cache_hits', 0)} from the cache), "
+    out += ["", f"Judge: {jc.get('llm_calls', 0)} model calls and {jc.get('cache_hits', 0)} verdicts from the cache, "
             f"{jc.get('prompt_tokens', 0)} prompt + {jc.get('completion_tokens', 0)} completion tokens.", "",
             f"**{s['aa']['message']}**", ""]
     pb = s["position_bias"]
