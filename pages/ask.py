@@ -14,12 +14,14 @@ from core.query.traces import list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
 from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace
-from pages.components import navigation
+from pages.components import method_views, navigation
 from pages.components import state as ui
 
 METHODS = {"global": "Global: the corpus as a whole", "local": "Local: specific entities"}
 EXAMPLES = {"global": "What are the main themes in these documents?",
             "local": "What do we know about the harbour authority?"}
+METHODS, EXAMPLES = {"auto": method_views.LABELS["auto"], **METHODS, **method_views.LABELS}, \
+    {**EXAMPLES, **method_views.EXAMPLES}  # auto (the default), DRIFT, TS: issue 21
 
 
 def _result() -> SearchResult | None:
@@ -32,7 +34,9 @@ def _keep(result: SearchResult) -> None:
     drill.close()
 
 
-def options(store: Store, method: str) -> GlobalParams | LocalParams:
+def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
+    if method in method_views.EXTRA:
+        return method_views.options(store, method)
     with st.expander("Options", icon=":material/tune:"):
         if method == "global":
             levels = report_levels(store)
@@ -108,8 +112,8 @@ def run_global(store: Store, question: str, params: GlobalParams) -> SearchResul
 
 def ask_form(store: Store) -> None:
     method = st.segmented_control("Method", list(METHODS), format_func=METHODS.get,
-                                  default="global", key="ask_method", label_visibility="collapsed")
-    method = method or "global"
+                                  default="auto", key="ask_method", label_visibility="collapsed")
+    method = method or "auto"
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
                                 placeholder=EXAMPLES[method], label_visibility="collapsed")
@@ -119,7 +123,9 @@ def ask_form(store: Store) -> None:
         if not question.strip():
             st.warning("Type a question first.")
             return
-        if method == "global":
+        if method in method_views.EXTRA:
+            result = method_views.run(store, method, question, params)
+        elif method == "global":
             result = run_global(store, question, params)
         else:
             with st.spinner("Collecting the entities' neighbourhood and answering..."):
@@ -148,7 +154,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
-    ui_trace.how(store, result)
+    (method_views.how if method_views.draws(result) else ui_trace.how)(store, result)
 
 
 def past_queries(store: Store) -> None:

@@ -89,7 +89,7 @@ def _ts(store, question, llm, settings, options, on_batch):
 
 def _auto(store, question, llm, settings, options, on_batch):
     from core.query.route import route
-    chosen = route(store, question)
+    chosen = route(store, question, [m for m in METHODS if m != "auto"])
     result = run_method(chosen.method, store, question, llm, settings, options, on_batch)
     result.params["route"] = chosen.to_dict()
     if result.trace_id:  # the stored trace says it was routed

@@ -110,8 +110,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
 def route(store, question: str, available: list[str] | tuple[str, ...] | None = None) -> Route:
     """route_question with the entities of this workspace's graph named in the question."""
     from core.query.local_search import title_matches
-    from core.query.methods import METHODS
-    if available is None:
-        available = [m for m in METHODS if m != "auto"]
+    if available is None:  # the caller knows the registry (core.query.methods imports this module)
+        available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
     return route_question(question, titles, bool(store.count("community_reports")), available)
