@@ -5,4 +5,5 @@ index    `index`, `status` and `app`
 query    `query` (global or local questions) and `traces`
 verify   `verify` (citations of every report) and `check` (workspace integrity)
 interop  `import-graphrag` and `export`
+compare  `compare` (methods judged pairwise); method_text  how DRIFT, TS and auto answers were made
 """

@@ -31,24 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(func=cmd_compare)
 
 
-def judge_llm_for(settings, store, kind: str | None, model: str | None, base_url: str | None):
-    """The judge's LLM (None: the offline judge); it shares the workspace's cache."""
-    wants_llm = kind == "llm" or (kind is None and (settings.resolved_engine == "llm" or model or base_url))
-    if not wants_llm:
-        return None
-    changes = {"engine": "llm"}
-    if model:
-        changes["chat_model"] = model
-    if base_url:
-        changes["llm_base_url"] = base_url
-    judge_settings = settings.with_changes(**changes)
-    if not (judge_settings.llm_base_url or judge_settings.api_key):
-        raise UserError("a model judge needs an endpoint: --judge-base-url URL, OPENAI_BASE_URL or OPENAI_API_KEY "
-                        "(or --judge offline)")
-    from core.llm.openai import make_llm
-    return make_llm(judge_settings, store)
-
-
 def cmd_compare(args) -> int:
     from core.cli.query import _llm, _open
     from core.compare.questions import load_assertions, load_questions
@@ -60,7 +42,8 @@ def cmd_compare(args) -> int:
     assertions = load_assertions(args.assertions) if args.assertions else None
     store = _open(args.workspace)
     llm, settings = _llm(args, store)
-    judge = judge_llm_for(settings, store, args.judge, args.judge_model, args.judge_base_url)
+    from core.compare.saved import judge_llm
+    judge = judge_llm(settings, store, args.judge, args.judge_model, args.judge_base_url)
     spec = CompareSpec(methods=methods, trials=args.trials, aa=not args.no_aa,
                        criteria=[c.strip() for c in args.criteria.split(",")] if args.criteria else
                        CompareSpec(methods=methods).criteria)

@@ -2,6 +2,9 @@
 
 global_search   map-reduce over the community reports of one level
 local_search    an answer from the neighbourhood of the entities a question names
+drift/          DRIFT: primer over reports, rounds of follow-ups by local search, one reduce
+ts_search       TS baseline: global map-reduce over shuffled text units instead of reports
+route           auto: the method a question should go to, with a one-line reason
 offline_answer  the offline scorer and extractive answers (no model)
 types           parameters, map batches, points and the search result
 context         context text for the models, packed to token budgets
