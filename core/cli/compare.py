@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--trials", type=int, default=2, help="judge trials per pair and order (default 2)")
     c.add_argument("--criteria", help="comma-separated subset of comprehensiveness,diversity,empowerment,directness")
     c.add_argument("--assertions", metavar="FILE", help="expected facts per question (JSONL or CSV) to score answers by")
-    c.add_argument("--no-aa", action="store_true", help="skip the A/A check (the first method against itself)")
+    c.add_argument("--no-aa", action="store_true", help="skip the A/A check (a method against a second run of itself)")
+    c.add_argument("--aa-method", help="the method of the A/A check (default: the first of --methods)")
     c.add_argument("--engine", choices=["offline", "llm"], help="engine answering (default: llm when configured)")
     c.add_argument("--judge", choices=["offline", "llm"],
                    help="offline: a judge of measurable features; llm: a model (default: the answering engine's)")
@@ -44,7 +45,7 @@ def cmd_compare(args) -> int:
     llm, settings = _llm(args, store)
     from core.compare.saved import judge_llm
     judge = judge_llm(settings, store, args.judge, args.judge_model, args.judge_base_url)
-    spec = CompareSpec(methods=methods, trials=args.trials, aa=not args.no_aa,
+    spec = CompareSpec(methods=methods, trials=args.trials, aa=not args.no_aa, aa_method=args.aa_method,
                        criteria=[c.strip() for c in args.criteria.split(",")] if args.criteria else
                        CompareSpec(methods=methods).criteria)
     quiet = args.json or not sys.stderr.isatty()

@@ -39,7 +39,13 @@ class CompareSpec:
     trials: int = 2
     criteria: list[str] = field(default_factory=lambda: list(CRITERIA))
     aa: bool = True
-    """Answer the first method twice (another seed) and judge it against itself."""
+    """Answer one method twice (another seed) and judge it against itself."""
+    aa_method: str | None = None
+    """The method of the A/A check (None: the first); it must be one of the methods."""
+
+    @property
+    def aa_of(self) -> str:
+        return self.aa_method or self.methods[0]
     options: dict[str, Any] = field(default_factory=dict)
     """Options every method gets (unknown keys are ignored by the others)."""
     concurrency: int = 8
@@ -50,6 +56,8 @@ def check_spec(spec: CompareSpec) -> None:
     unknown = [m for m in spec.methods if m not in METHODS]
     if unknown:
         raise UserError(f"unknown method {', '.join(unknown)}: choose from {', '.join(METHODS)}")
+    if spec.aa and spec.aa_of not in spec.methods:
+        raise UserError(f"the A/A method {spec.aa_of} must be one of the compared methods")
     if len(set(spec.methods)) < 2 and not spec.aa:
         raise UserError("compare needs at least two different methods")
     if len(spec.methods) != len(set(spec.methods)):
@@ -105,9 +113,9 @@ def run_comparison(store, questions: list[str], spec: CompareSpec, llm=None, set
             say(f"question {qi}/{len(questions)}: {m}")
             answers.append(answer_one(store, m, q, llm, settings, spec.options, seed, m))
         if spec.aa:
-            say(f"question {qi}/{len(questions)}: {spec.methods[0]} again (A/A)")
-            answers.append(answer_one(store, spec.methods[0], q, llm, settings, spec.options, seed + 1,
-                                      spec.methods[0] + AA_SUFFIX))
+            say(f"question {qi}/{len(questions)}: {spec.aa_of} again (A/A)")
+            answers.append(answer_one(store, spec.aa_of, q, llm, settings, spec.options, seed + 1,
+                                      spec.aa_of + AA_SUFFIX))
     t1 = time.perf_counter()
     judge_before = usage_snapshot(judge_llm)
     jobs = []
@@ -115,9 +123,9 @@ def run_comparison(store, questions: list[str], spec: CompareSpec, llm=None, set
         got = {a["method"]: a for a in answers if a["question"] == q and not (a["error"] and not a["answer"])}
         labels = [m for m in spec.methods if m in got]
         pairs = list(combinations(labels, 2))
-        aa_label = spec.methods[0] + AA_SUFFIX
-        if spec.aa and spec.methods[0] in got and aa_label in got:
-            pairs.append((spec.methods[0], aa_label))
+        aa_label = spec.aa_of + AA_SUFFIX
+        if spec.aa and spec.aa_of in got and aa_label in got:
+            pairs.append((spec.aa_of, aa_label))
         for a, b in pairs:
             jobs.append((q, (a, got[a]["answer"]), (b, got[b]["answer"])))
     say(f"judging {len(jobs)} pairs in both orders, {spec.trials} trial(s) each")
@@ -151,7 +159,7 @@ def _cost(rows: list[dict]) -> dict:
 
 def summarise(questions, spec: CompareSpec, answers, judgements, judge_llm, judge_usage, assertions=None) -> dict:
     main = [j for j in judgements if not j.b.endswith(AA_SUFFIX)]
-    aa_label = spec.methods[0] + AA_SUFFIX
+    aa_label = spec.aa_of + AA_SUFFIX
     labels = list(spec.methods) + ([aa_label] if spec.aa else [])
     summary: dict[str, Any] = {
         "questions": len(questions), "methods": list(spec.methods),
@@ -165,7 +173,7 @@ def summarise(questions, spec: CompareSpec, answers, judgements, judge_llm, judg
         "judgements": len(judgements),
         "judge_errors": sum(1 for j in judgements if j.error),
         "position_bias": position_bias(judgements),
-        "aa": aa_check(judgements, spec.methods[0], aa_label) if spec.aa else
+        "aa": aa_check(judgements, spec.aa_of, aa_label) if spec.aa else
         {"ok": None, "message": "no A/A comparison was run"},
         "errors": [{"question": a["question"], "method": a["method"], "error": a["error"]}
                    for a in answers if a.get("error")],
