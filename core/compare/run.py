@@ -178,6 +178,15 @@ def summarise(questions, spec: CompareSpec, answers, judgements, judge_llm, judg
         "errors": [{"question": a["question"], "method": a["method"], "error": a["error"]}
                    for a in answers if a.get("error")],
     }
+    if spec.aa:
+        text = {(a["question"], a["method"]): a.get("answer") for a in answers}
+        same = sum(1 for q in questions if text.get((q, spec.aa_of)) is not None
+                   and text.get((q, spec.aa_of)) == text.get((q, aa_label)))
+        summary["aa"]["identical_answers"] = same
+        if same:
+            summary["aa"]["message"] += (f" In {same} of {len(questions)} question(s) the second run gave the very "
+                                         "same answer (a deterministic method or model), where the A/A pair only "
+                                         "tests that the judge agrees with itself across the two orders.")
     if assertions:
         per: dict[str, dict] = {}
         for a in answers:
