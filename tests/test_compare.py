@@ -138,6 +138,10 @@ def test_question_files_text_csv_and_bad_input(tmp_path):
     c = tmp_path / "q.csv"
     c.write_text("question_id,question\n1,\"What, overall, happened?\"\n2,Who won?\n")
     assert load_questions(c, limit=1) == ["What, overall, happened?"]
+    pub = tmp_path / "published.csv"  # the podcast corpus's questions file has question_text
+    pub.write_text("\ufeffquestion_text,question_id\nWhat recurring topics do tech leaders emphasize?,524c\n",
+                   encoding="utf-8")
+    assert load_questions(pub) == ["What recurring topics do tech leaders emphasize?"]
     bad = tmp_path / "bad.csv"
     bad.write_text("id,text\n1,x\n")
     with pytest.raises(UserError, match="question"):

@@ -1,7 +1,7 @@
 """Question and assertion files for comparisons.
 
 Questions: a text file with one question a line (blank lines and lines starting with # are
-skipped), or a CSV with a `question` column (as the podcast corpus's questions file is), or
+skipped), or a CSV with a `question` or `question_text` column (as the podcast corpus's questions file is), or
 JSONL with a `question` field.
 Assertions: JSONL, one object a line {"question": "...", "assertions": ["...", ...]}, or a CSV
 with `question` and `assertion` columns (one assertion a row).
@@ -30,9 +30,11 @@ def load_questions(path: str | Path, limit: int | None = None) -> list[str]:
     text, name = _read(path), str(path).lower()
     if name.endswith(".csv"):
         rows = list(csv.DictReader(io.StringIO(text)))
-        col = next((c for c in (rows[0].keys() if rows else []) if c and c.strip().lower() == "question"), None)
+        cols = [c for c in (rows[0].keys() if rows else []) if c]
+        col = next((c for c in cols if c.strip().lower() == "question"), None) or \
+            next((c for c in cols if c.strip().lower() in ("question_text", "questions", "query")), None)
         if col is None:
-            raise UserError(f"{path}: a CSV of questions needs a 'question' column")
+            raise UserError(f"{path}: a CSV of questions needs a 'question' (or 'question_text') column")
         qs = [(r.get(col) or "").strip() for r in rows]
     elif name.endswith(".jsonl"):
         qs = []
