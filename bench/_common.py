@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", ROOT.parents[1] / "shared" / "corpora")
+                if p.exists()), ROOT.parent / "shared" / "corpora")  # beside the repo, or a worktree's
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT))
 

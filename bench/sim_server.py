@@ -27,7 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PROMPT_KINDS = [("Some entities or relationships in the text may have been missed", "glean"),
+PROMPT_KINDS = [("You break a user's question into", "lazy_refine"),
+                ("\nDoes the passage help answer", "lazy_relevance"),
+                ("You extract claims from passages", "lazy_claims"), ("---Claims---", "lazy_reduce"),
+                ("(Sources), the ones that matched the question best", "basic"),
+                ("Some entities or relationships in the text may have been missed", "glean"),
                 ("-Goal-\nRead the text below", "extract"), ("Extract claims", "claims"),
                 ("You are writing one description", "summarize"),
                 ("writing a report about one community", "report"), ("---Analyst reports---", "reduce"),

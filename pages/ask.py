@@ -1,5 +1,6 @@
-"""Ask: global (map-reduce over community reports) or local (an entity's neighbourhood) questions;
-the answer with clickable references; how it was made; past questions."""
+"""Ask: a question by any registered method (core/query/methods.py: global map-reduce over community
+reports, local from an entity's neighbourhood, lazy, basic, ...); the answer with clickable
+references; how it was made; past questions."""
 from __future__ import annotations
 
 import queue
@@ -8,20 +9,23 @@ import threading
 import streamlit as st
 
 from core.query.global_search import global_search, report_levels
+from core.query import methods as registry
 from core.query.local_search import local_search
 from core.query.resolve import Resolver
 from core.query.traces import list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
-from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace
+from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace, trace_lazy
 from pages.components import method_views, navigation
 from pages.components import state as ui
 
-METHODS = {"global": "Global: the corpus as a whole", "local": "Local: specific entities"}
+METHODS = {name: m.label for name, m in registry.METHODS.items()}
 EXAMPLES = {"global": "What are the main themes in these documents?",
-            "local": "What do we know about the harbour authority?"}
-METHODS, EXAMPLES = {"auto": method_views.LABELS["auto"], **METHODS, **method_views.LABELS}, \
-    {**EXAMPLES, **method_views.EXAMPLES}  # auto (the default), DRIFT, TS: issue 21
+            "local": "What do we know about the harbour authority?",
+            "lazy": "What happened, who was involved, and what came of it?",
+            "basic": "What does the text say about the harbour authority?",
+            **method_views.EXAMPLES}  # auto, DRIFT, TS: issue 21
+METHODS = {"auto": METHODS.pop("auto"), **METHODS}  # auto first: the default (issue 21)
 
 
 def _result() -> SearchResult | None:
@@ -38,6 +42,11 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
     if method in method_views.EXTRA:
         return method_views.options(store, method)
     with st.expander("Options", icon=":material/tune:"):
+        if method in ("lazy", "basic"):
+            return trace_lazy.options(method)
+        if method != "global" and method != "local":
+            st.caption("This method runs with its default options.")
+            return {}
         if method == "global":
             levels = report_levels(store)
             lv = sorted(levels)
@@ -116,7 +125,8 @@ def ask_form(store: Store) -> None:
     method = method or "auto"
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
-                                placeholder=EXAMPLES[method], label_visibility="collapsed")
+                                placeholder=EXAMPLES.get(method, EXAMPLES["global"]),
+                                label_visibility="collapsed")
         params = options(store, method)
         go = st.form_submit_button("Ask", type="primary", icon=":material/send:")
     if go:
@@ -127,9 +137,12 @@ def ask_form(store: Store) -> None:
             result = method_views.run(store, method, question, params)
         elif method == "global":
             result = run_global(store, question, params)
-        else:
+        elif method == "local":
             with st.spinner("Collecting the entities' neighbourhood and answering..."):
                 result = local_search(store, question, params, llm=ui.query_llm(store))
+        else:
+            with st.spinner(f"{registry.METHODS[method].summary}..."):
+                result = registry.run_method(method, store, question, ui.query_llm(store), ui.settings(), params)
         _keep(result)
 
 

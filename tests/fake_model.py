@@ -20,6 +20,10 @@ def _table_ids(text: str) -> list[int]:
 
 
 def respond(messages: list[dict]) -> str:
+    from tests.fake_lazy import lazy_respond
+    lazy = lazy_respond(messages)  # lazy and basic search's prompts
+    if lazy is not None:
+        return lazy
     from tests.fake_model_methods import respond_methods
     extra = respond_methods(messages)  # DRIFT, TS and the judge (issue 21)
     if extra is not None:

@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "default: the setting map_max_reports, SENSEMAKER_MAP_REPORTS, else auto)")
     q.add_argument("--response-type", default="multiple paragraphs",
                    help="the answer's form, as told to the model (default: multiple paragraphs)")
+    from core.cli.query_lazy import add_arguments as add_lazy_arguments
+    add_lazy_arguments(q)
     q.add_argument("--followups", type=int, dest="k_followups", metavar="K",
                    help="DRIFT: follow-up questions answered per round (default 20; 5 for a small context window)")
     q.add_argument("--folds", type=int, help="DRIFT: primer folds (default 5; small window 2)")
@@ -105,6 +107,8 @@ def run_query(args, store):
                    k_followups=args.k_followups, folds=args.folds, depth=args.depth)
     if args.reports_per_map is not None:
         options["map_max_reports"] = None if args.reports_per_map == _AUTO else args.reports_per_map
+    from core.cli.query_lazy import options as lazy_options
+    options.update(lazy_options(args))
     return run_method(args.method, store, args.question, llm, settings, options,
                       on_batch=_progress(args))
 
@@ -147,6 +151,9 @@ def render_text(result, store=None) -> str:
                      f"reduce context ({result.reduce.get('tokens', 0)} of "
                      f"{result.reduce.get('budget', p.get('reduce_max_tokens'))} tokens), "
                      f"{len(cut)} cut by the budget")
+    elif result.method in ("lazy", "basic"):
+        from core.cli.query_lazy import describe
+        lines += describe(result, engine)
     else:
         ctx = result.context
         names = []

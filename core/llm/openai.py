@@ -261,6 +261,11 @@ def connection_reason(exc: BaseException) -> str:
     return texts[-1][:200] if texts and texts[-1] else "connection error"
 
 
+NO_STREAM_BELOW = 16
+"""An answer capped at this many tokens (a yes/no relevance test) is not streamed: it cannot fall
+into a loop, and streaming costs the endpoint and the client more than the answer."""
+
+
 class OpenAIChatClient(_Caller):
     """core.llm.client.ChatClient for an OpenAI-compatible chat completions endpoint."""
 
@@ -277,7 +282,7 @@ class OpenAIChatClient(_Caller):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if max_tokens:
             kwargs["max_tokens"] = max_tokens
-        if self.stream:
+        if self.stream and not (max_tokens and max_tokens <= NO_STREAM_BELOW):
             kwargs.update(stream=True, stream_options={"include_usage": True})
         ans: Answer = self._run(lambda: self._create(kwargs, json_mode), estimate)
         pt, ct = ans.prompt_tokens, ans.completion_tokens

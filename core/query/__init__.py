@@ -2,6 +2,11 @@
 
 global_search   map-reduce over the community reports of one level
 local_search    an answer from the neighbourhood of the entities a question names
+lazy/           lazy search (LazyGraphRAG's query side): refine, match with a budget of relevance
+                tests over the community hierarchy, claims, reduce (see its __init__)
+basic_search    the vector-RAG baseline: the question's best text units, one answer call
+unit_rank       ranking text units against a query (embeddings or BM25), best passages
+methods         the registry of search methods by name (query --method, the Ask page)
 drift/          DRIFT: primer over reports, rounds of follow-ups by local search, one reduce
 ts_search       TS baseline: global map-reduce over shuffled text units instead of reports
 route           auto: the method a question should go to, with a one-line reason

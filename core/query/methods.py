@@ -73,6 +73,29 @@ register(Method("local", "Local: specific entities",
                 "an answer from the neighbourhood of the entities the question names", False, _local))
 
 
+def _lazy(store, question, llm, settings, options, on_batch):
+    from core.query.lazy.params import LazyParams
+    from core.query.lazy.search import lazy_search
+    params = _pick(options, LazyParams, concurrency=settings.concurrency, language=settings.language)
+    tester = options.get("relevance_llm")
+    if tester is None and llm is not None and params.relevance_model and params.relevance_model != llm.model:
+        from core.llm.openai import make_llm
+        tester = make_llm(settings.with_changes(chat_model=params.relevance_model), getattr(llm, "store", None))
+    return lazy_search(store, question, params, llm, relevance_llm=tester)
+
+
+def _basic(store, question, llm, settings, options, on_batch):
+    from core.query.basic_search import BasicParams, basic_search
+    return basic_search(store, question, _pick(options, BasicParams, language=settings.language), llm)
+
+
+register(Method("lazy", "Lazy: tested passages",
+                "LazyGraphRAG: subqueries, a budget of yes/no relevance tests over the community "
+                "hierarchy, claims from the relevant passages, one answer", False, _lazy))
+register(Method("basic", "Basic: best passages",
+                "vector RAG baseline: the question's best text units in one answer call", False, _basic))
+
+
 def _drift(store, question, llm, settings, options, on_batch):
     from core.query.drift.search import DriftParams, drift_search
     params = _pick(options, DriftParams, concurrency=settings.concurrency, language=settings.language)

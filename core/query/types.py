@@ -98,7 +98,7 @@ class MapBatch:
 @dataclass
 class SearchResult:
     method: str
-    """"global" or "local"."""
+    """A name of core/query/methods.py: "global", "local", "lazy", "basic", ..."""
     question: str
     answer: str = ""
     engine: str = "offline"
@@ -120,6 +120,9 @@ class SearchResult:
     no_data: bool = False
     """True when nothing in the data answered the question (no reduce call was made)."""
     created_at: str | None = None
+    lazy: dict[str, Any] = field(default_factory=dict)
+    """Lazy search's trace (core/query/lazy/trace.py LazyTrace.to_dict()): subqueries, community
+    visits, relevance tests, claims, phases."""
 
     # -- serialisation ------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -134,7 +137,7 @@ class SearchResult:
             "error": self.error, "no_data": self.no_data,
             "map": {"batches": [_batch_dict(b) for b in self.batches]},
             "reduce": reduce, "context": self.context, "citations": self.citations,
-            "usage": self.usage, "timings": self.timings,
+            "usage": self.usage, "timings": self.timings, "lazy": self.lazy,
         }
 
     @classmethod
@@ -153,7 +156,8 @@ class SearchResult:
                    reduce=reduce, context=d.get("context") or {}, usage=d.get("usage") or {},
                    timings=d.get("timings") or {}, trace_id=d.get("trace_id"),
                    citations=d.get("citations") or [], error=d.get("error"),
-                   no_data=bool(d.get("no_data")), created_at=d.get("created_at"))
+                   no_data=bool(d.get("no_data")), created_at=d.get("created_at"),
+                   lazy=d.get("lazy") or {})
 
     # -- summaries ----------------------------------------------------------------------
     @property

@@ -1,5 +1,6 @@
 """"How this answer was made": the map batches, the score chart and the reduce context of a global
-query; the four kinds of context of a local query; usage and timings."""
+query; the four kinds of context of a local query; lazy and basic search's (trace_lazy); usage
+and timings."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,6 +13,7 @@ from core.query.types import MapBatch, SearchResult
 from core.store.db import Store
 from pages.components import drilldown as drill
 from pages.components import state as ui
+from pages.components import trace_lazy
 
 
 def batch_rows(batches: list[MapBatch]) -> pd.DataFrame:
@@ -159,6 +161,8 @@ def how(store: Store, result: SearchResult) -> None:
     with st.expander("How this answer was made", expanded=True, icon=":material/route:"):
         if result.method == "global":
             global_how(store, result)
+        elif result.method in ("lazy", "basic"):
+            trace_lazy.how(store, result)
         else:
             local_how(store, result)
         st.markdown("**Usage**")
