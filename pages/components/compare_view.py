@@ -24,7 +24,7 @@ JUDGES = {"same": "The answering model", "other": "Another model or endpoint", "
 
 def default_methods(store: Store) -> list[str]:
     have_reports = bool(store.count("community_reports"))
-    wanted = ["global", "lazy", "basic"] if "lazy" in METHODS else ["global", "local"]
+    wanted = ["global", "lazy"] if "lazy" in METHODS else ["global", "local"]  # a pair; add more to compare
     return [m for m in wanted if m in METHODS and (have_reports or not METHODS[m].needs_reports)]
 
 
