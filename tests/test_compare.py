@@ -161,3 +161,21 @@ def test_compare_cli_prints_the_summary_as_json(ws, tmp_path, capsys):
     assert "ok" in out["aa"] and (tmp_path / "cli" / "judgements.jsonl").exists()
     assert main(["compare", "-w", str(ws), "--methods", "global", "--question", "q", "--out", str(tmp_path / "x"),
                  "--engine", "offline", "--no-aa"]) == 2
+
+
+def test_the_judge_on_another_endpoint_through_the_openai_client(ws, tmp_path, capsys, monkeypatch):
+    """Answers offline, verdicts from a model on its own endpoint (the local OpenAI test server
+    answering with the prompt-aware fake model): one call per pair, order and trial."""
+    from tests.fake_model import respond
+    from tests.openai_server import TEST_KEY, FakeOpenAIServer
+    monkeypatch.setenv("OPENAI_API_KEY", TEST_KEY)
+    with FakeOpenAIServer(lambda messages, request: respond(messages), transient_faults=()) as server:
+        code = main(["compare", "-w", str(ws), "--methods", "global,local", "--question", "Who is Maria Okafor?",
+                     "--out", str(tmp_path / "judged"), "--engine", "offline", "--judge", "llm",
+                     "--judge-base-url", server.url, "--judge-model", server.models[0], "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert code == 0 and out["judge"]["engine"] == "llm" and out["judge"]["model"] == server.models[0]
+        assert server.count("chat") == out["judge_cost"]["llm_calls"] <= (1 + 1) * 2 * 2
+        assert out["judge_errors"] == 0 and len(out["win_rates"]) == len(CRITERIA)
+        reasons = [json.loads(l)["reason"] for l in (tmp_path / "judged" / "judgements.jsonl").read_text().splitlines()]
+        assert all("distinct words" in r for r in reasons)  # the fake judge's own reasons
