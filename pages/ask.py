@@ -120,7 +120,7 @@ def run_global(store: Store, question: str, params: GlobalParams) -> SearchResul
 
 
 def ask_form(store: Store) -> None:
-    method = st.segmented_control("Method", list(METHODS), format_func=METHODS.get,
+    method = st.pills("Method", list(METHODS), format_func=METHODS.get,  # pills wrap: 7 methods fit
                                   default="auto", key="ask_method", label_visibility="collapsed")
     method = method or "auto"
     with st.form("ask", border=False):
