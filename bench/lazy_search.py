@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import statistics
 import time
 from pathlib import Path
@@ -107,6 +106,9 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.1)
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--workspace", default="/tmp/sensemaker-bench-lazy/podcasts")
+    ap.add_argument("--only", help="comma-separated configurations to run (e.g. basic,lazy-100); default all; "
+                                   "the ratios need basic, lazy-100 and the global levels")
+    ap.add_argument("--out", default="lazy_search", help="name of the result file in bench/results/")
     args = ap.parse_args()
     ws = Path(args.workspace + (f"-{args.files}" if args.files else ""))
     store, index_seconds = index(ws, args.files)
@@ -116,8 +118,10 @@ def main() -> None:
           f"{store.count('communities')} communities, reports per level "
           f"{ {lv: n for lv, n in report_levels(store).items()} } ({index_seconds:.1f} s)")
     configs = [("basic", None), *((f"lazy-{b}", b) for b in (100, 500, 1500)), *((f"global-L{lv}", lv) for lv in levels)]
+    if args.only:
+        keep = set(args.only.split(","))
+        configs = [(n, k) for n, k in configs if n in keep]
     rows: dict[str, list[dict]] = {name: [] for name, _ in configs}
-    ratios = []
     with SimServer(args.latency, quiet=True) as server:
         settings = Settings(engine="llm", llm_base_url=server.url, api_key=TEST_KEY, chat_model="test-model",
                             concurrency=args.concurrency, max_retries=0)
@@ -156,39 +160,52 @@ def main() -> None:
 
     table = {name: {k: round(mean(name, k), 1) for k in ("calls", "prompt_tokens", "completion_tokens", "tokens", "wall")}
              for name, _ in configs}
-    finest = f"global-L{levels[-1]}"
-    costliest = max((f"global-L{lv}" for lv in levels), key=lambda n: table[n]["tokens"])
-    per_q_basic = [l["tokens"] / b["tokens"] for l, b in zip(rows["lazy-100"], rows["basic"]) if b["tokens"]]
-    per_q_global = [l["tokens"] / g["tokens"] for l, g in zip(rows["lazy-100"], rows[finest]) if g["tokens"]]
-    lazy_ratio = {name: {key: {"median": round(statistics.median(x[key] for x in rows[name]), 3),
-                               "max": round(max(x[key] for x in rows[name]), 3)}
-                         for key in ("ratio_to_ideal", "ratio_to_measured_waves")}
-                  for name in ("lazy-100", "lazy-500", "lazy-1500")}
-    summary = {
-        "lazy100_over_basic_tokens": {"mean_of_means": round(table["lazy-100"]["tokens"] / table["basic"]["tokens"], 3),
-                                      "max_per_question": round(max(per_q_basic), 3), "target": 2.0},
-        "lazy100_over_finest_global_tokens": {"mean_of_means": round(table["lazy-100"]["tokens"] / table[finest]["tokens"], 4),
-                                              "max_per_question": round(max(per_q_global), 4), "target": 0.1,
-                                              "finest_level": levels[-1]},
-        "lazy100_over_costliest_global_tokens": {
+    names = {n for n, _ in configs}
+    summary = _summary(rows, table, names, levels, waves, call, args)
+    _print_and_write(args, store, qs, index_seconds, table, summary, rows)
+
+
+def _summary(rows, table, names, levels, waves, call, args) -> dict:
+    out: dict = {"call_seconds": round(call, 4), "wave_seconds": {k: round(v, 4) for k, v in waves.items()},
+                 "latency": args.latency, "concurrency": args.concurrency,
+                 "unresolved_references": sum(x["unresolved"] for n in rows for x in rows[n]),
+                 "references_without_verdict": sum(x["without_verdict"] for n in rows for x in rows[n])}
+    lazies = [n for n in ("lazy-100", "lazy-500", "lazy-1500") if n in names]
+    if lazies:
+        out["tests_over_budget_max"] = max(x["tests"] / x["budget"] for n in lazies for x in rows[n])
+        out["lazy_wall_over_dependency_chain_ideal"] = {
+            name: {key: {"median": round(statistics.median(x[key] for x in rows[name]), 3),
+                         "max": round(max(x[key] for x in rows[name]), 3)}
+                   for key in ("ratio_to_ideal", "ratio_to_measured_waves")} for name in lazies}
+        out["target_ratio"] = 1.3
+    if {"basic", "lazy-100"} <= names:
+        per_q = [l["tokens"] / b["tokens"] for l, b in zip(rows["lazy-100"], rows["basic"]) if b["tokens"]]
+        out["lazy100_over_basic_tokens"] = {"mean_of_means": round(table["lazy-100"]["tokens"] / table["basic"]["tokens"], 3),
+                                            "max_per_question": round(max(per_q), 3), "target": 2.0}
+    globals_ = [f"global-L{lv}" for lv in levels if f"global-L{lv}" in names]
+    if globals_ and "lazy-100" in names:
+        finest = globals_[-1]
+        costliest = max(globals_, key=lambda n: table[n]["tokens"])
+        per_q = [l["tokens"] / g["tokens"] for l, g in zip(rows["lazy-100"], rows[finest]) if g["tokens"]]
+        out["lazy100_over_finest_global_tokens"] = {
+            "mean_of_means": round(table["lazy-100"]["tokens"] / table[finest]["tokens"], 4),
+            "max_per_question": round(max(per_q), 4), "target": 0.1, "finest_level": finest}
+        out["lazy100_over_costliest_global_tokens"] = {
             "mean_of_means": round(table["lazy-100"]["tokens"] / table[costliest]["tokens"], 4),
             "level": costliest, "note": "our levels hold only their own communities: the deepest level of an "
                                         "offline index can hold a handful of reports; the costliest level is "
-                                        "the one whose map reads the most"},
-        "tests_over_budget_max": max(x["tests"] / x["budget"] for n in ("lazy-100", "lazy-500", "lazy-1500") for x in rows[n]),
-        "lazy_wall_over_dependency_chain_ideal": lazy_ratio, "target_ratio": 1.3,
-        "call_seconds": round(call, 4), "wave_seconds": {k: round(v, 4) for k, v in waves.items()},
-        "latency": args.latency, "concurrency": args.concurrency,
-        "unresolved_references": sum(x["unresolved"] for n in rows for x in rows[n]),
-        "references_without_verdict": sum(x["without_verdict"] for n in rows for x in rows[n]),
-    }
+                                        "the one whose map reads the most"}
+    return out
+
+
+def _print_and_write(args, store, qs, index_seconds, table, summary, rows) -> None:
     print(f"\n{'method':<12}{'calls':>9}{'prompt':>11}{'completion':>12}{'tokens':>10}{'wall s':>9}")
     for name, t in table.items():
         print(f"{name:<12}{t['calls']:>9}{t['prompt_tokens']:>11}{t['completion_tokens']:>12}{t['tokens']:>10}{t['wall']:>9}")
     print()
     for k, v in summary.items():
         print(f"{k}: {v}")
-    path = write_result("lazy_search", {
+    path = write_result(args.out, {
         "corpus": "behind_the_tech_podcasts (offline index)", "files": args.files or "all",
         "documents": store.count("documents"), "text_units": store.count("text_units"),
         "reports_per_level": report_levels(store), "questions": qs, "index_seconds": round(index_seconds, 1),

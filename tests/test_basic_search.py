@@ -14,7 +14,6 @@ from core.llm.openai import make_llm
 from core.query.basic_search import BasicParams, basic_search
 from core.query.methods import run_method
 from core.query.unit_rank import UnitIndex
-from core.store.db import Store
 from tests.fake_model import respond
 from tests.fakes import FakeChat
 from tests.openai_server import TEST_KEY, FakeOpenAIServer
@@ -53,9 +52,12 @@ def test_no_matching_unit_says_so(tmp_path):
 def test_cli_lazy_and_basic_with_json_and_knobs(tmp_path, capsys):
     lazy_store(tmp_path)
     assert main(["query", QUESTION, "-w", str(tmp_path), "--engine", "offline", "--method", "lazy",
-                 "--budget", "30", "--z", "2", "--chunks-per-community", "1", "--json"]) == 0
+                 "--budget", "30", "--z", "2", "--chunks-per-community", "1", "--map-budget", "700",
+                 "--reduce-budget", "300", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["method"] == "lazy" and d["params"]["budget"] == 30 and d["params"]["z"] == 2
+    assert d["lazy"]["reduce"]["budget"] == 300 and d["lazy"]["reduce"]["tokens"] <= 300
+    assert sum(c["tokens"] for c in d["lazy"]["map_calls"]) <= 700
     assert d["lazy"]["subqueries"] and len(d["lazy"]["tests"]) <= 30
     assert all(len(v["tested"]) == 1 for v in d["lazy"]["visits"])
     assert main(["query", QUESTION, "-w", str(tmp_path), "--engine", "offline", "--method", "lazy",

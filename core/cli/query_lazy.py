@@ -34,6 +34,10 @@ def add_arguments(q: argparse.ArgumentParser) -> None:
                    help="descend into sub-communities after N communities in a row gave nothing relevant (default 3)")
     g.add_argument("--chunks-per-community", type=_positive, metavar="N",
                    help="text units of a community tested per round (default 2)")
+    g.add_argument("--map-budget", type=_positive, metavar="TOKENS",
+                   help="source text the claims calls read in all (default: by the budget, 2,000 / 6,000 / 12,000)")
+    g.add_argument("--reduce-budget", type=_positive, metavar="TOKENS",
+                   help="claims handed to the answer (default: by the budget, 1,500 / 4,000 / 8,000)")
     g.add_argument("--relevance-model", metavar="NAME",
                    help="a cheaper model for the relevance tests, on the same endpoint (default: the chat model)")
     b = q.add_argument_group("basic search (--method basic)")
@@ -43,7 +47,8 @@ def add_arguments(q: argparse.ArgumentParser) -> None:
 
 def options(args: argparse.Namespace) -> dict[str, Any]:
     out = {"budget": args.budget, "subqueries": args.subqueries, "z": args.z,
-           "chunks_per_community": args.chunks_per_community, "relevance_model": args.relevance_model}
+           "chunks_per_community": args.chunks_per_community, "relevance_model": args.relevance_model,
+           "map_max_tokens": args.map_budget, "reduce_max_tokens": args.reduce_budget}
     if args.method == "basic":
         out["max_tokens"] = args.context_budget
     return {k: v for k, v in out.items() if v is not None}

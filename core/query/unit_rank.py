@@ -138,6 +138,11 @@ def passage(text: str, query: str, max_tokens: int) -> str:
         options = sorted((i for i in (hi + 1, lo - 1) if 0 <= i < len(sents)), key=lambda i: -hits[i])
         grown = next((i for i in options if used + sents[i][2] <= max_tokens), None)
         if grown is None:
-            return " ".join(sents[i][0] for i in range(lo, hi + 1))
+            break
         lo, hi = min(lo, grown), max(hi, grown)
         used += sents[grown][2]
+    text = "\n".join(sents[i][0] for i in range(lo, hi + 1))  # one sentence a line
+    while count_tokens(text) > max_tokens and hi > lo:  # the line breaks may cost a token more
+        lo, hi = (lo + 1, hi) if best - lo > hi - best else (lo, hi - 1)
+        text = "\n".join(sents[i][0] for i in range(lo, hi + 1))
+    return text

@@ -27,6 +27,8 @@ from core.store.db import Store
 from core.tokens import count_tokens
 
 MAX_CLAIMS = 8
+HEADER_TOKENS = count_tokens("-----Sources-----\nid|text\n")
+"""The table header of a claims call, counted in the map budget with the subquery's first unit."""
 
 
 @dataclass
@@ -54,7 +56,7 @@ def plan_map(subs: list[Subquery], relevant: dict[int, list[tuple[dict, int]]], 
                 continue
             unit, community = queues[s.index].pop(0)
             unit = {**unit, "text": passage(unit.get("text") or "", s.text, params.map_unit_tokens)}
-            n = count_tokens(source_row(unit) + "\n")
+            n = count_tokens(source_row(unit) + "\n") + (0 if s.index in taken else HEADER_TOKENS)
             if used + n > budget:
                 skipped += 1
                 continue

@@ -74,6 +74,8 @@ class SubqueryMatch:
         self.rank = {r.unit["id"]: r.rank for r in ranked}
         self.rows = {r.unit["id"]: r.unit for r in ranked}
         self.tested: set[str] = set()
+        self.pending: set[str] = set()
+        """Units planned for the round in flight (tested when it settles)."""
         self.relevant: list[tuple[str, int]] = []
         """(unit id, community it was found in), in the order found."""
         self.visits: list[Visit] = []
@@ -96,7 +98,7 @@ class SubqueryMatch:
         c = self.hier.get(number)
         if c is None:
             return []
-        units = [u for u in c.unit_ids if u in self.rank and u not in self.tested]
+        units = [u for u in c.unit_ids if u in self.rank and u not in self.tested and u not in self.pending]
         return sorted(units, key=self.rank.__getitem__)
 
     def _best(self, number: int) -> float:
@@ -116,16 +118,20 @@ class SubqueryMatch:
         self.misses = 0
         return bool(nxt)
 
-    def plan(self, most: int | None = None) -> list[Pick]:
+    def plan(self, most: int | None = None, communities: int | None = None) -> list[Pick]:
         """The next round: up to z communities, each with its best untested units, within the
         budget left and at most `most` tests (the round's share of the calls in flight, so that
-        a round is one wave of calls). An empty list: the search is over (sub.stopped says why)."""
+        a round is one wave of calls) and `communities` communities (default z: a round never
+        looks past the z misses that would send the search deeper). An empty list with nothing
+        pending: the search is over (sub.stopped says why)."""
         if self.done:
             return []
         picks: list[Pick] = []
         planned: set[str] = set()
-        room = self.left if most is None else min(self.left, max(1, most))
-        while len(picks) < max(1, self.params.z) and room > len(planned):
+        left = self.left - len(self.pending)
+        room = left if most is None else min(left, max(1, most))
+        wanted = max(1, self.params.z) if communities is None else communities
+        while len(picks) < wanted and room > len(planned):
             if not self.queue:
                 if picks or not self._descend():
                     break
@@ -139,9 +145,10 @@ class SubqueryMatch:
                 break
             planned.update(units)
             picks.append(Pick(number, self.hier[number].level, [self.rows[u] for u in units]))
-        if not picks:
+        if not picks and not self.pending:
             self.done = True
             self.sub.stopped = "budget" if self.left <= 0 else "no community left"
+        self.pending |= planned
         return picks
 
     # -- settling -----------------------------------------------------------------------
@@ -149,6 +156,7 @@ class SubqueryMatch:
         """Record the round's tests (in the communities' rank order) and decide where the search
         goes next."""
         verdict = {(t.unit, t.community): t.relevant for t in tests}
+        self.pending.clear()
         descend = False
         for p in picks:
             tested = [int(u["human_readable_id"]) for u in p.units]

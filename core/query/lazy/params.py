@@ -24,7 +24,8 @@ class LazyParams:
     """What one test reads: the unit's passage that best matches the subquery."""
     map_max_tokens: int | None = None
     """Source text read by the claims (map) calls in all, in tokens; None: by the budget
-    (2,500 up to 100 tests, 6,000 up to 500, else 12,000)."""
+    (2,000 up to 100 tests, 6,000 up to 500, else 12,000: the cheap preset stays in the cost
+    class of 8k-context vector RAG, as LazyGraphRAG's budget 100 did)."""
     map_unit_tokens: int = 300
     """What the claims call reads of one relevant unit: its passage that best matches the
     subquery (the whole unit when it is shorter)."""
@@ -45,7 +46,7 @@ class LazyParams:
     def map_budget(self) -> int:
         if self.map_max_tokens:
             return int(self.map_max_tokens)
-        return 2500 if self.budget <= 100 else 6000 if self.budget <= 500 else 12000
+        return 2000 if self.budget <= 100 else 6000 if self.budget <= 500 else 12000
 
     def reduce_budget(self) -> int:
         if self.reduce_max_tokens:

@@ -113,12 +113,20 @@ def lazy_search(store: Store, question: str, params: LazyParams | None = None, l
 
 def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, tester: LLM | None,
            store: Store, pool: ThreadPoolExecutor, trace: LazyTrace) -> None:
-    template = None if tester is None else store.workspace
     while True:
         active = [m for m in matches if not m.done]
         shares = split_budget(params.concurrency, len(active))  # one wave of calls per round
-        plans = [(m, m.plan(n)) for m, n in zip(active, shares)]
-        plans = [(m, p) for m, p in plans if p]
+        planned = {m.sub.index: m.plan(n) for m, n in zip(active, shares)}
+        room = params.concurrency - sum(len(p.units) for ps in planned.values() for p in ps)
+        for m in active:  # the share a subquery could not use goes to those its share cut short
+            have = len(planned[m.sub.index])
+            if room <= 0:
+                break
+            if not m.done and have < max(1, params.z):
+                more = m.plan(room, max(1, params.z) - have)
+                planned[m.sub.index] += more
+                room -= sum(len(p.units) for p in more)
+        plans = [(m, planned[m.sub.index]) for m in active if planned.get(m.sub.index)]
         if not plans:
             return
         jobs = [(m, pick, u) for m, picks in plans for pick in picks for u in pick.units]
@@ -126,7 +134,7 @@ def _match(matches: list[SubqueryMatch], index: UnitIndex, params: LazyParams, t
         if tester is None:
             tests = [_offline_test(index, m, pick, u) for m, pick, u in jobs]
         else:
-            futures = [pool.submit(_test, tester, template, m, pick, u, params) for m, pick, u in jobs]
+            futures = [pool.submit(_test, tester, store.workspace, m, pick, u, params) for m, pick, u in jobs]
             tests = [f.result() for f in futures]
         trace.tests += tests
         for m, picks in plans:
