@@ -28,6 +28,11 @@ EXAMPLES = {"global": "What are the main themes in these documents?",
 METHODS = {"auto": METHODS.pop("auto"), **METHODS}  # auto first: the default (issue 21)
 
 
+def short_name(method: str) -> str:
+    """The switch shows "Global", "DRIFT", ...: seven full labels do not fit in one row."""
+    return METHODS[method].split(":")[0]
+
+
 def _result() -> SearchResult | None:
     data = st.session_state.get("ask_result")
     return SearchResult.from_dict(data) if data else None
@@ -120,9 +125,10 @@ def run_global(store: Store, question: str, params: GlobalParams) -> SearchResul
 
 
 def ask_form(store: Store) -> None:
-    method = st.pills("Method", list(METHODS), format_func=METHODS.get,  # pills wrap: 7 methods fit
+    method = st.segmented_control("Method", list(METHODS), format_func=short_name,
                                   default="auto", key="ask_method", label_visibility="collapsed")
     method = method or "auto"
+    st.caption(ui.md(f"{METHODS[method]}: {registry.METHODS[method].summary}"))
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
                                 placeholder=EXAMPLES.get(method, EXAMPLES["global"]),
