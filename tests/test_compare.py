@@ -70,6 +70,10 @@ def test_win_rate_arithmetic_on_a_fixed_judge():
     hand = [Judgement(**base, winner=w) for w in ("x", "x", "x", "y", "tie", "tie")]
     [h] = win_rates(hand)
     assert h.rate == round(4 / 6, 4) and h.p_value == 0.625
+    assert (h.questions, h.questions_won, h.questions_lost, h.p_questions) == (1, 1, 0, 1.0)  # one question
+    many = [Judgement(**{**base, "question": f"q{i}"}, winner="x" if i < 9 else "y") for i in range(10)]
+    [m] = win_rates(many)
+    assert (m.questions_won, m.questions_lost) == (9, 1) and m.p_questions == pytest.approx(0.0215, abs=1e-4)
     low, high = wilson(4, 6)
     assert (h.low, h.high) == (round(low, 4), round(high, 4)) and low < 0.5 < high
     assert round(wilson(8, 10)[0], 3) == 0.490 and round(wilson(8, 10)[1], 3) == 0.943  # textbook values

@@ -235,12 +235,14 @@ def summary_markdown(s: dict) -> str:
            f"{s['questions']} question(s); judge: {j['model'] or 'offline (features, no model)'}, "
            f"{j['trials']} trial(s) x 2 orders; {s['judgements']} verdicts.", "",
            "## Win rates (row method against column method; ties count half)", "",
-           "| a | b | criterion | a wins | b wins | ties | win rate of a | 95% interval | p | significant |",
-           "|---|---|---|---:|---:|---:|---:|---|---:|---|"]
+           "| a | b | criterion | a wins | b wins | ties | win rate of a | 95% interval | p | significant | "
+           "questions a/b won | p over questions |",
+           "|---|---|---|---:|---:|---:|---:|---|---:|---|---|---:|"]
     for w in s["win_rates"]:
         out.append(f"| {w['a']} | {w['b']} | {w['criterion']} | {w['wins']} | {w['losses']} | {w['ties']} | "
                    f"{w['rate']:.0%} | {w['low']:.0%}-{w['high']:.0%} | {w['p_value']:.3f} | "
-                   f"{'yes' if w['significant'] else 'no'} |")
+                   f"{'yes' if w['significant'] else 'no'} | {w.get('questions_won', 0)}/{w.get('questions_lost', 0)} "
+                   f"of {w.get('questions', 0)} | {w.get('p_questions', 1.0):.3f} |")
     out += ["", "## Cost per method", "", "| method | answers | LLM calls | prompt tokens | completion tokens | "
             "cache hits | seconds | cost |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for m, c in s["cost"].items():

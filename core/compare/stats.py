@@ -5,7 +5,8 @@ A pair's win rate on a criterion is (wins + ties / 2) / verdicts, from a's side.
 is Wilson's score interval for that share at 95%; its p-value the two-sided exact sign test on
 the decisive verdicts (wins against losses, ties left out). Verdicts on the same question are
 not independent (the same two answers are read 2 x trials times), so with few questions the
-interval is narrower than the truth: the summary says how many questions it rests on.
+interval is narrower than the truth: each rate also carries the questions won and lost and the
+sign test over questions (`p_questions`), the independent unit.
 Position bias: among decisive verdicts, the share that went to the answer shown first; a fair
 judge is near 0.5 and counterbalancing keeps a biased one from favouring either method.
 A/A: a method against a second run of itself must come out near 50%; when its interval leaves
@@ -37,6 +38,12 @@ class PairStat:
     p_value: float
     significant: bool
     questions: int
+    questions_won: int = 0
+    """Questions on which a's verdicts come out above half (ties count half)."""
+    questions_lost: int = 0
+    p_questions: float = 1.0
+    """The sign test over questions (the independent unit): with few questions it stays high
+    however many verdicts each question has."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -70,8 +77,13 @@ def pair_stat(a: str, b: str, criterion: str, verdicts: list[Judgement], alpha: 
     rate = (wins + ties / 2) / n if n else 0.5
     low, high = wilson(wins + ties / 2, n)
     p = sign_test(wins, losses)
+    per_q: dict[str, list[float]] = {}
+    for j in verdicts:
+        per_q.setdefault(j.question, []).append(1.0 if j.winner == a else 0.0 if j.winner == b else 0.5)
+    means = [sum(v) / len(v) for v in per_q.values()]
+    qw, ql = sum(1 for m in means if m > 0.5), sum(1 for m in means if m < 0.5)
     return PairStat(a, b, criterion, wins, losses, ties, n, round(rate, 4), round(low, 4), round(high, 4),
-                    round(p, 4), p < alpha, len({j.question for j in verdicts}))
+                    round(p, 4), p < alpha, len(per_q), qw, ql, round(sign_test(qw, ql), 4))
 
 
 def win_rates(judgements: Iterable[Judgement], alpha: float = ALPHA) -> list[PairStat]:

@@ -128,7 +128,9 @@ def verdicts(summary: dict, judgements: list[dict]) -> None:
     rates = pd.DataFrame([{"method": w["a"], "against": w["b"], "criterion": w["criterion"],
                            "win rate": f"{w['rate']:.0%}", "95% interval": f"{w['low']:.0%}-{w['high']:.0%}",
                            "wins": w["wins"], "losses": w["losses"], "ties": w["ties"],
-                           "significant": "yes" if w["significant"] else "no"} for w in summary["win_rates"]])
+                           "significant": "yes" if w["significant"] else "no",
+                           "questions won/lost": f"{w.get('questions_won', 0)}/{w.get('questions_lost', 0)} of "
+                                                 f"{w.get('questions', 0)}"} for w in summary["win_rates"]])
     if not rates.empty:
         st.dataframe(rates, hide_index=True, width="stretch")
     rows = [{"pair": f"{x['a']} vs {x['b']}", "shown first": x["first"], "trial": x["trial"] + 1,
