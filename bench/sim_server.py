@@ -36,6 +36,8 @@ PROMPT_KINDS = [("You break a user's question into", "lazy_refine"),
                 ("You are writing one description", "summarize"),
                 ("writing a report about one community", "report"), ("---Analyst reports---", "reduce"),
                 ("---Data table---", "map"), ("entities the question is about", "local")]
+from tests.fake_model_methods import KINDS as _METHOD_KINDS  # noqa: E402 - DRIFT, TS, judge (issue 21)
+PROMPT_KINDS = _METHOD_KINDS + PROMPT_KINDS
 
 
 def chat_key(model: str, messages: list[dict]) -> str:

@@ -17,14 +17,21 @@ from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
 from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
 from pages.components import trace as ui_trace, trace_lazy
-from pages.components import links, navigation
+from pages.components import links, method_views, navigation
 from pages.components import state as ui
 
 METHODS = {name: m.label for name, m in registry.METHODS.items()}
 EXAMPLES = {"global": "What are the main themes in these documents?",
             "local": "What do we know about the harbour authority?",
             "lazy": "What happened, who was involved, and what came of it?",
-            "basic": "What does the text say about the harbour authority?"}
+            "basic": "What does the text say about the harbour authority?",
+            **method_views.EXAMPLES}  # auto, DRIFT, TS: issue 21
+METHODS = {"auto": METHODS.pop("auto"), **METHODS}  # auto first: the default (issue 21)
+
+
+def short_name(method: str) -> str:
+    """The switch shows "Global", "DRIFT", ...: seven full labels do not fit in one row."""
+    return METHODS[method].split(":")[0]
 
 
 def _result() -> SearchResult | None:
@@ -52,6 +59,8 @@ def _reopen_linked(store: Store) -> None:
 
 
 def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
+    if method in method_views.EXTRA:
+        return method_views.options(store, method)
     with st.expander("Options", icon=":material/tune:"):
         if method in ("lazy", "basic"):
             return trace_lazy.options(method)
@@ -133,12 +142,13 @@ def run_global(store: Store, question: str, params: GlobalParams) -> SearchResul
 def ask_form(store: Store) -> None:
     pending = st.session_state.pop("ask_pending", None)
     if pending:
-        st.session_state["ask_method"] = pending[0] if pending[0] in METHODS else "global"
+        st.session_state["ask_method"] = pending[0] if pending[0] in METHODS else "auto"
         st.session_state["ask_question"] = pending[1]
-    st.session_state.setdefault("ask_method", "global")
-    method = st.segmented_control("Method", list(METHODS), format_func=METHODS.get,
+    st.session_state.setdefault("ask_method", "auto")
+    method = st.segmented_control("Method", list(METHODS), format_func=short_name,
                                   key="ask_method", label_visibility="collapsed")
-    method = method or "global"
+    method = method or "auto"
+    st.caption(ui.md(f"{METHODS[method]}: {registry.METHODS[method].summary}"))
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
                                 placeholder=EXAMPLES.get(method, EXAMPLES["global"]),
@@ -149,7 +159,9 @@ def ask_form(store: Store) -> None:
         if not question.strip():
             st.warning("Type a question first.")
             return
-        if method == "global":
+        if method in method_views.EXTRA:
+            result = method_views.run(store, method, question, params)
+        elif method == "global":
             result = run_global(store, question, params)
         elif method == "local":
             with st.spinner("Collecting the entities' neighbourhood and answering..."):
@@ -182,7 +194,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
         ui_downloads.answer_button(store, result)
-    ui_trace.how(store, result)
+    (method_views.how if method_views.draws(result) else ui_trace.how)(store, result)
 
 
 def past_queries(store: Store) -> None:

@@ -214,8 +214,9 @@ def _ask(at: AppTest, question: str) -> AppTest:
 
 
 def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeypatch):
-    at = _ask(_open(_app(indexed_home, monkeypatch), "pages/ask.py"),
-              "What happened at Tanner Quay and who was responsible?")
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.get("button_group")[0].set_value("global").run()  # the default is auto
+    at = _ask(at, "What happened at Tanner Quay and who was responsible?")
     batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
     assert len(batches) >= 1 and (batches["status"] == "ok").all()
     assert batches["best score"].max() > 0
@@ -230,6 +231,7 @@ def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeyp
 
 def test_reports_per_map_call_option_gives_each_report_its_own_batch(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.get("button_group")[0].set_value("global").run()  # the default is auto
     at.selectbox(key="ask_per_map").set_value(1)  # in the form: sent with the Ask click
     _ask(at, "What happened at Tanner Quay and who was responsible?")
     batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)
@@ -417,6 +419,7 @@ def test_llm_engine_from_the_sidebar_connection_and_question(indexed_home, monke
         at.sidebar.text_input(key="api_key_typed").input("sk-right").run()
         next(b for b in at.sidebar.button if b.label == "Test connection").click().run()
         assert at.sidebar.success and server.models[0] in _plain(at.sidebar.success[0].value)
+        at.get("button_group")[0].set_value("global").run()  # the default is auto
         _ask(at, "What happened at Tanner Quay?")
         assert not at.error, [e.value for e in at.error]
         batches = next(d.value for d in at.dataframe if "best score" in d.value.columns)

@@ -175,6 +175,8 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
 
     # ask a global question: map batches and scores, then a citation down to the source text
     _nav(page, "Ask")
+    page.locator('[data-testid="stMain"]').get_by_text("Global", exact=True).click()  # the default is auto
+    _settle(page)
     page.get_by_placeholder("What are the main themes").fill(
         "What did Maria Okafor find at Berth 2 and what did Calloway Chemicals say?")
     page.get_by_role("button", name="Ask").click()

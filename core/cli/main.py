@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "core.cli.interop",
     "core.cli.verify",
     "core.cli.query",
+    "core.cli.compare",
 ]
 
 

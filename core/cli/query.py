@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the answer's form, as told to the model (default: multiple paragraphs)")
     from core.cli.query_lazy import add_arguments as add_lazy_arguments
     add_lazy_arguments(q)
+    q.add_argument("--followups", type=int, dest="k_followups", metavar="K",
+                   help="DRIFT: follow-up questions answered per round (default 20; 5 for a small context window)")
+    q.add_argument("--folds", type=int, help="DRIFT: primer folds (default 5; small window 2)")
+    q.add_argument("--depth", type=int, help="DRIFT: rounds of follow-ups (default 3; small window 2)")
     q.add_argument("--trace", help="show a stored query again (its id or number) instead of asking")
     q.add_argument("--json", action="store_true", help="print the whole result as one JSON object")
     q.set_defaults(func=cmd_query)
@@ -99,7 +103,8 @@ def run_query(args, store):
     from core.query.methods import run_method
     llm, settings = _llm(args, store)
     options = dict(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
-                   concurrency=args.concurrency, response_type=args.response_type)
+                   concurrency=args.concurrency, response_type=args.response_type,
+                   k_followups=args.k_followups, folds=args.folds, depth=args.depth)
     if args.reports_per_map is not None:
         options["map_max_reports"] = None if args.reports_per_map == _AUTO else args.reports_per_map
     from core.cli.query_lazy import options as lazy_options
@@ -129,7 +134,12 @@ def render_text(result, store=None) -> str:
     """The answer, then a short account of how it was made."""
     lines = [result.answer or "(no answer)", "", "How it was made:"]
     engine = "offline engine, no language model" if result.engine == "offline" else f"model {result.model}"
-    if result.method == "global":
+    from core.cli.method_text import method_lines, route_line
+    lines += route_line(result)
+    special = method_lines(result, engine)
+    if special is not None:
+        lines += special
+    elif result.method == "global":
         p = result.params
         lines.append(f"- global search over level {result.level} ({engine}), seed {p.get('seed')}: "
                      f"{p.get('reports_eligible', 0)} of {p.get('reports_at_level', 0)} reports "

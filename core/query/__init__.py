@@ -7,6 +7,9 @@ lazy/           lazy search (LazyGraphRAG's query side): refine, match with a bu
 basic_search    the vector-RAG baseline: the question's best text units, one answer call
 unit_rank       ranking text units against a query (embeddings or BM25), best passages
 methods         the registry of search methods by name (query --method, the Ask page)
+drift/          DRIFT: primer over reports, rounds of follow-ups by local search, one reduce
+ts_search       TS baseline: global map-reduce over shuffled text units instead of reports
+route           auto: the method a question should go to, with a one-line reason
 offline_answer  the offline scorer and extractive answers (no model)
 types           parameters, map batches, points and the search result
 context         context text for the models, packed to token budgets

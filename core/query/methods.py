@@ -94,3 +94,39 @@ register(Method("lazy", "Lazy: tested passages",
                 "hierarchy, claims from the relevant passages, one answer", False, _lazy))
 register(Method("basic", "Basic: best passages",
                 "vector RAG baseline: the question's best text units in one answer call", False, _basic))
+
+
+def _drift(store, question, llm, settings, options, on_batch):
+    from core.query.drift.search import DriftParams, drift_search
+    params = _pick(options, DriftParams, concurrency=settings.concurrency, language=settings.language)
+    return drift_search(store, question, params, llm)
+
+
+def _ts(store, question, llm, settings, options, on_batch):
+    from core.query.ts_search import ts_search
+    from core.query.types import GlobalParams
+    options = {k: v for k, v in options.items() if k != "level"}
+    params = _pick(options, GlobalParams, concurrency=settings.concurrency, language=settings.language)
+    return ts_search(store, question, params, llm, on_batch=on_batch)
+
+
+def _auto(store, question, llm, settings, options, on_batch):
+    from core.query.route import route
+    chosen = route(store, question, [m for m in METHODS if m != "auto"])
+    result = run_method(chosen.method, store, question, llm, settings, options, on_batch)
+    result.params["route"] = chosen.to_dict()
+    if result.trace_id:  # the stored trace says it was routed
+        from core.query.traces import save_trace
+        save_trace(store, result)
+    return result
+
+
+register(Method("drift", "DRIFT: primer and follow-ups",
+                "a primer over the reports most like a hypothetical answer, then rounds of local "
+                "search on its follow-up questions, then one reduce", True, _drift))
+register(Method("ts", "TS: map-reduce over the text",
+                "global map-reduce over shuffled source passages instead of reports (the paper's "
+                "TS baseline)", False, _ts))
+register(Method("auto", "Auto: suggest the method",
+                "choose the method from the question (named entities lean local, themes lean "
+                "global) and say why", False, _auto))

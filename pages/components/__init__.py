@@ -4,6 +4,8 @@ app frame on top. A module imports only from its own layer or below (tests/test_
 state         session state: workspace, store, engine settings, escaping, error display
 chips         citation chips with their evidence; drilldown  the record/document dialogs
 trace         how an answer was made; runs  index runs (estimate, live, history, failures)
+method_views  the Ask page's auto, DRIFT and TS (options, run, traces)
+compare_view  the Compare page: answers side by side, verdicts, win-rate heatmap
 import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
 documents     removing documents (with a confirmation) and replacing one by a new version
 downloads     answer/report Markdown, community GraphML, workspace exports; links  deep links

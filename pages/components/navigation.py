@@ -15,6 +15,7 @@ PAGES = (
     ("pages/corpus.py", "Corpus", ":material/library_books:", "corpus"),
     ("pages/communities.py", "Communities", ":material/hub:", "communities"),
     ("pages/ask.py", "Ask", ":material/forum:", "ask"),
+    ("pages/compare.py", "Compare", ":material/balance:", "compare"),
 )
 
 

@@ -1,0 +1,132 @@
+"""Routing (`--method auto`): suggest the search method for a question, with a one-line reason
+the user can read and override.
+
+Signals, each weighed once:
+- narrow: entities of the graph named in the question (title match, the strongest signal),
+  other proper names (capitalised words inside the sentence), a who/when/where/which/how
+  much/how many opening, a quoted phrase, a number or date, "what did X say/do";
+- broad: the words of sensemaking over a corpus ("themes", "overall", "trends", "across",
+  "main", "common", "recurring", "patterns", "in general", "most", "compare", ...), plural
+  wholes ("the speakers", "guests", "companies", "documents"), and "how do/does ... differ".
+A broad question goes to global (lazy when the workspace has no reports but lazy is
+registered; local otherwise); a narrow one to local when it names an entity of the graph or
+another proper name, else basic when registered, else local. A workspace without community reports is never sent to
+global or DRIFT.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+STRONG_BROAD = re.compile(
+    r"\b(themes?|topics?|overall|overview|trends?|across|recurring|patterns?|general(?:ly)?|broad(?:ly)?|"
+    r"summar\w+|overarching|landscape|throughout|over time|over the (?:course|years|past)|"
+    r"(?:kinds|types|categories|range) of|whole|entire|collection|corpus|dataset|"
+    r"what (?:is|are) (?:the|this|these) \w+ about|"
+    r"(?:main|major|key|common|biggest|most important) \w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
+WEAK_BROAD = re.compile(
+    r"\b(most|frequent(?:ly)?|often|various|variety|compare[sd]?|comparison|differ(?:ent|ences?)?|"
+    r"similar(?:ities)?|perspectives?|views|approaches|strateg(?:y|ies)|implications?|common(?:ly)?|"
+    r"evolv\w*|shift(?:s|ed)?|changed?)\b", re.I)
+PLURAL_WHOLES = re.compile(
+    r"\b(the |these |all |different |many )?(speakers|guests|leaders|companies|organi[sz]ations|"
+    r"documents|episodes|podcasts|calls|transcripts|quarters|articles|people|characters|"
+    r"participants|analysts|industries|sectors|stakeholders|parties|groups)\b", re.I)
+WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
+NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|"
+                         r"how (much|many|long|old)|what (year|date|time|day))\b", re.I)
+FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:what (?:was|is|were) the|"
+                       r"what happened (?:when|at|to|on|in the)|according to|how much|how many|"
+                       r"what percentage|what amount|exact))\b")
+NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
+QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
+PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
+_NOT_NAMES = {"What", "Who", "How", "When", "Where", "Which", "Why", "Is", "Are", "Do", "Does", "Did", "The",
+              "In", "On", "Of", "And", "Can", "Could", "I", "AI", "A", "An", "Overall", "Across", "Please",
+              "List", "Describe", "Summarize", "Summarise", "Compare", "Explain", "Give", "Tell",
+              "January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+              "Saturday", "Sunday"}
+
+
+@dataclass
+class Route:
+    method: str
+    reason: str
+    family: str
+    """"narrow" (local or basic is the right family) or "broad" (global or lazy)."""
+    signals: dict[str, list[str]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"method": self.method, "reason": self.reason, "family": self.family, "signals": self.signals}
+
+
+def signals(question: str, entity_titles: list[str] | None = None) -> dict[str, list[str]]:
+    q = question or ""
+    out: dict[str, list[str]] = {"entities": list(entity_titles or [])}
+    out["broad"] = list(dict.fromkeys(m.group(0).lower() for m in STRONG_BROAD.finditer(q)))
+    out["weak_broad"] = [w for w in dict.fromkeys(m.group(0).lower() for m in WEAK_BROAD.finditer(q))
+                         if not any(w in b for b in out["broad"])]
+    out["wholes"] = list(dict.fromkeys(m.group(2).lower() for m in PLURAL_WHOLES.finditer(q)))
+    which = WHICH_PLURAL.match(q)
+    if which:  # "which episodes ...", "which trends ...": a set gathered over the corpus
+        out["wholes"].append(which.group(0).strip().lower())
+    names = [m.group(1) for m in PROPER.finditer(q) if m.group(1) not in _NOT_NAMES]
+    named = {t.lower() for t in out["entities"]}
+    out["names"] = [n for n in dict.fromkeys(names) if n.lower() not in named]
+    m = NARROW_OPEN.match(q)
+    out["opening"] = [m.group(0).strip().lower()] if m and not which else []
+    out["facts"] = [m.group(0) for m in FACT_FORM.finditer(q)] + [m.group(0) for m in NUMBER.finditer(q)] \
+        + [m.group(0) for m in QUOTED.finditer(q)]
+    return out
+
+
+def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
+    """("narrow" | "broad", why), from the signals: the heavier side wins; a tie goes broad when
+    there is any broad cue (a named thing inside a sensemaking question stays a global question)."""
+    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"]) + 1.0 * bool(sig["opening"]) \
+        + 0.5 * bool(sig["facts"])
+    broad = 1.0 * min(2, len(sig["broad"])) + 0.5 * bool(sig["weak_broad"]) + 1.0 * bool(sig["wholes"])
+    if broad > 0 and broad >= narrow:
+        cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
+        return "broad", f"it asks about the corpus as a whole ({cues})"
+    if narrow > 0:
+        if sig["entities"]:
+            what = "it names " + ", ".join(t.title() if t.isupper() else t for t in sig["entities"][:3])
+        elif sig["names"]:
+            what = "it names " + ", ".join(sig["names"][:3])
+        elif sig["opening"]:
+            what = f'it asks "{sig["opening"][0]}..." about one thing'
+        else:
+            what = "it asks for a specific fact"
+        return "narrow", what
+    return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
+
+
+def route_question(question: str, entity_titles: list[str] | None = None, has_reports: bool = True,
+                   available: list[str] | tuple[str, ...] = ("global", "local")) -> Route:
+    """The method for a question, given the entities of the graph it names."""
+    sig = signals(question, entity_titles)
+    family, why = family_of(sig)
+    if family == "broad":
+        if has_reports and "global" in available:
+            method, how = "global", "global search (map-reduce over community reports)"
+        elif "lazy" in available:
+            method, how = "lazy", "lazy search" + ("" if has_reports else " (this workspace has no community reports)")
+        else:
+            method, how = ("basic" if "basic" in available else "local"), "the closest passages (no community reports)"
+    else:
+        if sig["entities"] or sig["names"] or "basic" not in available:
+            method, how = "local", "local search (the neighbourhood in the graph of what it names)"
+        else:
+            method, how = "basic", "basic search (the passages most like the question)"
+    return Route(method, f"{how}, because {why}.", family, sig)
+
+
+def route(store, question: str, available: list[str] | tuple[str, ...] | None = None) -> Route:
+    """route_question with the entities of this workspace's graph named in the question."""
+    from core.query.local_search import title_matches
+    if available is None:  # the caller knows the registry (core.query.methods imports this module)
+        available = ("global", "local")
+    titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
+    return route_question(question, titles, bool(store.count("community_reports")), available)

@@ -1,0 +1,139 @@
+"""DRIFT, TS and auto (routing) on a sample workspace indexed offline: with the prompt-aware fake
+model (the calls each method makes, what its trace holds, that references resolve) and offline;
+through the registry and the CLI."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from core.cli.main import main
+from core.errors import UserError
+from core.llm.client import LLM
+from core.query.drift.search import DriftParams, drift_search
+from core.query.methods import METHODS, run_method
+from core.query.route import route, route_question
+from core.query.ts_search import ts_search
+from core.query.types import GlobalParams
+from core.store.db import Store
+from tests.conftest import build_workspace, sample_files
+from tests.fake_model import respond
+from tests.fakes import FakeChat
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    return build_workspace(tmp_path_factory.mktemp("m21"), "m21", sample_files(4))
+
+
+def fake_llm(store, window=None):
+    chat = FakeChat(respond)
+    llm = LLM(chat, store=None)
+    if window:
+        llm.context_window = window
+    return llm, chat
+
+
+def kinds(chat):
+    from bench.sim_server import prompt_kind
+    return [prompt_kind(m) for m in chat.calls]
+
+
+def test_drift_primer_folds_follow_up_rounds_and_one_reduce(ws):
+    store = Store(ws)
+    llm, chat = fake_llm(store)
+    r = drift_search(store, "What are the main conflicts in Port Aldermere?",
+                     DriftParams(k_followups=3, folds=2, depth=2, seed=1), llm)
+    d = r.context["drift"]
+    folds = [n for n in d["nodes"] if n["depth"] == 0]
+    follow = [n for n in d["nodes"] if n["depth"] > 0]
+    assert len(folds) == 2 and len(d["top_reports"]) == 3  # the 3 best reports in 2 folds
+    assert sorted(sum((f["reports"] for f in folds), [])) == sorted(d["top_reports"])
+    assert follow and all(n["depth"] in (1, 2) for n in follow)
+    assert all(r_["asked"] <= 3 for r_ in d["rounds"])
+    assert len({n["query"].lower() for n in follow}) == len(follow)  # nothing asked twice
+    assert all(n["parent"] is not None for n in follow)
+    got = kinds(chat)
+    assert got.count("drift_hyde") == 1 and got.count("drift_primer") == 2 and got.count("drift_reduce") == 1
+    assert got.count("drift_local") == len(follow)
+    assert r.answer and r.citations and not any(c["dangling"] for c in r.citations)
+    assert r.usage["llm_calls"] == len(chat.calls)
+
+
+def test_drift_takes_smaller_defaults_for_a_small_window_and_says_so(ws):
+    store = Store(ws)
+    llm, _ = fake_llm(store, window=4096)
+    r = drift_search(store, "What happened at Berth 2?", DriftParams(seed=2), llm, record=False)
+    assert (r.params["k_followups"], r.params["folds"], r.params["depth"]) == (5, 2, 2)
+    assert "small context window" in r.params["defaults"]
+    big, _ = fake_llm(store)
+    r2 = drift_search(store, "What happened at Berth 2?", DriftParams(seed=2), big, record=False)
+    assert (r2.params["k_followups"], r2.params["folds"], r2.params["depth"]) == (20, 5, 3)
+
+
+def test_drift_offline_answers_with_resolving_references(ws):
+    store = Store(ws)
+    r = drift_search(store, "What do we know about Maria Okafor?", DriftParams(k_followups=4, folds=2, depth=1))
+    assert r.engine == "offline" and r.answer
+    assert r.citations and not any(c["dangling"] for c in r.citations)
+    assert any(n["depth"] == 1 for n in r.context["drift"]["nodes"])
+
+
+def test_ts_maps_every_text_unit_once_and_cites_sources(ws):
+    store = Store(ws)
+    llm, chat = fake_llm(store)
+    r = ts_search(store, "What are the main themes?", GlobalParams(map_max_tokens=1500, seed=3), llm)
+    ids = [i for b in r.batches for i in b.report_ids]
+    assert sorted(ids) == sorted(u["human_readable_id"] for u in store.rows("text_units", select="human_readable_id"))
+    assert len(r.batches) > 1 and kinds(chat).count("ts_map") == len(r.batches)
+    assert kinds(chat).count("ts_reduce") == 1
+    kinds_cited = {c["kind"] for c in r.citations}
+    assert kinds_cited == {"Sources"} and not any(c["dangling"] for c in r.citations)
+    again = ts_search(store, "What are the main themes?", GlobalParams(map_max_tokens=1500, seed=3), None)
+    assert again.engine == "offline" and again.answer and {c["kind"] for c in again.citations} == {"Sources"}
+
+
+def test_routing_reads_the_question_and_the_graph(ws):
+    store = Store(ws)
+    broad = route(store, "What are the main themes across these documents?")
+    assert broad.method == "global" and "as a whole" in broad.reason
+    narrow = route(store, "Who is Maria Okafor?")
+    assert narrow.method == "local" and "Maria Okafor" in narrow.reason.title()
+    # a workspace without reports is never sent to global
+    assert route_question("What are the main themes?", [], has_reports=False,
+                          available=("global", "local", "drift", "lazy")).method == "lazy"
+    assert route_question("What are the main themes?", [], has_reports=False,
+                          available=("global", "local")).method == "local"
+
+
+def test_auto_in_a_workspace_without_reports_answers_without_global(ws, tmp_path):
+    copy = tmp_path / "noreports"
+    shutil.copytree(ws, copy)
+    store = Store(copy)
+    store.db.execute("delete from community_reports")
+    store.db.conn.commit()
+    r = run_method("auto", store, "What are the overall trends?")
+    assert r.params["route"]["method"] not in ("global", "drift") and r.answer
+    with pytest.raises(UserError, match="no community reports"):
+        run_method("global", store, "What are the overall trends?")
+
+
+@pytest.mark.parametrize("method", ["drift", "ts", "auto"])
+def test_query_cli_runs_the_method_and_prints_its_trace(ws, capsys, method):
+    assert method in METHODS
+    code = main(["query", "What are the main conflicts?", "-w", str(ws), "--method", method, "--engine", "offline",
+                 "--depth", "1", "--followups", "3", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["answer"]
+    if method == "drift":
+        assert out["method"] == "drift" and out["context"]["drift"]["nodes"]
+        assert out["params"]["depth"] == 1 and out["params"]["k_followups"] == 3
+    elif method == "ts":
+        assert out["method"] == "ts" and out["map"]["batches"]
+    else:
+        assert out["params"]["route"]["method"] == out["method"] and out["params"]["route"]["reason"]
+    main(["query", "What are the main conflicts?", "-w", str(ws), "--method", method, "--engine", "offline",
+          "--depth", "1", "--followups", "3"])
+    text = capsys.readouterr().out
+    assert {"drift": "DRIFT search", "ts": "TS: map-reduce", "auto": "auto chose"}[method] in text
