@@ -172,10 +172,10 @@ def failed_panel(store: Store, workspace: Path, running: bool) -> None:
     with st.container(border=True):
         units = sum(i["kind"] == "text unit" for i in items)
         reasons = "; ".join(dict.fromkeys(str(i["error"] or "")[:160] for i in items[:3]))
-        st.error(ui.md(f"**The last run lost {len(items)} item{'s' if len(items) != 1 else ''}** "
-                       f"({units} text unit{'s' if units != 1 else ''}): what they hold is missing "
-                       f"from the graph until they are retried. First reason: {reasons}"),
-                 icon=":material/error:")
+        st.warning(f"**The last run lost {len(items)} item{'s' if len(items) != 1 else ''}** "
+                   f"({units} text unit{'s' if units != 1 else ''}): what they hold is missing from "
+                   f"the graph until they are retried. First reason: {ui.md(reasons)}",
+                   icon=":material/error:")
         st.dataframe(pd.DataFrame([{"kind": i["kind"], "item": i["item"], "error": i["error"]}
                                    for i in items]),
                      hide_index=True, width="stretch", height=min(38 + 35 * len(items), 240))
