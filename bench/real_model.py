@@ -175,12 +175,15 @@ def check_interrupts(url: str) -> dict:
     started = threading.Event()
 
     def read_first() -> None:
-        for chunk in ask():
-            for c in chunk.choices:
-                first["text"] += c.delta.content or ""
-                first["finish"] = c.finish_reason or first["finish"]
-                if first["text"]:
-                    started.set()
+        try:
+            for chunk in ask():
+                for c in chunk.choices:
+                    first["text"] += c.delta.content or ""
+                    first["finish"] = c.finish_reason or first["finish"]
+                    if first["text"]:
+                        started.set()
+        except openai.APIError as exc:  # the server closed the stream mid-answer
+            first["error"] = f"{type(exc).__name__}: {exc}"
         started.set()
 
     t = threading.Thread(target=read_first)
@@ -188,7 +191,7 @@ def check_interrupts(url: str) -> dict:
     started.wait(600)
     second = "".join(c.delta.content or "" for chunk in ask() for c in chunk.choices)
     t.join()
-    return {"first_finish_reason": first["finish"], "first_chars": len(first["text"]),
+    return {"first_finish_reason": first["finish"], "first_error": first.get("error"), "first_chars": len(first["text"]),
             "second_chars": len(second), "interrupts": first["finish"] is None}
 
 

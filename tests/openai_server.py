@@ -59,7 +59,9 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
   interrupt            True: like llama-cpp-python's server at its defaults (interrupt_requests):
                        one answer is generated at a time, and a streamed answer ends at once
                        ("data: [DONE]", no finish reason) when another chat request is waiting;
-                       a stream opens with a role-only chunk, so one interrupted at once is empty
+                       a stream opens with a role-only chunk, so one interrupted at once is empty.
+                       "drop": the interrupted stream's connection closes instead (what the real
+                       server, llama-cpp-python 0.3.x, was seen to do: its task is cancelled)
   slots                at most this many requests handled at once; more get HTTP 503 ("no free
                        slot", as gateways and a full Ollama queue answer); GET /props reports
                        total_slots and GET /slots the slots, like llama.cpp (unless report_slots
@@ -201,7 +203,7 @@ class FakeOpenAIServer:
                  context_window: int | None = None, include_usage: bool = True, dim: int = 64,
                  unsupported_params: tuple[str, ...] = (), streaming: str = "full",
                  token_delay: float = 0.0, chunk_tokens: int = 1, report_window: str | None = None,
-                 interrupt: bool = False, slots: int | None = None, report_slots: bool = True,
+                 interrupt: bool | str = False, slots: int | None = None, report_slots: bool = True,
                  json_stream_type: bool = False):
         self.respond = respond or default_respond
         if report_window not in (None, "props", "models"):
@@ -568,6 +570,8 @@ class FakeOpenAIServer:
                     if self.interrupt and self._waiting and media_type != "application/json":
                         with self._lock:
                             self.interrupted += 1
+                        if self.interrupt == "drop":  # what the real server's cancel does
+                            raise _Drop()
                         completed = True
                         yield b"data: [DONE]\n\n"  # llama-cpp-python: interrupted, no finish reason
                         return

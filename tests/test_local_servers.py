@@ -97,9 +97,11 @@ def test_calls_wait_for_a_free_slot():
 
 
 # against servers ----------------------------------------------------------------------------
-def test_a_server_that_interrupts_the_stream_in_flight_loses_no_unit_at_concurrency_8(tmp_path):
-    """llama-cpp-python's server at its defaults: each new request ends the answer being streamed."""
-    with FakeOpenAIServer(lambda m, r: respond(m), interrupt=True, token_delay=0.0005,
+@pytest.mark.parametrize("interrupt", [True, "drop"])
+def test_a_server_that_interrupts_the_stream_in_flight_loses_no_unit_at_concurrency_8(tmp_path, interrupt):
+    """llama-cpp-python's server at its defaults: each new request ends the answer being streamed
+    (with [DONE] and no finish reason, or by closing the connection)."""
+    with FakeOpenAIServer(lambda m, r: respond(m), interrupt=interrupt, token_delay=0.0005,
                           models=("test-model",)) as server:
         store, summary = _index(server, tmp_path)
         assert server.interrupted > 0  # the server did cut answers: without adapting, units are lost

@@ -10,8 +10,9 @@ with timeouts.
 `AdaptiveLimit` is an AIMD limit (additive increase, multiplicative decrease, as TCP does):
 - it starts from the setting, or from the server's slots where it says fewer (probed once, on
   the first call: building a client never calls the server);
-- an answer that comes back empty or cut short (no finish reason) while more than one call may
-  be in flight means the server interrupts: the limit drops to one at once ("the server answers
+- an answer that comes back empty or cut short (no finish reason, or the connection closed in
+  the middle of the stream, which is what llama-cpp-python's server really does) while more
+  than one call may be in flight means the server interrupts: the limit drops to one at once ("the server answers
   one request at a time: concurrency 8 -> 1");
 - a timeout, a 429 or a 503 halves it;
 - one decrease per generation: calls that were already in flight when the limit dropped report

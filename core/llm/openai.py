@@ -6,8 +6,8 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
   together with the endpoint's adaptive concurrency limit (core/llm/concurrency.py: it starts
   from the setting or the server's slots and drops when the server interrupts or is overloaded)
   and rate limits (core/llm/ratelimit.py).
-- An answer that comes back empty or cut short (no finish reason) while other calls may be in
-  flight is a server signal (llama-cpp-python's server interrupts a stream when the next request
+- An answer that comes back empty or cut short (no finish reason, or its connection closed
+  mid-stream) while other calls may be in flight is a server signal (llama-cpp-python's server interrupts a stream when the next request
   arrives): the limit drops and the call is sent again at once, without counting against the
   retries or the model.
 - Transient faults (429, 408, 409, 5xx, timeouts, connection errors) are retried with
@@ -41,7 +41,7 @@ import openai
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
 from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit, server_slots
 from core.llm.context_window import probe_once, resolve_window, window_resolver
-from core.llm.stream import Answer, Transient as _Transient, from_completion, read_stream
+from core.llm.stream import Answer, Dropped, Transient as _Transient, from_completion, read_stream
 from core.llm.ratelimit import RateLimits
 from core.llm.runaway import RunawayWatch
 from core.settings import Settings
@@ -185,6 +185,13 @@ class _Caller:
             try:
                 result = fn()
             except (openai.APIError, _Transient) as exc:
+                if isinstance(exc, Dropped) and slot.shared and signals < self.SIGNAL_RETRIES:
+                    self._ep.limiter.release(slot, CUT)  # interrupted for the next request
+                    signals += 1
+                    attempt -= 1
+                    log.info("%s call to %s: %s with other calls in flight; sending it again at "
+                             "concurrency %d", self.what, self.url, exc, self._ep.limiter.limit)
+                    continue
                 self._ep.limiter.release(slot, _outcome(exc))
                 delay, reason = self._classify(exc, attempt)
             else:

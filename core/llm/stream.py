@@ -30,6 +30,11 @@ class Transient(Exception):
     worth another try."""
 
 
+class Dropped(Transient):
+    """The connection closed in the middle of a streamed answer. llama-cpp-python's server does
+    this to the answer it is streaming when the next request arrives (interrupt_requests)."""
+
+
 @dataclass
 class Answer:
     text: str                       # the answer (when cut: the part worth keeping)
@@ -99,7 +104,7 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
             if not type(exc).__module__.startswith(("httpx", "httpcore", "h11", "openai")):
                 raise
             stream.close()
-            raise Transient(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
+            raise Dropped(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
         chunks = _events(itertools.chain([first], lines))
     text, finish, usage, choices_seen = "", None, None, False
     runaway = None
@@ -123,12 +128,12 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
     except openai.APITimeoutError:
         raise
     except openai.APIConnectionError as exc:
-        raise Transient(f"the connection dropped in the middle of the answer "
+        raise Dropped(f"the connection dropped in the middle of the answer "
                         f"({_cause(exc)})") from None
     except Exception as exc:  # older openai versions let the transport's errors through
         if not type(exc).__module__.startswith(("httpx", "httpcore", "h11")):
             raise
-        raise Transient(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
+        raise Dropped(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
     finally:
         stream.close()
     if not choices_seen:
