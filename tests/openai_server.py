@@ -66,6 +66,8 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
                        slot", as gateways and a full Ollama queue answer); GET /props reports
                        total_slots and GET /slots the slots, like llama.cpp (unless report_slots
                        is False)
+  identify             "llama-cpp-python": /v1/models lists the models as that server does
+                       (owned_by "me", empty permissions)
   json_stream_type     True: event streams are served with content-type application/json
                        (some gateways)
 A respond() that returns Loop(prefix, unit) plays a model that has fallen into a loop: the
@@ -204,7 +206,7 @@ class FakeOpenAIServer:
                  unsupported_params: tuple[str, ...] = (), streaming: str = "full",
                  token_delay: float = 0.0, chunk_tokens: int = 1, report_window: str | None = None,
                  interrupt: bool | str = False, slots: int | None = None, report_slots: bool = True,
-                 json_stream_type: bool = False):
+                 json_stream_type: bool = False, identify: str | None = None):
         self.respond = respond or default_respond
         if report_window not in (None, "props", "models"):
             raise ValueError(f"report_window must be None, props or models, not {report_window!r}")
@@ -229,6 +231,7 @@ class FakeOpenAIServer:
         self.slots = slots
         self.report_slots = report_slots
         self.json_stream_type = json_stream_type
+        self.identify = identify
         self.interrupted = 0          # streams ended early because another request was waiting
         self.busy_refusals = 0        # requests refused with 503 for want of a free slot
         self._waiting = 0             # chat requests waiting for the one generation (interrupt)
@@ -631,8 +634,9 @@ class FakeOpenAIServer:
     async def _models(self, request: Request) -> JSONResponse:
         call = self._record("models", {}, "ok")
         window = {"max_model_len": self.context_window} if self.report_window == "models" else {}
+        who = {"owned_by": "me", "permissions": []} if self.identify == "llama-cpp-python" else {"owned_by": "fake"}
         response = self._auth_error(request) or JSONResponse({"object": "list", "data": [
-            {"id": m, "object": "model", "created": 0, "owned_by": "fake", **window} for m in self.models]})
+            {"id": m, "object": "model", "created": 0, **who, **window} for m in self.models]})
         return self._done(call, response)
 
     async def _props(self, request: Request) -> JSONResponse:

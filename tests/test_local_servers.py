@@ -114,6 +114,16 @@ def test_a_server_that_interrupts_the_stream_in_flight_loses_no_unit_at_concurre
     assert run["progress"]["server"]["events"]  # what the run panel shows
 
 
+def test_llama_cpp_python_is_sent_one_call_at_a_time_from_the_start(tmp_path):
+    """It says so only by its /v1/models; a second stream during a stream crashed version 0.3.36."""
+    with FakeOpenAIServer(lambda m, r: respond(m), interrupt="drop", identify="llama-cpp-python",
+                          token_delay=0.0005, models=("test-model",)) as server:
+        store, summary = _index(server, tmp_path)
+        assert server.interrupted == 0 and server.max_in_flight == 1
+    assert summary["status"] == "finished" and store.count("extractions", "status = 'failed'") == 0
+    assert any("llama-cpp-python" in e and "8 -> 1" in e for e in summary["counts"]["server_events"])
+
+
 def test_a_server_with_two_slots_is_sent_two_calls_at_a_time(tmp_path):
     with FakeOpenAIServer(lambda m, r: respond(m), slots=2, latency=0.01, models=("test-model",)) as server:
         store, summary = _index(server, tmp_path)

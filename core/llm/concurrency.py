@@ -9,7 +9,10 @@ with timeouts.
 
 `AdaptiveLimit` is an AIMD limit (additive increase, multiplicative decrease, as TCP does):
 - it starts from the setting, or from the server's slots where it says fewer (probed once, on
-  the first call: building a client never calls the server);
+  the first call: building a client never calls the server); llama-cpp-python's server, known
+  by its /v1/models, is sent one call at a time from the start and never more: at its defaults,
+  version 0.3.36 crashed (a segmentation fault in libggml-cpu) when a second streamed request
+  arrived during a stream, so adapting after the first interruption is too late for it;
 - an answer that comes back empty or cut short (no finish reason, or the connection closed in
   the middle of the stream, which is what llama-cpp-python's server really does) while more
   than one call may be in flight means the server interrupts: the limit drops to one at once ("the server answers
@@ -121,8 +124,10 @@ class AdaptiveLimit:
         if slots and slots < self.limit:
             before = self.limit
             self.limit = self.ceiling = slots
-            self._report(f"the server has {slots} parallel slot{'s' * (slots > 1)} ({where}): "
-                         f"concurrency {before} -> {slots}")
+            if slots == 1:
+                self._report(f"the server answers one request at a time ({where}): concurrency {before} -> 1")
+            else:
+                self._report(f"the server has {slots} parallel slots ({where}): concurrency {before} -> {slots}")
 
     def acquire(self) -> Slot:
         with self._cond:
@@ -209,9 +214,25 @@ def server_slots(base_url: str, api_key: str | None = None, timeout: float = 5.0
             r = client.get(f"{root}/slots")
             if r.status_code == 200 and isinstance(r.json(), list) and r.json():
                 return len(r.json()), "/slots"
+            r = client.get(f"{base_url.rstrip('/')}/models")
+            if r.status_code == 200 and _is_llama_cpp_python(r.json()):
+                return 1, LLAMA_CPP_PYTHON
     except (httpx.HTTPError, ValueError):
         pass
     return None, ""
+
+
+LLAMA_CPP_PYTHON = ("llama-cpp-python's server: it generates one answer at a time and, at its defaults, "
+                    "ends the answer in flight when another request arrives (version 0.3.36 was seen to "
+                    "crash instead)")
+
+
+def _is_llama_cpp_python(body: Any) -> bool:
+    """llama-cpp-python's /v1/models lists every model as owned by "me" with empty permissions
+    (llama_cpp/server/app.py); it has no /props or /slots to say more."""
+    data = body.get("data") if isinstance(body, dict) else None
+    return bool(data) and all(isinstance(m, dict) and m.get("owned_by") == "me" and m.get("permissions") == []
+                              for m in data)
 
 
 def _count(value: Any) -> int | None:
