@@ -9,6 +9,7 @@ chunking           token chunking that keeps each chunk's span in its document
 chunk_stage        documents into text units
 extract_stage      entities, relationships and claims per unit; grounding  rejecting invented ones
 graph_stage        merging entities and relationships, summarising their descriptions
+cooccurrence       inferred edges between entities of one sentence where the model stated none
 entity_resolution  near-duplicate names merged where the graph supports it (undoable)
 communities_stage  hierarchical Leiden (graspologic-native)
 report_context     the context of a community report, packed to a token budget
