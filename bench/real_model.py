@@ -274,7 +274,7 @@ def run_defaults(url: str, keep: Path | None, check: bool = True, only: list[str
             print(f"  global answer with {r['scored_points']} scored points: {(r['global_answer'] or '')[:300]}",
                   flush=True)
         write_result("real_model_defaults", out)
-    if check:  # last: llama-cpp-python 0.3.36 at its defaults crashed on it (twice of twice)
+    if check:  # last: it sends two calls at once, which the runs above never do
         try:
             out["interrupt_check"] = check_interrupts(url)
         except openai.APIError as exc:

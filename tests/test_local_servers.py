@@ -115,7 +115,7 @@ def test_a_server_that_interrupts_the_stream_in_flight_loses_no_unit_at_concurre
 
 
 def test_llama_cpp_python_is_sent_one_call_at_a_time_from_the_start(tmp_path):
-    """It says so only by its /v1/models; a second stream during a stream crashed version 0.3.36."""
+    """It says so only by its /v1/models: no call is sent beside another, so none is cut."""
     with FakeOpenAIServer(lambda m, r: respond(m), interrupt="drop", identify="llama-cpp-python",
                           token_delay=0.0005, models=("test-model",)) as server:
         store, summary = _index(server, tmp_path)

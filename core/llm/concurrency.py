@@ -10,9 +10,9 @@ with timeouts.
 `AdaptiveLimit` is an AIMD limit (additive increase, multiplicative decrease, as TCP does):
 - it starts from the setting, or from the server's slots where it says fewer (probed once, on
   the first call: building a client never calls the server); llama-cpp-python's server, known
-  by its /v1/models, is sent one call at a time from the start and never more: at its defaults,
-  version 0.3.36 crashed (a segmentation fault in libggml-cpu) when a second streamed request
-  arrived during a stream, so adapting after the first interruption is too late for it;
+  by its /v1/models, is sent one call at a time from the start and never more: it generates one
+  answer at a time anyway, and every call sent beside another only gets the answer in flight
+  cut (its prompt evaluation wasted) before the limit could learn it;
 - an answer that comes back empty or cut short (no finish reason, or the connection closed in
   the middle of the stream, which is what llama-cpp-python's server really does) while more
   than one call may be in flight means the server interrupts: the limit drops to one at once ("the server answers
@@ -223,8 +223,7 @@ def server_slots(base_url: str, api_key: str | None = None, timeout: float = 5.0
 
 
 LLAMA_CPP_PYTHON = ("llama-cpp-python's server: it generates one answer at a time and, at its defaults, "
-                    "ends the answer in flight when another request arrives (version 0.3.36 was seen to "
-                    "crash instead)")
+                    "ends the answer in flight when another request arrives")
 
 
 def _is_llama_cpp_python(body: Any) -> bool:
