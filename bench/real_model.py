@@ -97,7 +97,11 @@ def ensure_server_venv(cache: Path) -> Path:
     if py.exists() and subprocess.run([str(py), "-c", "import llama_cpp.server"]).returncode == 0:
         return py
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "llama-cpp-python[server]"], check=True)
+    # not -march=native: on a VM whose Xeon reports AMX, the native build (0.3.36) crashed with a
+    # general protection fault in libggml-cpu on every prompt of more than one token
+    env = {**os.environ, "CMAKE_ARGS": "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"}
+    subprocess.run([str(py), "-m", "pip", "install", "--no-cache-dir", "-q", "llama-cpp-python[server]"],
+                   check=True, env=env)
     return py
 
 
