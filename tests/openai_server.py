@@ -74,7 +74,8 @@ A respond() that returns Loop(prefix, unit) plays a model that has fallen into a
 prefix, then the unit again and again up to max_tokens (4096 when none is given). A client that
 disconnects stops a stream: `Call.chunks_sent` against `Call.chunks_planned` shows how early,
 `Call.disconnected` that it did.
-Every request is recorded in `server.calls` (Call: endpoint, body, fault, status);
+Every chat and embeddings request is recorded in `server.calls` (Call: endpoint, body, fault,
+status; GET /v1/models, which clients ask before their first call, only in `server.model_lists`);
 `server.max_in_flight` is the most requests it was handling at once.
 
 Command line (a server in its own process, for benches): python -m tests.openai_server
@@ -232,6 +233,7 @@ class FakeOpenAIServer:
         self.report_slots = report_slots
         self.json_stream_type = json_stream_type
         self.identify = identify
+        self.model_lists = 0          # GET /v1/models answered (not kept in `calls`)
         self.interrupted = 0          # streams ended early because another request was waiting
         self.busy_refusals = 0        # requests refused with 503 for want of a free slot
         self._waiting = 0             # chat requests waiting for the one generation (interrupt)
@@ -632,7 +634,10 @@ class FakeOpenAIServer:
                              "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
     async def _models(self, request: Request) -> JSONResponse:
-        call = self._record("models", {}, "ok")
+        with self._lock:  # counted, not kept in `calls`: clients look here before their first call
+            self.model_lists += 1
+        call = Call("models", {}, "ok")
+        call._finished = True
         window = {"max_model_len": self.context_window} if self.report_window == "models" else {}
         who = {"owned_by": "me", "permissions": []} if self.identify == "llama-cpp-python" else {"owned_by": "fake"}
         response = self._auth_error(request) or JSONResponse({"object": "list", "data": [
