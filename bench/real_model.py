@@ -11,9 +11,9 @@ Set-up (cached in $SENSEMAKER_BENCH_CACHE, default ~/.cache/sensemaker-bench):
     .venv/bin/python bench/real_model.py [--chunk-size 1200 600] [--port 8765]
     .venv/bin/python bench/real_model.py --defaults [--url http://127.0.0.1:8765/v1]
 
---defaults (issue 18) first checks that the server interrupts a stream when the next request
-arrives, then indexes dulce.txt at the default settings (concurrency 8) and at concurrency 1,
-and a one-unit news article (bench/data/one_unit_article.txt) at the defaults; it prints wall
+--defaults (issue 18) indexes dulce.txt at the default settings (concurrency 8) and at
+concurrency 1, and a one-unit news article (bench/data/one_unit_article.txt) at the defaults,
+then checks that the server interrupts a stream when the next request arrives; it prints wall
 time, units failed, entities, merges, what the run learnt about the server, the load average,
 and the agents a global and a local answer name (bench/results/real_model_defaults.json).
 
