@@ -256,13 +256,15 @@ def ask_article(store: Store, llm) -> dict:
             "points": points[:10], "global_markers": len(g.citations)}
 
 
-def run_defaults(url: str, keep: Path | None, check: bool = True, only: list[str] | None = None) -> dict:
+def run_defaults(url: str, keep: Path | None, check: bool = True, only: list[str] | None = None,
+                 timeout: float | None = None) -> dict:
     """Issue 18: the defaults (no concurrency override) against concurrency 1, and the one-unit
     article at the defaults, after checking that the server interrupts streams."""
     out: dict = {"graphrag": GRAPHRAG, "runs": []}
-    for label, settings, src in (("defaults", default_settings(url), None),
-                                 ("defaults-concurrency-1", default_settings(url, concurrency=1), None),
-                                 ("article-defaults", default_settings(url), ARTICLE)):
+    t = {"request_timeout": timeout} if timeout else {}  # on a busy CPU one answer can take > 120 s
+    for label, settings, src in (("defaults", default_settings(url, **t), None),
+                                 ("defaults-concurrency-1", default_settings(url, concurrency=1, **t), None),
+                                 ("article-defaults", default_settings(url, **t), ARTICLE)):
         if only and label not in only:
             continue
         r = run_once(url, settings.chunk_size, 0, keep, settings=settings, src=src, label=label)
@@ -302,6 +304,7 @@ def main() -> None:
     ap.add_argument("--defaults", action="store_true",
                     help="issue 18: default settings (concurrency 8) against concurrency 1, and a one-unit article")
     ap.add_argument("--url", help="use this running server instead of starting one")
+    ap.add_argument("--timeout", type=float, help="--defaults: request_timeout instead of the default 120 s")
     ap.add_argument("--no-check", action="store_true", help="--defaults without the interrupt check")
     ap.add_argument("--only", nargs="+", help="--defaults: only these runs (defaults, "
                                               "defaults-concurrency-1, article-defaults)")
@@ -310,7 +313,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.url:
         if args.defaults:
-            run_defaults(args.url, args.keep, check=not args.no_check, only=args.only)
+            run_defaults(args.url, args.keep, check=not args.no_check, only=args.only, timeout=args.timeout)
         return
     cache = cache_dir()
     model = ensure_model(cache)
@@ -319,7 +322,7 @@ def main() -> None:
     try:
         url = f"http://127.0.0.1:{args.port}/v1"
         if args.defaults:
-            run_defaults(url, args.keep, check=not args.no_check, only=args.only)
+            run_defaults(url, args.keep, check=not args.no_check, only=args.only, timeout=args.timeout)
             return
         if args.queries_only:
             recorded = RESULTS / "real_model.json"
