@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", ROOT.parents[1] / "shared" / "corpora")
-                if p.exists()), ROOT.parent / "shared" / "corpora")  # beside the repo, or a worktree's
+# ../shared/corpora beside the checkout (a git worktree sits one level deeper: look further up)
+CORPORA = next((p / "shared" / "corpora" for p in ROOT.parents if (p / "shared" / "corpora").is_dir()),
+               ROOT.parent / "shared" / "corpora")
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT))
 

@@ -9,6 +9,13 @@ Set-up (cached in $SENSEMAKER_BENCH_CACHE, default ~/.cache/sensemaker-bench):
 - the server: a virtual environment with llama-cpp-python[server] (built from source, ~5 min).
 
     .venv/bin/python bench/real_model.py [--chunk-size 1200 600] [--port 8765]
+    .venv/bin/python bench/real_model.py --defaults [--url http://127.0.0.1:8765/v1]
+
+--defaults (issue 18) indexes dulce.txt at the default settings (concurrency 8) and at
+concurrency 1, and a one-unit news article (bench/data/one_unit_article.txt) at the defaults,
+then checks that the server interrupts a stream when the next request arrives; it prints wall
+time, units failed, entities, merges, what the run learnt about the server, the load average,
+and the agents a global and a local answer name (bench/results/real_model_defaults.json).
 
 Prints per run: wall time, LLM calls, prompt and completion tokens, chunks that gave nothing,
 entities, the share of kept entities grounded in their text units, merges, rejections, and a
@@ -27,6 +34,8 @@ import tempfile
 import time
 import urllib.request
 import zipfile
+
+import openai
 from pathlib import Path
 
 from _common import CORPORA, RESULTS, write_result
@@ -88,7 +97,11 @@ def ensure_server_venv(cache: Path) -> Path:
     if py.exists() and subprocess.run([str(py), "-c", "import llama_cpp.server"]).returncode == 0:
         return py
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "llama-cpp-python[server]"], check=True)
+    # not -march=native: on a VM whose Xeon reports AMX, the native build (0.3.36) crashed with a
+    # general protection fault in libggml-cpu on every prompt of more than one token
+    env = {**os.environ, "CMAKE_ARGS": "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"}
+    subprocess.run([str(py), "-m", "pip", "install", "--no-cache-dir", "-q", "llama-cpp-python[server]"],
+                   check=True, env=env)
     return py
 
 
@@ -148,13 +161,55 @@ def ask(store: Store, llm) -> dict:
             "local_answer": loc.answer, "local_agents": named(loc.answer), "local_markers": len(loc.citations)}
 
 
-def run_once(url: str, chunk_size: int, n_ctx: int, keep: Path | None = None) -> dict:
-    src = CORPORA / "operation_dulce" / "dulce.txt"
-    settings = bench_settings(url, chunk_size, n_ctx)
+def default_settings(url: str, **changes) -> Settings:
+    """What a new user runs: `sensemaker index dulce.txt --engine llm --base-url URL --chat-model
+    qwen`, every other setting at its default (concurrency 8, chunks of 600, claims, timeout 120 s)."""
+    return Settings(engine="llm", llm_base_url=url, chat_model="qwen", api_key=None, **changes)
+
+
+def check_interrupts(url: str) -> dict:
+    """Does the server end a streamed answer when the next request arrives? Two streamed
+    requests, the second sent once the first has begun to answer (llama-cpp-python's server
+    does, at its defaults: interrupt_requests)."""
+    import threading
+    import openai
+    client = openai.OpenAI(base_url=url, api_key="none", timeout=600, max_retries=0)
+    ask = lambda: client.chat.completions.create(
+        model="qwen", stream=True, max_tokens=120, temperature=0,
+        messages=[{"role": "user", "content": "Count from 1 to 60, one number per line."}])
+    first: dict = {"text": "", "finish": None}
+    started = threading.Event()
+
+    def read_first() -> None:
+        try:
+            for chunk in ask():
+                for c in chunk.choices:
+                    first["text"] += c.delta.content or ""
+                    first["finish"] = c.finish_reason or first["finish"]
+                    if first["text"]:
+                        started.set()
+        except openai.APIError as exc:  # the server closed the stream mid-answer
+            first["error"] = f"{type(exc).__name__}: {exc}"
+        started.set()
+
+    t = threading.Thread(target=read_first)
+    t.start()
+    started.wait(600)
+    second = "".join(c.delta.content or "" for chunk in ask() for c in chunk.choices)
+    t.join()
+    return {"first_finish_reason": first["finish"], "first_error": first.get("error"), "first_chars": len(first["text"]),
+            "second_chars": len(second), "interrupts": first["finish"] is None}
+
+
+def run_once(url: str, chunk_size: int, n_ctx: int, keep: Path | None = None,
+             settings: Settings | None = None, src: Path | None = None, label: str = "") -> dict:
+    src = src or CORPORA / "operation_dulce" / "dulce.txt"
+    settings = settings or bench_settings(url, chunk_size, n_ctx)
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
         if keep is not None:
-            where = keep / f"chunk{chunk_size}"
+            where = keep / (label or f"chunk{chunk_size}")
             shutil.rmtree(where, ignore_errors=True)
             where.mkdir(parents=True)
         store = Store(where)
@@ -169,12 +224,75 @@ def run_once(url: str, chunk_size: int, n_ctx: int, keep: Path | None = None) ->
         grounded, n = grounded_share(store)
         merges = [f"{m['merged']} -> {m['into']}" for m in store.rows("entity_merges")]
         u = summary["usage"]
-        return {"chunk_size": chunk_size, "wall_seconds": round(wall, 1), "llm_calls": u["llm_calls"],
+        failed = [{"unit": r["text_unit_id"], "error": r["error"]} for r in ex if r["status"] == "failed"]
+        return {"label": label, "chunk_size": settings.chunk_size, "concurrency": settings.concurrency,
+                "load_average_before": [round(x, 2) for x in load_before],
+                "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                "units_failed": len(failed), "failed": failed[:5],
+                "server_events": summary["counts"].get("server_events") or [],
+                "communities": store.count("communities"), "community_reports": store.count("community_reports"),
+                "relationships": store.count("relationships"),
+                "inferred_relationships": store.count("relationships", "inferred = 1"),
+                "wall_seconds": round(wall, 1), "llm_calls": u["llm_calls"],
                 "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
                 "chunks": len(ex), "chunks_with_no_entities": empty, "entities": n,
                 "grounded_share": round(grounded / n, 3) if n else None, "rejected": len(rejected),
                 "rejected_examples": rejected[:10], "merges": merges, "status": summary["status"],
-                "entity_titles": sorted(e["title"] for e in store.rows("entities")), **ask(store, llm)}
+                "entity_titles": sorted(e["title"] for e in store.rows("entities")),
+                **(ask(store, llm) if src.name == "dulce.txt" else ask_article(store, llm))}
+
+
+ARTICLE = Path(__file__).resolve().parent / "data" / "one_unit_article.txt"
+ARTICLE_Q = "What was decided about the bridge, and who was for and against it?"
+
+
+def ask_article(store: Store, llm) -> dict:
+    """The global question about the one-unit article: its answer and the map points' scores."""
+    if not store.count("community_reports"):
+        return {"global_answer": None, "global_error": "no community reports", "scored_points": 0}
+    g = global_search(store, ARTICLE_Q, GlobalParams(seed=1), llm=llm)
+    points = [(p.score, p.description) for b in g.batches for p in b.points]
+    return {"global_answer": g.answer, "scored_points": sum(1 for sc, _ in points if sc > 0),
+            "points": points[:10], "global_markers": len(g.citations)}
+
+
+def run_defaults(url: str, keep: Path | None, check: bool = True, only: list[str] | None = None,
+                 timeout: float | None = None) -> dict:
+    """Issue 18: the defaults (no concurrency override) against concurrency 1, and the one-unit
+    article at the defaults, after checking that the server interrupts streams."""
+    out: dict = {"graphrag": GRAPHRAG, "runs": []}
+    t = {"request_timeout": timeout} if timeout else {}  # on a busy CPU one answer can take > 120 s
+    for label, settings, src in (("defaults", default_settings(url, **t), None),
+                                 ("defaults-concurrency-1", default_settings(url, concurrency=1, **t), None),
+                                 ("article-defaults", default_settings(url, **t), ARTICLE)):
+        if only and label not in only:
+            continue
+        r = run_once(url, settings.chunk_size, 0, keep, settings=settings, src=src, label=label)
+        out["runs"].append(r)
+        print(f"{label}: {r['wall_seconds']} s wall, {r['units_failed']} of {r['chunks']} units failed, "
+              f"{r['entities']} entities, {len(r['merges'])} merges, {r['relationships']} relationships "
+              f"({r['inferred_relationships']} inferred), {r['communities']} communities, "
+              f"{r['community_reports']} reports; load {r['load_average_before']} -> {r['load_average_after']}; "
+              f"server: {r['server_events']}", flush=True)
+        if src is None:
+            print(f"  global names {r['global_agents']}, local names {r['local_agents']}", flush=True)
+        else:
+            print(f"  global answer with {r['scored_points']} scored points: {(r['global_answer'] or '')[:300]}",
+                  flush=True)
+        write_result("real_model_defaults", out)
+    if check:  # last: it sends two calls at once, which the runs above never do
+        try:
+            out["interrupt_check"] = check_interrupts(url)
+        except openai.APIError as exc:
+            out["interrupt_check"] = {"second_error": f"{type(exc).__name__}: {exc}"}
+        try:
+            urllib.request.urlopen(f"{url}/models", timeout=5)
+            out["interrupt_check"]["server_alive_after"] = True
+        except OSError:
+            out["interrupt_check"]["server_alive_after"] = False
+        print(f"interrupt check: {out['interrupt_check']}", flush=True)
+        write_result("real_model_defaults", out)
+    return out
 
 
 def main() -> None:
@@ -183,15 +301,29 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=8765)
     ap.add_argument("--n-ctx", type=int, default=8192)
     ap.add_argument("--keep", type=Path, help="keep each run's workspace in KEEP/chunkN")
+    ap.add_argument("--defaults", action="store_true",
+                    help="issue 18: default settings (concurrency 8) against concurrency 1, and a one-unit article")
+    ap.add_argument("--url", help="use this running server instead of starting one")
+    ap.add_argument("--timeout", type=float, help="--defaults: request_timeout instead of the default 120 s")
+    ap.add_argument("--no-check", action="store_true", help="--defaults without the interrupt check")
+    ap.add_argument("--only", nargs="+", help="--defaults: only these runs (defaults, "
+                                              "defaults-concurrency-1, article-defaults)")
     ap.add_argument("--queries-only", action="store_true",
                     help="only ask the two questions again on the workspaces kept in --keep")
     args = ap.parse_args()
+    if args.url:
+        if args.defaults:
+            run_defaults(args.url, args.keep, check=not args.no_check, only=args.only, timeout=args.timeout)
+        return
     cache = cache_dir()
     model = ensure_model(cache)
     py = ensure_server_venv(cache)
     server = start_server(py, model, args.port, args.n_ctx)
     try:
         url = f"http://127.0.0.1:{args.port}/v1"
+        if args.defaults:
+            run_defaults(url, args.keep, check=not args.no_check, only=args.only, timeout=args.timeout)
+            return
         if args.queries_only:
             recorded = RESULTS / "real_model.json"
             saved = json.loads(recorded.read_text()) if recorded.exists() else {"graphrag": GRAPHRAG, "runs": []}

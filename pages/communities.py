@@ -285,7 +285,8 @@ def table_rows(entities: list[dict], rels: list[dict], claims: list[dict]) -> di
                        "degree": e.get("degree"), "description": _cell(e.get("description"))}
                       for e in ents], len(entities), " by degree"),
         "Relationships": ([{"id": r["human_readable_id"], "source": r["source"], "target": r["target"],
-                            "weight": r.get("weight"), "description": _cell(r.get("description"))}
+                            "weight": r.get("weight"), "inferred": "inferred" if r.get("inferred") else "",
+                            "description": _cell(r.get("description"))}
                            for r in top], len(rels), " by weight"),
         "Claims": ([{"id": c["human_readable_id"], "subject": c.get("subject"), "object": c.get("object"),
                      "type": c.get("type"), "status": c.get("status"),
@@ -341,7 +342,7 @@ def main() -> None:
     entities = _fetch(store, "entities", "id", list(dict.fromkeys(c.get("entity_ids") or [])),
                       "id, human_readable_id, title, type, degree, description")
     rels = _fetch(store, "relationships", "id", list(dict.fromkeys(c.get("relationship_ids") or [])),
-                  "id, human_readable_id, source, target, weight, description")
+                  "id, human_readable_id, source, target, weight, description, inferred")
     claims = _fetch(store, "claims", "subject", [e["title"] for e in entities],
                     "id, human_readable_id, subject, object, type, status, description")
     report = store.rows("community_reports", "community = ?", [cid], order_by=None, limit=1)

@@ -56,11 +56,26 @@ Unscripted calls fail with probability `fail_rate` (a seeded RNG), the fault dra
                        400, like early reasoning models), "ignore" (answers as if not asked to)
   token_delay          seconds per generated piece: paces a stream; a whole answer waits for all
   chunk_tokens         pieces per streamed chunk (1, like real servers; more for cheap benches)
+  interrupt            True: like llama-cpp-python's server at its defaults (interrupt_requests):
+                       one answer is generated at a time, and a streamed answer ends at once
+                       ("data: [DONE]", no finish reason) when another chat request is waiting;
+                       a stream opens with a role-only chunk, so one interrupted at once is empty.
+                       "drop": the interrupted stream's connection closes instead (what the real
+                       server, llama-cpp-python 0.3.x, was seen to do: its task is cancelled)
+  slots                at most this many requests handled at once; more get HTTP 503 ("no free
+                       slot", as gateways and a full Ollama queue answer); GET /props reports
+                       total_slots and GET /slots the slots, like llama.cpp (unless report_slots
+                       is False)
+  identify             "llama-cpp-python": /v1/models lists the models as that server does
+                       (owned_by "me", empty permissions)
+  json_stream_type     True: event streams are served with content-type application/json
+                       (some gateways)
 A respond() that returns Loop(prefix, unit) plays a model that has fallen into a loop: the
 prefix, then the unit again and again up to max_tokens (4096 when none is given). A client that
 disconnects stops a stream: `Call.chunks_sent` against `Call.chunks_planned` shows how early,
 `Call.disconnected` that it did.
-Every request is recorded in `server.calls` (Call: endpoint, body, fault, status);
+Every chat and embeddings request is recorded in `server.calls` (Call: endpoint, body, fault,
+status; GET /v1/models, which clients ask before their first call, only in `server.model_lists`);
 `server.max_in_flight` is the most requests it was handling at once.
 
 Command line (a server in its own process, for benches): python -m tests.openai_server
@@ -134,6 +149,7 @@ def _is_drop(record: logging.LogRecord) -> bool:
 
 class _Streamed(StreamingResponse):
     call: Call | None = None
+    release: Callable[[], None] | None = None  # frees the one generation (interrupt mode)
 
 
 def default_respond(messages: list[dict], request: dict) -> str:
@@ -189,7 +205,9 @@ class FakeOpenAIServer:
                  reject_response_format: str | None = None, reject_status: int = 500,
                  context_window: int | None = None, include_usage: bool = True, dim: int = 64,
                  unsupported_params: tuple[str, ...] = (), streaming: str = "full",
-                 token_delay: float = 0.0, chunk_tokens: int = 1, report_window: str | None = None):
+                 token_delay: float = 0.0, chunk_tokens: int = 1, report_window: str | None = None,
+                 interrupt: bool | str = False, slots: int | None = None, report_slots: bool = True,
+                 json_stream_type: bool = False, identify: str | None = None):
         self.respond = respond or default_respond
         if report_window not in (None, "props", "models"):
             raise ValueError(f"report_window must be None, props or models, not {report_window!r}")
@@ -210,6 +228,16 @@ class FakeOpenAIServer:
         self.streaming = streaming
         self.token_delay = token_delay
         self.chunk_tokens = max(1, chunk_tokens)
+        self.interrupt = interrupt
+        self.slots = slots
+        self.report_slots = report_slots
+        self.json_stream_type = json_stream_type
+        self.identify = identify
+        self.model_lists = 0          # GET /v1/models answered (not kept in `calls`)
+        self.interrupted = 0          # streams ended early because another request was waiting
+        self.busy_refusals = 0        # requests refused with 503 for want of a free slot
+        self._waiting = 0             # chat requests waiting for the one generation (interrupt)
+        self._gen_lock: asyncio.Lock | None = None
         self.calls: list[Call] = []
         self.max_in_flight = 0
         self.in_flight = 0
@@ -297,6 +325,7 @@ class FakeOpenAIServer:
             Route("/v1/embeddings", self._embeddings, methods=["POST"]),
             Route("/v1/models", self._models, methods=["GET"]),
             Route("/props", self._props, methods=["GET"]),
+            Route("/slots", self._slots, methods=["GET"]),
             Route("/openai/deployments/{name}/chat/completions", self._chat, methods=["POST"]),
             Route("/openai/deployments/{name}/embeddings", self._embeddings, methods=["POST"]),
         ])
@@ -410,6 +439,31 @@ class FakeOpenAIServer:
         return await self._handle(request, "chat", self._chat_answer)
 
     async def _chat_answer(self, body: dict, fault: str, model: str) -> JSONResponse:
+        if self.slots is not None and self.in_flight > self.slots:
+            with self._lock:
+                self.busy_refusals += 1
+            return _error(503, "The server is busy: no free slot to process the request.", "server_error")
+        if not self.interrupt:
+            return await self._chat_generate(body, fault, model)
+        if self._gen_lock is None:
+            self._gen_lock = asyncio.Lock()
+        self._waiting += 1  # the stream in flight sees this and ends (llama-cpp-python's outer lock)
+        try:
+            await self._gen_lock.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            response = await self._chat_generate(body, fault, model)
+        except BaseException:
+            self._gen_lock.release()
+            raise
+        if isinstance(response, _Streamed):
+            response.release = self._gen_lock.release  # held until its stream ends
+        else:
+            self._gen_lock.release()
+        return response
+
+    async def _chat_generate(self, body: dict, fault: str, model: str) -> JSONResponse:
         messages = body.get("messages") or []
         rf = (body.get("response_format") or {}).get("type")
         mode = self.reject_response_format
@@ -490,6 +544,8 @@ class FakeOpenAIServer:
         groups = [] if fault == "nochoices" else ["".join(pieces[i:i + k]) for i in range(0, len(pieces), k)]
         events = [sse([{"index": 0, "delta": {"role": "assistant", "content": g} if i == 0 else {"content": g},
                         "finish_reason": None}]) for i, g in enumerate(groups)]
+        if self.interrupt and fault != "nochoices":  # llama-cpp-python opens with the role alone
+            events.insert(0, sse([{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]))
         tail = [] if fault == "nochoices" else [sse([{"index": 0, "delta": {}, "finish_reason": finish}])]
         if usage:
             tail.append(sse([], usage=usage))
@@ -516,6 +572,14 @@ class FakeOpenAIServer:
                         return
                     call.chunks_sent += 1
                     yield event
+                    if self.interrupt and self._waiting and media_type != "application/json":
+                        with self._lock:
+                            self.interrupted += 1
+                        if self.interrupt == "drop":  # what the real server's cancel does
+                            raise _Drop()
+                        completed = True
+                        yield b"data: [DONE]\n\n"  # llama-cpp-python: interrupted, no finish reason
+                        return
                 if drop_at is not None and drop_at >= len(events):
                     raise _Drop()
                 for i, event in enumerate(tail):
@@ -526,8 +590,12 @@ class FakeOpenAIServer:
             finally:
                 call.disconnected = not completed and not self._stopping.is_set()
                 self._finish(call)
+                release, response.release = response.release, None
+                if release is not None:
+                    release()
 
-        response = _Streamed(body(), media_type=media_type)
+        served = "application/json" if media_type == "text/event-stream" and self.json_stream_type else media_type
+        response = _Streamed(body(), media_type=served)
         return response
 
     @staticmethod
@@ -566,18 +634,33 @@ class FakeOpenAIServer:
                              "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
     async def _models(self, request: Request) -> JSONResponse:
-        call = self._record("models", {}, "ok")
+        with self._lock:  # counted, not kept in `calls`: clients look here before their first call
+            self.model_lists += 1
+        call = Call("models", {}, "ok")
+        call._finished = True
         window = {"max_model_len": self.context_window} if self.report_window == "models" else {}
+        who = {"owned_by": "me", "permissions": []} if self.identify == "llama-cpp-python" else {"owned_by": "fake"}
         response = self._auth_error(request) or JSONResponse({"object": "list", "data": [
-            {"id": m, "object": "model", "created": 0, "owned_by": "fake", **window} for m in self.models]})
+            {"id": m, "object": "model", "created": 0, **who, **window} for m in self.models]})
         return self._done(call, response)
 
     async def _props(self, request: Request) -> JSONResponse:
         """llama.cpp's server properties: the window it runs with (only when report_window="props")."""
-        if self.report_window != "props":
+        slots = self.slots if self.report_slots else None
+        if self.report_window != "props" and slots is None:
             return JSONResponse({"error": {"message": "File Not Found", "code": 404}}, status_code=404)
-        return JSONResponse({"default_generation_settings": {"n_ctx": self.context_window or 8192},
-                             "total_slots": 1})
+        body: dict[str, Any] = {}
+        if self.report_window == "props":
+            body["default_generation_settings"] = {"n_ctx": self.context_window or 8192}
+        if slots is not None:
+            body["total_slots"] = slots
+        return JSONResponse(body)
+
+    async def _slots(self, request: Request) -> JSONResponse:
+        """llama.cpp's slots (only when `slots` is set and reported)."""
+        if self.slots is None or not self.report_slots:
+            return JSONResponse({"error": {"message": "File Not Found", "code": 404}}, status_code=404)
+        return JSONResponse([{"id": i, "is_processing": False} for i in range(self.slots)])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -475,6 +475,8 @@ def test_failed_items_are_listed_and_retried(tmp_path, monkeypatch):
     failed = next(d.value for d in at.dataframe if "error" in d.value.columns and "kind" in d.value.columns)
     assert len(failed) == summary["counts"]["failed_units"] > 0
     assert set(failed["error"]) == {"the model returned unreadable JSON twice"}
+    lost = [w.value for w in at.warning if "The last run lost" in w.value]  # said prominently
+    assert lost and f"lost {len(failed)} items" in lost[0] and "unreadable JSON twice" in lost[0]
     docs = next(d.value for d in at.dataframe if "chunks" in d.value.columns)
     assert any(str(v).endswith("failed") for v in docs["status"]), list(docs["status"])
     next(b for b in at.button if b.label == "Retry the failed items").click().run()

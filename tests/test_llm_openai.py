@@ -258,7 +258,7 @@ def test_a_call_backing_off_does_not_hold_a_concurrency_slot():
 
 def test_clients_of_the_same_settings_share_one_openai_client_and_limit(server):
     a, b = OpenAIChatClient(server.settings()), OpenAIChatClient(server.settings())
-    assert a.openai is b.openai and a._ep.semaphore is b._ep.semaphore
+    assert a.openai is b.openai and a._ep.limiter is b._ep.limiter
     other = OpenAIChatClient(server.settings(api_key="sk-another-key-123456"))
     assert other.openai is not a.openai
 

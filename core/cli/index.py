@@ -143,7 +143,25 @@ def cmd_index(args) -> int:
             print(summary["error"], file=sys.stderr)
         from core.cli.change_output import print_changes
         print_changes(summary)
-    return 0 if summary["status"] in ("finished", "finished with failures") else 1
+    for event in summary["counts"].get("server_events") or []:
+        print(f"model server: {event}", file=sys.stderr)
+    if summary["status"] == "finished with failures":
+        _print_failures(store)
+    return 0 if summary["status"] == "finished" else 1
+
+
+def _print_failures(store, first: int = 3) -> None:
+    """How many items failed and the first reasons (the exit status is 1: a script can tell)."""
+    from core.index.background import failed_items
+    items = failed_items(store)
+    units = sum(i["kind"] == "text unit" for i in items)
+    print(f"{len(items)} item{'s' * (len(items) != 1)} failed ({units} text unit{'s' * (units != 1)}, "
+          f"{len(items) - units} other); they are kept as failed and the next run retries them:",
+          file=sys.stderr)
+    for i in items[:first]:
+        print(f"  {i['kind']} {i['item']}: {i['error']}", file=sys.stderr)
+    if len(items) > first:
+        print(f"  ... and {len(items) - first} more (sensemaker status -w WORKSPACE)", file=sys.stderr)
 
 
 def _reindex(store, settings) -> None:

@@ -10,6 +10,7 @@ chunking           chunks that keep their span in their document: token windows,
 chunk_stage        documents into text units (ids from their text: an edit keeps the others)
 extract_stage      entities, relationships and claims per unit; grounding  rejecting invented ones
 graph_stage        merging entities and relationships, summarising their descriptions
+cooccurrence       inferred edges between entities of one sentence where the model stated none
 entity_resolution  near-duplicate names merged where the graph supports it (undoable)
 communities_stage  hierarchical Leiden (graspologic-native)
 report_context     the context of a community report, packed to a token budget

@@ -305,6 +305,7 @@ def apply_merges(ents: dict, rels: dict, merges: list[dict[str, Any]]) -> tuple[
         if key in out:
             out[key]["descriptions"] += g["descriptions"]
             out[key]["weight"] += g["weight"]
+            out[key]["stated"] = out[key].get("stated", True) or g.get("stated", True)
             out[key]["units"] += [u for u in g["units"] if u not in out[key]["units"]]
         else:
             out[key] = {**g, "source": final(g["source"]), "target": final(g["target"])}

@@ -3,17 +3,20 @@
 Each unit's result is stored in the `extractions` table as soon as it is done: that row is the
 per-item state a resumed run skips. Units are extracted in parallel under the concurrency limit
 when the engine calls a model; a unit that fails after retries is recorded as failed with its
-error (shown in the app, retried by the next run), never silently dropped.
+error (shown in the app, retried by the next run), never silently dropped. Before the stage
+ends, every unit that failed gets one more try at one call at a time.
 """
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.llm.client import FatalLLMError
+from core.llm.concurrency import limiter_of
 from core.settings import Settings
 from core.store.db import Store
 
@@ -36,8 +39,9 @@ def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progre
     done = failed = 0
     on_progress(Progress("extract", 0, total, f"{total} text units to extract"))
     lock = threading.Lock()
+    failed_ids: set[str] = set()
 
-    def work(unit: dict) -> None:
+    def work(unit: dict, again: bool = False) -> None:
         nonlocal done, failed
         check(cancel)
         row = {"id": extraction_id(engine.name, unit["id"]), "text_unit_id": unit["id"], "engine": engine.name}
@@ -53,8 +57,15 @@ def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progre
                        error=str(exc), llm_calls=0)
         store.upsert("extractions", [row])
         with lock:
-            done += 1
-            failed += row["status"] == "failed"
+            if again:  # the final pass: the unit was counted once already
+                failed -= row["status"] == "ok"
+                if row["status"] == "ok":
+                    failed_ids.discard(unit["id"])
+            else:
+                done += 1
+                failed += row["status"] == "failed"
+            if row["status"] == "failed":
+                failed_ids.add(unit["id"])
             msg = f"unit {unit['human_readable_id']}: {len(row['entities'])} entities" if row["status"] == "ok" \
                 else f"unit {unit['human_readable_id']} failed: {row['error']}"
             on_progress(Progress("extract", done, total, msg))
@@ -75,4 +86,17 @@ def run_extract(store: Store, engine: IndexEngine, settings: Settings, on_progre
                 for f in futures:
                     f.cancel()
                 raise
+    if failed_ids and engine.name != "offline":
+        _final_pass([u for u in units if u["id"] in failed_ids], engine, work, on_progress, total)
     return {"extracted": done - failed, "failed": failed}
+
+
+def _final_pass(units: list[dict], engine: IndexEngine, work, on_progress: ProgressFn, total: int) -> None:
+    """One more try for each failed unit, one call at a time: what failed while calls were in
+    flight together (a server that cuts answers short, an overloaded one) often passes alone."""
+    on_progress(Progress("extract", total, total, f"{len(units)} failed unit{'s' * (len(units) != 1)}: "
+                                                  f"one more try each, one call at a time"))
+    limiter = limiter_of(getattr(engine, "llm", None))
+    with limiter.held(1) if limiter is not None else nullcontext():
+        for u in units:
+            work(u, again=True)

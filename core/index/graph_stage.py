@@ -1,7 +1,9 @@
 """Stage 3: raw extractions -> the entities, relationships and claims tables.
 
 Entities merge by exact normalised name; relationships by their unordered pair of ends, weight =
-times seen (the offline engine reports sentence counts, the LLM engine 1 per unit). An entity or
+times seen (the offline engine reports sentence counts, the LLM engine 1 per unit; an edge
+inferred from co-occurrence in a sentence, core/index/cooccurrence.py, counts 0.5 and stays
+marked `inferred` unless the model states the relationship in some unit). An entity or
 relationship with several distinct descriptions gets one summary from the engine (cached, so a
 resumed or incremental run does not ask again). Rebuilt from all extractions each run: cheap,
 deterministic, and human_readable_ids of surviving rows are kept.
@@ -77,8 +79,14 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
             if not a or not b or a == b:
                 continue
             key = tuple(sorted((a, b)))
-            g = rels.setdefault(key, {"source": a, "target": b, "descriptions": [], "units": [], "weight": 0.0})
-            g["descriptions"].append(r.get("description") or "")
+            g = rels.setdefault(key, {"source": a, "target": b, "descriptions": [], "units": [], "weight": 0.0,
+                                      "stated": False})
+            if not r.get("inferred"):
+                if not g["stated"]:  # a stated relationship's words replace the inferred note
+                    g["descriptions"] = []
+                g["stated"] = True
+            if g["stated"] == (not r.get("inferred")):
+                g["descriptions"].append(r.get("description") or "")
             g["weight"] += float(r.get("weight") or 1.0)
             if tu not in g["units"]:
                 g["units"].append(tu)
@@ -164,7 +172,8 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
         rel_rows.append({"id": relationship_id(*key), "source": g["source"], "target": g["target"],
                          "description": g["description"], "weight": g["weight"],
                          "combined_degree": graph.degree(g["source"]) + graph.degree(g["target"]),
-                         "text_unit_ids": g["units"], "description_key": g["description_key"]})
+                         "text_unit_ids": g["units"], "description_key": g["description_key"],
+                         "inferred": int(not g.get("stated", True))})
     claim_rows, seen = [], set()
     for c in raw_claims:
         subj = normalize_title(c.get("subject") or "")

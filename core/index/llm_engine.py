@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from core.index.cooccurrence import sentence_edges
 from core.index.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
 from core.llm.jsonparse import JSONParseError, chat_json, is_complete_json
@@ -157,6 +158,12 @@ class LLMEngine:
             self._add(out, more, text, folded)
             if len(out.entities) + len(out.relationships) == before:
                 break  # the model says nothing was missed
+        if not out.relationships and len(out.entities) > 1:  # always a graph to ask
+            out.relationships = sentence_edges(out.entities, text)
+            if out.relationships:
+                out.rejected.append({"kind": "note", "name": unit.get("id", ""),
+                                     "reason": f"the model stated no relationships: {len(out.relationships)} "
+                                               f"inferred from entities named in the same sentence"})
         if claims is not None:
             found, calls, rejected = claims.result()
             grounded = {normalize_title(e["title"]) for e in out.entities}

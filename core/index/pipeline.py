@@ -29,6 +29,7 @@ from core.index.lifecycle import begin_change, end_change, pending_change
 from core.index.progress import Cancelled, Progress, ProgressFn, noop
 from core.index.reports_stage import run_reports
 from core.llm.client import LLM, FatalLLMError
+from core.llm.concurrency import limiter_of
 from core.settings import Settings
 from core.store.db import Store, now
 
@@ -53,6 +54,7 @@ class RunRecorder:
                  on_progress: ProgressFn):
         self.store, self.run_id, self.llm, self.cancel, self.forward = store, run_id, llm, cancel, on_progress
         self.progress: dict[str, dict[str, Any]] = {}
+        self.server_events: list[str] = []
         self.started: dict[str, float] = {}
         self._last = 0.0
         self._lock = threading.Lock()
@@ -68,6 +70,16 @@ class RunRecorder:
         self.forward(p)
         if flush:
             self.flush(stage=p.stage)
+
+    def server_event(self, message: str) -> None:
+        """A change of the model server's concurrency (core/llm/concurrency.py): kept in the
+        run's progress under "server", which the run panel shows."""
+        limiter = limiter_of(self.llm)
+        with self._lock:
+            self.server_events.append(message)
+            self.progress["server"] = {"events": self.server_events[-10:],
+                                       "concurrency": limiter.limit if limiter else None}
+        self.flush()
 
     def flush(self, **values: Any) -> None:
         u = self.llm.usage if self.llm else None
@@ -120,6 +132,9 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     counts: dict[str, Any] = {}
     reports_done = {"written": 0, "kept": 0}
     status, error = "finished", None
+    limiter = limiter_of(llm)
+    if limiter is not None:
+        limiter.subscribe(rec.server_event)
     try:
         rec.flush(stage="chunk")
         counts["text_units_added"] = run_chunk(store, settings, rec, cancel, run_id=run_id)
@@ -158,9 +173,14 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     except Exception as exc:  # recorded for the app, then re-raised for the caller
         rec.flush(status="failed", error=f"{exc.__class__.__name__}: {exc}", finished_at=now())
         raise
+    finally:
+        if limiter is not None:
+            limiter.unsubscribe(rec.server_event)
     late = store.db.execute("select status from runs where id = ?", [run_id]).fetchone()
     if status.startswith("finished") and late and late[0] == "cancelling":
         error = "the cancel request came after the last step: the run had finished"
+    if rec.server_events:
+        counts["server_events"] = rec.server_events
     counts.update({k: store.count(k) for k in ("documents", "text_units", "entities", "relationships",
                                                "claims", "communities", "community_reports")})
     spent = {k: {"llm_calls": v.get("llm_calls", 0) - calls_before.get(k, {}).get("llm_calls", 0)}

@@ -43,7 +43,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         communities = store.rows("communities", order_by="level desc, community")
     entities = {e["id"]: e for e in store.rows("entities", select="id, human_readable_id, title, description, degree")}
     rels = {r["id"]: r for r in store.rows("relationships",
-                                           select="id, human_readable_id, source, target, description, combined_degree")}
+                                           select="id, human_readable_id, source, target, description, combined_degree, inferred")}
     claims_by_subject: dict[str, list[dict]] = {}
     for c in store.rows("claims", select="id, human_readable_id, subject, type, status, description"):
         claims_by_subject.setdefault(c["subject"], []).append(c)
@@ -93,6 +93,11 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
                 done += 1
                 on_progress(Progress("reports", done, total, f"community {c['community']} failed: {exc}"))
             return
+        inferred = sum(bool(r.get("inferred")) for r in rs)
+        if inferred:  # said in the report itself: its links are not the model's statements
+            note = (f"(Built on inferred links: {inferred} of the {len(rs)} relationships in this community "
+                    f"join entities named in the same sentence; the model stated no relationship between them.)")
+            rep = {**rep, "summary": f"{rep.get('summary') or ''} {note}".strip()}
         row = {"id": report_id(c["id"]),
                "human_readable_id": c["community"], "community": c["community"], "level": c["level"],
                "title": rep["title"], "summary": rep.get("summary", ""), "rating": float(rep.get("rating") or 0),

@@ -7,4 +7,5 @@ runaway         detecting a model that repeats one passage over and over
 context_window  the model's context window, read from the server where it says
 jsonparse       tolerant JSON of model answers, the repair retry, echo and empty detection
 ratelimit       requests- and tokens-per-minute buckets
+concurrency     the adaptive limit of calls in flight per endpoint, learnt from the server
 """

@@ -3,10 +3,16 @@ show: OpenAI, Azure OpenAI (settings.azure_api_version set; the model name is th
 Ollama, vLLM, llama.cpp server and LM Studio by base URL.
 
 - One `openai` client per endpoint settings, shared by every OpenAIChatClient built from them,
-  together with the endpoint's concurrency semaphore and rate limits (core/llm/ratelimit.py).
+  together with the endpoint's adaptive concurrency limit (core/llm/concurrency.py: it starts
+  from the setting or the server's slots and drops when the server interrupts or is overloaded)
+  and rate limits (core/llm/ratelimit.py).
+- An answer that comes back empty or cut short (no finish reason, or its connection closed
+  mid-stream) while other calls may be in flight is a server signal (llama-cpp-python's server interrupts a stream when the next request
+  arrives): the limit drops and the call is sent again at once, without counting against the
+  retries or the model.
 - Transient faults (429, 408, 409, 5xx, timeouts, connection errors) are retried with
-  exponential backoff and jitter, honouring Retry-After; the semaphore is held only while a
-  request is in flight, never while backing off.
+  exponential backoff and jitter, honouring Retry-After; a concurrency slot is held only while
+  a request is in flight, never while backing off.
 - Faults that retrying cannot fix stop at once with a message that says what is wrong:
   FatalLLMError for a refused key (401/403), an unknown model (404, listing the served models),
   an exhausted quota; ContextOverflowError for a prompt that does not fit the model's context.
@@ -33,8 +39,9 @@ from typing import Any, Callable
 import openai
 
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit, server_slots
 from core.llm.context_window import probe_once, resolve_window, window_resolver
-from core.llm.stream import Answer, Transient as _Transient, from_completion, read_stream
+from core.llm.stream import Answer, Dropped, Transient as _Transient, from_completion, read_stream
 from core.llm.ratelimit import RateLimits
 from core.llm.runaway import RunawayWatch
 from core.settings import Settings
@@ -54,7 +61,7 @@ _SK = re.compile(r"(sk-|Bearer\s+)[A-Za-z0-9_\-*.]{3,}")
 class _Endpoint:
     url: str
     client: Any  # openai.OpenAI or openai.AzureOpenAI
-    semaphore: threading.BoundedSemaphore
+    limiter: AdaptiveLimit
     limits: RateLimits
     azure: bool
 
@@ -94,7 +101,10 @@ def _endpoint(settings: Settings, base_url: str | None, model: str) -> _Endpoint
         else:
             client = openai.OpenAI(base_url=url, api_key=api_key, timeout=settings.request_timeout,
                                    max_retries=0)
-        ep = _Endpoint(url, client, threading.BoundedSemaphore(settings.concurrency),
+        probe = None
+        if base_url and not azure:  # OpenAI and Azure never say; local servers may
+            probe = lambda: server_slots(url, settings.api_key, min(5.0, float(settings.request_timeout)))
+        ep = _Endpoint(url, client, AdaptiveLimit(settings.concurrency, url, probe),
                        RateLimits(settings.requests_per_minute, settings.tokens_per_minute), azure)
         _ENDPOINTS[key] = ep
         return ep
@@ -158,22 +168,49 @@ class _Caller:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r}, url={self.url!r})"
 
+    @property
+    def limiter(self) -> AdaptiveLimit:
+        return self._ep.limiter
+
+    SIGNAL_RETRIES = 16
+    """Calls sent again after a server signal (an interrupted answer): not counted as retries."""
+
     def _run(self, fn: Callable[[], Any], estimate: int = 0) -> Any:
         attempts = self.max_retries + 1
-        for attempt in range(1, attempts + 1):
+        attempt = signals = 0
+        while True:
+            attempt += 1
             self._ep.limits.acquire(estimate)
+            slot = self._ep.limiter.acquire()
             try:
-                with self._ep.semaphore:
-                    return fn()
+                result = fn()
             except (openai.APIError, _Transient) as exc:
+                if isinstance(exc, Dropped) and slot.shared and signals < self.SIGNAL_RETRIES:
+                    self._ep.limiter.release(slot, CUT)  # interrupted for the next request
+                    signals += 1
+                    attempt -= 1
+                    log.info("%s call to %s: %s with other calls in flight; sending it again at "
+                             "concurrency %d", self.what, self.url, exc, self._ep.limiter.limit)
+                    continue
+                self._ep.limiter.release(slot, _outcome(exc))
                 delay, reason = self._classify(exc, attempt)
-            if attempt == attempts:
+            else:
+                cut = _cut_short(result)
+                if cut is None or not slot.shared or signals >= self.SIGNAL_RETRIES:
+                    self._ep.limiter.release(slot, OK if cut is None else CUT)
+                    return result
+                self._ep.limiter.release(slot, CUT)
+                signals += 1
+                attempt -= 1  # the server's doing, not the model's: sent again, not counted
+                log.info("%s call to %s: %s with other calls in flight; sending it again at "
+                         "concurrency %d", self.what, self.url, cut, self._ep.limiter.limit)
+                continue
+            if attempt >= attempts:
                 raise LLMError(f"{self.what} call to model '{self.model}' at {self.url} failed "
                                f"after {attempts} attempt{'s' * (attempts > 1)}: {reason}")
             log.info("%s call to %s: %s; retry %d of %d in %.2f s", self.what, self.url, reason,
                      attempt, self.max_retries, delay)
             self._sleep(delay)
-        raise AssertionError("unreachable")
 
     def _backoff(self, attempt: int) -> float:
         d = min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1))
@@ -229,8 +266,7 @@ class _Caller:
         if self._ep.azure:
             return None
         try:
-            with self._ep.semaphore:
-                return sorted(m.id for m in self._ep.client.models.list())
+            return sorted(m.id for m in self._ep.client.models.list())
         except openai.APIError:
             return None
 
@@ -242,6 +278,28 @@ class _Caller:
             return f"model '{self.model}' is not served by {self.url}; it serves: {', '.join(served)}"
         return (f"model '{self.model}' is not served by {self.url} (404 {msg}); the server does not "
                 f"list its models either: check the base URL (it usually ends in /v1)")
+
+
+def _outcome(exc: Exception) -> str:
+    """What a failed call says about the server's load: OVERLOAD for a timeout, 429 or 503."""
+    if isinstance(exc, openai.APITimeoutError):
+        return OVERLOAD
+    if isinstance(exc, openai.APIStatusError) and exc.status_code in (429, 503):
+        if "quota" not in str(exc).lower():
+            return OVERLOAD
+    return NEUTRAL
+
+
+def _cut_short(result: Any) -> str | None:
+    """Why an answer looks interrupted by the server (None: it does not): empty, or a stream that
+    ended without a finish reason (and was not closed by us on a loop)."""
+    if not isinstance(result, Answer):
+        return None
+    if not result.generated.strip():
+        return "the answer came back empty"
+    if result.streamed and result.finish_reason is None and not result.stopped_early:
+        return "the answer was cut short (the stream ended without a finish reason)"
+    return None
 
 
 def connection_reason(exc: BaseException) -> str:

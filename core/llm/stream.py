@@ -6,17 +6,19 @@ llama.cpp, vLLM and the others stop generating) and the text is kept up to the f
 of the repeated passage. Usage comes from the chunk that carries it (stream_options
 include_usage); a stream cut short, or a server that sends none, has no usage, and the caller
 counts the tokens itself. A server that ignores `stream` and answers with one JSON document is
-read as such. A stream that breaks off mid-answer raises Transient, so the call is retried. A
+read as such; an event stream served under a JSON content type (some gateways) is read as a
+stream, line by line. A stream that breaks off mid-answer raises Transient, so the call is retried. A
 stream still going at its deadline (the request timeout, counted from the request) is closed and
 raises a timeout, as a whole answer that long would: the timeout bounds the answer, not only the
 gap between two pieces of it.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import openai
 
@@ -26,6 +28,11 @@ from core.llm.runaway import Runaway, RunawayWatch, find_runaway
 class Transient(Exception):
     """A malformed or broken answer (no choices, a stream cut off, wrong number of vectors):
     worth another try."""
+
+
+class Dropped(Transient):
+    """The connection closed in the middle of a streamed answer. llama-cpp-python's server does
+    this to the answer it is streaming when the next request arrives (interrupt_requests)."""
 
 
 @dataclass
@@ -81,17 +88,28 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
     """Accumulate a streamed answer, closing the stream early when `watch` sees a loop; past
     `deadline` (time.monotonic()) it is closed and openai.APITimeoutError raised."""
     ctype = (stream.response.headers.get("content-type") or "").lower()
-    if "json" in ctype and "event-stream" not in ctype:  # `stream` ignored: a plain answer
+    chunks: Iterable[Any] = stream
+    if "json" in ctype and "event-stream" not in ctype:  # `stream` ignored, or a gateway that
+        lines = _lines(stream)                          # labels the event stream as JSON
         try:
-            return from_completion(json.loads(stream.response.read()))
-        except ValueError:
-            raise Transient("the answer is not JSON") from None
-        finally:
+            first = next(lines, "")
+            if not first.startswith("data:"):  # one JSON document: a plain answer
+                try:
+                    return from_completion(json.loads("\n".join([first, *lines])))
+                except ValueError:
+                    raise Transient("the answer is not JSON") from None
+                finally:
+                    stream.close()
+        except Exception as exc:
+            if not type(exc).__module__.startswith(("httpx", "httpcore", "h11", "openai")):
+                raise
             stream.close()
+            raise Dropped(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
+        chunks = _events(itertools.chain([first], lines))
     text, finish, usage, choices_seen = "", None, None, False
     runaway = None
     try:
-        for chunk in stream:
+        for chunk in chunks:
             usage = _get(chunk, "usage") or usage
             for choice in _get(chunk, "choices") or ():
                 if (_get(choice, "index") or 0) != 0:
@@ -110,12 +128,12 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
     except openai.APITimeoutError:
         raise
     except openai.APIConnectionError as exc:
-        raise Transient(f"the connection dropped in the middle of the answer "
+        raise Dropped(f"the connection dropped in the middle of the answer "
                         f"({_cause(exc)})") from None
     except Exception as exc:  # older openai versions let the transport's errors through
         if not type(exc).__module__.startswith(("httpx", "httpcore", "h11")):
             raise
-        raise Transient(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
+        raise Dropped(f"the connection dropped in the middle of the answer ({_cause(exc)})") from None
     finally:
         stream.close()
     if not choices_seen:
@@ -126,6 +144,30 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
         runaway = find_runaway(text)
     _cut(answer, runaway)
     return answer
+
+
+def _lines(stream: openai.Stream) -> Iterator[str]:
+    """The body's non-blank lines, as they arrive."""
+    for line in stream.response.iter_lines():
+        if line.strip():
+            yield line
+
+
+def _events(lines: Iterable[str]) -> Iterator[dict]:
+    """The chunks of server-sent events read line by line (up to "data: [DONE]")."""
+    for line in lines:
+        if not line.startswith("data:"):
+            continue  # event:, id:, retry: and comments
+        data = line[5:].strip()
+        if data == "[DONE]":
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise Transient("a piece of the streamed answer is not JSON") from None
+        if isinstance(chunk, dict) and chunk.get("error"):
+            raise Transient(f"the server reported an error in the stream: {str(chunk['error'])[:200]}")
+        yield chunk
 
 
 def _cause(exc: BaseException) -> str:

@@ -130,9 +130,12 @@ def community_graph(entities: list[dict[str, Any]], relationships: list[dict[str
     for a, b, r in drawn:
         weight = float(r.get("weight") or 1)
         hover = f"{r.get('source')} \u2014 {r.get('target')} (weight {weight:g})"
+        if r.get("inferred"):  # dashed: named in one sentence, not a relationship the model stated
+            hover += ", inferred from co-occurrence"
         if r.get("description"):
             hover += "\n\n" + _short(r["description"], HOVER_MAX)
-        net.add_edge(a, b, width=round(1 + 6 * weight / max_weight, 2), title=hover)
+        net.add_edge(a, b, width=round(1 + 6 * weight / max_weight, 2), title=hover,
+                     dashes=bool(r.get("inferred")))
 
     note = None
     if total > len(shown):
@@ -434,7 +437,8 @@ def _render(nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
     note_html = f'<div id="sm-note">{html.escape(note)}</div>' if note else ""
     keep = ("id", "label", "title", "color", "size", "shape", "x", "y")
     nodes = [{k: n[k] for k in keep if k in n} for n in nodes]
-    edges = [{k: e[k] for k in ("from", "to", "width", "title") if k in e} for e in edges]
+    edges = [{k: e[k] for k in ("from", "to", "width", "title", "dashes") if e.get(k) is not None}
+             for e in edges]
     return _PAGE.format(css=css, js=js, height=int(height), datalist=options, legend=legend_html,
                         note=note_html, nodes=script_json(nodes), edges=script_json(edges),
                         vis_options=script_json(_OPTIONS), n_nodes=len(nodes), n_edges=len(edges),

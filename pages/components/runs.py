@@ -144,6 +144,7 @@ def _render_live(store: Store, run: dict[str, Any]) -> None:
                 st.caption(ui.md(s["message"]))
         if waiting:
             st.caption("Next: " + ", ".join(waiting))
+        server_notes(progress)
         if run.get("engine") == "offline":
             st.caption("Offline engine: no model calls, no cost.")
         else:
@@ -155,12 +156,28 @@ def _render_live(store: Store, run: dict[str, Any]) -> None:
                 f"**${run.get('cost') or 0:.4f}**")
 
 
+def server_notes(progress: dict[str, Any]) -> None:
+    """What the run learnt about the model server ("the server answers one request at a time:
+    concurrency 8 -> 1"), from core/llm/concurrency.py through the run's progress."""
+    events = (progress.get("server") or {}).get("events") or []
+    if events:
+        st.info(ui.md("Model server: " + "; ".join(events[-3:])), icon=":material/dns:")
+
+
 def failed_panel(store: Store, workspace: Path, running: bool) -> None:
     items = failed_items(store)
+    last = last_runs(store, 1)
+    if not running and last:
+        server_notes(last[0].get("progress") or {})
     if not items:
         return
     with st.container(border=True):
-        st.markdown(f"**{len(items)} failed item{'s' if len(items) != 1 else ''}** from the last run")
+        units = sum(i["kind"] == "text unit" for i in items)
+        reasons = "; ".join(dict.fromkeys(str(i["error"] or "")[:160] for i in items[:3]))
+        st.warning(f"**The last run lost {len(items)} item{'s' if len(items) != 1 else ''}** "
+                   f"({units} text unit{'s' if units != 1 else ''}): what they hold is missing from "
+                   f"the graph until they are retried. First reason: {ui.md(reasons)}",
+                   icon=":material/error:")
         st.dataframe(pd.DataFrame([{"kind": i["kind"], "item": i["item"], "error": i["error"]}
                                    for i in items]),
                      hide_index=True, width="stretch", height=min(38 + 35 * len(items), 240))
