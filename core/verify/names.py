@@ -30,7 +30,7 @@ class Names:
     def word_known(self, word: str) -> bool:
         if word in self._cache:
             return self._cache[word]
-        found = bool(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", self._texts)) if self._texts else False
+        found = bool(_bounded(word).search(self._texts)) if self._texts else False
         if not found and self.store is not None:
             found = self._in_units(word)
         if not found and len(word) > 3 and word.endswith("s"):  # "Sundays": the book says "Sunday"
@@ -48,10 +48,28 @@ class Names:
             return True
         if rows:
             # FTS5's porter stemmer matches "chens" for "chen": confirm the word as written
-            return bool(self.store.query(
-                "SELECT id FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
-                "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT 1", [q, f"%{word}%"]))
-        return False
+            if self.store.query(
+                    "SELECT id FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
+                    "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT 1", [q, f"%{word}%"]):
+                return True
+        # a Latin word written against Chinese text ("GraphRAG使用") is no word to the word index:
+        # look for it as a substring (the trigram index for three letters or more)
+        try:
+            if len(word) >= 3:
+                texts = self.store.query("SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM "
+                                         "text_units_cjk WHERE text_units_cjk MATCH ?) LIMIT 50", [q])
+            else:
+                texts = self.store.query("SELECT text FROM text_units WHERE lower(text) LIKE ? LIMIT 50",
+                                         [f"%{word}%"])
+        except Exception:
+            return False
+        pattern = _bounded(word)
+        return any(pattern.search((t.get("text") or "").lower()) for t in texts)
 
     def absent(self, words: tuple[str, ...]) -> list[str]:
         return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)]
+
+
+def _bounded(word: str) -> re.Pattern:
+    """word as a whole word among Latin letters and digits (CJK characters around it are fine)."""
+    return re.compile(rf"(?<![a-z0-9\u00c0-\u024f]){re.escape(word)}(?![a-z0-9\u00c0-\u024f])")

@@ -45,6 +45,9 @@ _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|y
                          r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an)\s)|，|；|并且|而且|但")
 
 
+_WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+
+
 class _Sent:
     __slots__ = ("start", "end", "terms", "words")
 
@@ -52,7 +55,7 @@ class _Sent:
         self.start, self.end = start, end
         piece = text[start:end]
         self.terms = frozenset(t for t, _, _ in fx.content_terms(piece))
-        self.words = frozenset(re.findall(r"\w+", piece.lower().replace("\u2019", "'")))
+        self.words = frozenset(_WORDS.findall(piece.lower()))
 
 
 @functools.lru_cache(maxsize=8192)
