@@ -13,6 +13,7 @@ from core.query.resolve import Resolver
 from core.query.traces import list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
+from pages.components import check_text as ui_check
 from pages.components import chips as ui_chips, drilldown as drill, trace as ui_trace
 from pages.components import navigation
 from pages.components import state as ui
@@ -180,6 +181,8 @@ def main() -> None:
     with main_col:
         with ui.guard():
             ask_form(store)
+        with ui.guard():
+            ui_check.box(store, ui.query_llm(store))
         result = _result()
         if result is not None:
             answer_view(store, result)

@@ -117,7 +117,10 @@ def names(text: str) -> list[Name]:
 
 
 def title_case(text: str) -> bool:
-    """A heading written in title case: most of its words of four letters or more capitalised."""
+    """A heading written in title case: most of its words of four letters or more capitalised,
+    and no full stop at its end."""
+    if text.rstrip().endswith((".", "!", "?", "\u3002", "\uff01", "\uff1f")):
+        return False
     words = [t.text for t in tokens(text) if t.text[0].isalpha() and len(t.text) >= 4
              and not ("\u3400" <= t.text[0] <= "\ufaff")]
     return len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6
@@ -206,6 +209,7 @@ def numbers(text: str) -> list[Number]:
             w = toks[j].low
             if w not in STOPWORDS and w not in lx.NEGATIONS:
                 unit = stem(w.split("-")[0])
+                end = toks[j].end  # "fifteen shillings": the number with what it counts
         out.append(Number(value, kind, unit, text[start:end], start, end))
         i = j
     return out

@@ -228,8 +228,14 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         if all(w in wwords or stem(w) in wstems_ for w in n.words):
             facts.append(Fact("name", n.surface, "found", evidence=_word_span(src, window, n.words[-1])))
             continue
-        other = _other_names(src, window, name_words) if strong and not n.initial else []
         elsewhere = _find_word(sources, n.words)
+        # another actor: the name is nowhere in the cited text, and the passage it is about names
+        # someone else
+        other = []
+        if strong and not n.initial and _actor(claim, n):
+            # nowhere in the cited text and the passage names someone else; or in it elsewhere,
+            # while the passage's own actor (who says or does it) is someone else
+            other = _other_names(src, window, name_words, actors_only=elsewhere is not None)
         if other:
             facts.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
                               evidence=_word_span(src, window, other[0].lower().split()[-1])))
@@ -237,20 +243,37 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
         elif not n.initial:
             facts.append(Fact("name", n.surface, "not found"))
-    # numbers
-    wnums = [(x, src) for x in _numbers(src.text) if wlo <= x.start < whi]
+    # numbers, each against the passage its own clause is about
+    pieces = clauses(claim)
     for num in nums:
+        nsrc, nwlo, nwhi, nstrong = src, wlo, whi, strong or score >= ALIGNED
+        offset = 0
+        for piece, _c in pieces:
+            at = claim.find(piece, offset)
+            if len(pieces) > 1 and at <= num.start < at + len(piece):
+                ct = frozenset(t for t, _, _ in fx.content_terms(piece))
+                loc = _best(sources, ct) if ct else None
+                if loc is not None:
+                    nsrc = loc[0]
+                    w = _window(loc[0], loc[1], ct)
+                    nwlo, nwhi = w[0].start, w[-1].end
+                    wt = frozenset().union(*(x.terms for x in w))
+                    pt = frozenset(t for t in ct if t not in name_words)
+                    nstrong = bool(pt) and len(pt & wt) / len(pt) >= ALIGNED
+                break
+            offset = max(offset, at + len(piece)) if at >= 0 else offset
+        wnums = [(x, nsrc) for x in _numbers(nsrc.text) if nwlo <= x.start < nwhi]
         hit = next(((x, s) for x, s in wnums if fx.same_number(num, x)), None)
         if hit:
             facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
         rival = next((x for x, _ in wnums if fx.comparable(num, x)
-                      and not any(fx.same_number(x, y) for y in nums)), None) if strong or score >= ALIGNED else None
+                      and not any(fx.same_number(x, y) for y in nums)), None) if nstrong else None
         hit = next(((x, s) for s in sources for x in _numbers(s.text)
                     if x.start >= s.lead and fx.same_number(num, x)), None)
         if rival is not None:
             facts.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
-                              evidence=src.span(rival.start, rival.end)))
+                              evidence=nsrc.span(rival.start, rival.end)))
         elif hit:
             facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
@@ -315,6 +338,13 @@ def _recall(terms: frozenset[str], text: str, have: frozenset[str] | None = None
     return len(terms & have) / len(terms)
 
 
+def _actor(claim: str, n: fx.Name) -> bool:
+    """Is the name the sentence's actor: among its first words ("Dick Wilkins called out...",
+    "It was Fred who...")?"""
+    head = re.sub(r"^(?:it\s+was|it\s+is|and|but|then)\s+", "", claim[:n.start].strip().lower())
+    return len(head.split()) <= 2
+
+
 def _word_span(src: _Source, window: list[_Sent], word: str) -> Span | None:
     for s in window:
         m = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", src.text[s.start:s.end], re.I)
@@ -332,14 +362,24 @@ def _find_word(sources: list[_Source], words: tuple[str, ...]) -> Span | None:
     return None
 
 
-def _other_names(src: _Source, window: list[_Sent], claim_words: set[str]) -> list[str]:
+_SPEECH = re.compile(r"(?:said|says|replied|cried|asked|answered|exclaimed|remarked|told|added|called)\s*$", re.I)
+
+
+def _other_names(src: _Source, window: list[_Sent], claim_words: set[str], actors_only: bool = False) -> list[str]:
     out = []
     for s in window:
-        for n in fx.names(src.text[s.start:s.end]):
+        piece = src.text[s.start:s.end]
+        for n in fx.names(piece):
             if n.initial and not _known_name(src, n.words):
                 continue
-            if not set(n.words) & claim_words:
-                out.append(n.surface)
+            if set(n.words) & claim_words:
+                continue
+            if actors_only:
+                before = piece[max(0, n.start - 20):n.start]
+                label = piece[n.end:n.end + 30].lstrip().startswith((":", ",")) and piece[n.start:n.end].isupper()
+                if not (_SPEECH.search(before) or label):
+                    continue
+            out.append(n.surface)
     return out
 
 
@@ -361,43 +401,53 @@ def _scoped_negations(piece: str, terms: frozenset[str]) -> list[tuple[int, int]
 
 
 def _polarity(claim: str, src: _Source, window: list[_Sent], best: _Sent, terms: frozenset[str]) -> Fact | None:
+    """Contradicted polarity: the claim's negations, the source's negations next to the claim's
+    terms and the antonyms met (an odd count of them). The best sentence is read first; the
+    sentences around it only when it holds no cue at all."""
     claim_neg = fx.negation_positions(claim)
-    ev_neg: list[tuple[int, int]] = []
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
-    for s in window:
+    found = _cues(claim, src, [best], terms)
+    if not found[0] and not found[1]:
+        found = _cues(claim, src, window, terms)
+    ev_neg, flips = found
+    if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
+        return None
+    if flips:
+        at = flips[0]
+    elif ev_neg:
+        at = ev_neg[0]
+    else:
+        at = None
+    if at is not None:
+        note = f"the source says \u201c{src.text[at[0]:at[1]]}\u201d"
+        sent = src.sentence_at(at[0]) or best
+    else:
+        note, sent = "the source says it without the negation", best
+    what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
+    return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
+
+
+def _cues(claim: str, src: _Source, sents: list[_Sent], terms: frozenset[str]):
+    """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
+    ev_neg: list[tuple[int, int]] = []
+    for s in sents:
         piece = src.text[s.start:s.end]
-        cues = _scoped_negations(piece, terms)
-        ev_neg += [(s.start + a, s.start + b) for a, b in cues]
-    flips = 0
-    flip_at = None
-    wstems = {}
-    for s in window:
+        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms)]
+    wstems: dict[str, tuple[int, int]] = {}
+    for s in sents:
         for st, a, b in fx.raw_stems(src.text[s.start:s.end]):
             wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
             wstems.setdefault(st, (s.start + a, s.start + b))
-    cstems = {st for st, _, _ in fx.raw_stems(claim)} | {fx.canon(st) for st, _, _ in fx.raw_stems(claim)}
-    used = set()
-    for st, _, _ in fx.raw_stems(claim):
+    claim_stems = fx.raw_stems(claim)
+    cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
+    flips, used = [], set()
+    for st, _, _ in claim_stems:
         opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())
         if not opposites or st in wstems or fx.canon(st) in wstems:
             continue
         for o in opposites:
             if (o in wstems or fx.canon(o) in wstems) and o not in cstems and o not in used:
-                flips += 1
                 used.add(o)
-                flip_at = wstems.get(o) or wstems.get(fx.canon(o))
+                flips.append(wstems.get(o) or wstems.get(fx.canon(o)))
                 break
-    if (len(claim_neg) + len(ev_neg) + flips) % 2 == 0:
-        return None
-    if flip_at is not None:
-        at = flip_at
-        note = f"the source says \u201c{src.text[at[0]:at[1]]}\u201d"
-    elif ev_neg:
-        at = ev_neg[0]
-        note = f"the source says \u201c{src.text[at[0]:at[1]]}\u201d"
-    else:
-        at = (best.start, best.end)
-        note = "the source says it without the negation"
-    sent = src.sentence_at(at[0]) or best
-    what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
-    return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
+    return ev_neg, flips
