@@ -407,7 +407,8 @@ def _polarity(claim: str, src: _Source, window: list[_Sent], best: _Sent, terms:
     claim_neg = fx.negation_positions(claim)
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
-    if not found[0] and not found[1]:
+    # the sentences around the best one count only when it does not say all of the claim itself
+    if not found[0] and not found[1] and len(terms & best.terms) < 0.8 * len(terms):
         found = _cues(claim, src, window, terms)
     ev_neg, flips = found
     if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
