@@ -171,7 +171,8 @@ def main() -> int:
     if args.carol:
         result["carol"] = carol()
     result["rows"] = rows
-    name = "verify_claims" + ("_model" if model is not None else "")
+    name = "verify_claims" + ("" if Path(args.claims) == CLAIMS else f"_{Path(args.claims).stem}") \
+        + ("_model" if model is not None else "")
     print(f"  -> {write_result(name, result)}")
     return 0
 
