@@ -139,6 +139,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if result.no_data:
             st.info("Nothing in the data answers this question.", icon=":material/search_off:")
         resolver = Resolver(store)
+        ui_check.use_setting_judge(store, resolver)
         n = ui_chips.cited_text(store, result.answer, resolver, viewer_key=f"ans_{result.trace_id}")
         missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:

@@ -19,6 +19,18 @@ from pages.components import verdicts as ui_verdicts
 EXAMPLE = "Scrooge refused to give to the charity collectors [Data: Sources (3)]."
 
 
+def use_setting_judge(store: Store, resolver: Resolver) -> str:
+    """The judge of the `judge` setting for every verdict drawn with resolver: the model judge
+    when it is set and an LLM is configured, else the offline one. Returns its name."""
+    if ui.settings().judge != "model":
+        return "offline"
+    llm = ui.query_llm(store)
+    if llm is None:
+        return "offline"
+    ui_verdicts.set_judge(resolver, make_judge("model", llm), "model")
+    return "model"
+
+
 def results_html(results: list[dict]) -> str:
     """One line per sentence: its verdict badge, the sentence, why and the source sentence."""
     rows = []
@@ -43,6 +55,8 @@ def box(store: Store, llm=None) -> None:
             text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
                                 placeholder=EXAMPLE)
             judges = ["offline"] + (["model"] if llm is not None else [])
+            if ui.settings().judge == "model" and llm is not None:
+                judges.reverse()  # the setting's judge first
             judge_name = st.radio("Judge", judges, horizontal=True, key="check_judge",
                                   format_func={"offline": "offline (no model)",
                                                "model": "model (entailment, exact quotes)"}.get)
