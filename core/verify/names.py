@@ -41,16 +41,13 @@ class Names:
     def _in_units(self, word: str) -> bool:
         q = '"' + word.replace('"', '""') + '"'
         try:
-            rows = self.store.query("SELECT rowid FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT 1", [q])
-        except Exception:  # no FTS table (an old or foreign workspace): scan the units
-            rows = self.store.query("SELECT id FROM text_units WHERE lower(text) LIKE ? LIMIT 1", [f"%{word}%"])
-        if rows and not word.isascii():
-            return True
-        if rows:
             # FTS5's porter stemmer matches "chens" for "chen": confirm the word as written
             if self.store.query(
                     "SELECT id FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
                     "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT 1", [q, f"%{word}%"]):
+                return True
+        except Exception:  # no FTS table (an old or foreign workspace): scan the units
+            if self.store.query("SELECT id FROM text_units WHERE lower(text) LIKE ? LIMIT 1", [f"%{word}%"]):
                 return True
         # a Latin word written against Chinese text ("GraphRAG使用") is no word to the word index:
         # look for it as a substring (the trigram index for three letters or more)

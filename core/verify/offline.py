@@ -159,19 +159,34 @@ def fabricated_names(text: str, names: Names) -> list[str]:
     return out
 
 
-def _absent_names(sentence: str, names: Names) -> list[str]:
+def _absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
     """Names of one sentence that no document holds; none from a heading in title case ("The
-    Clinic's Role in Community Health"), where capitals mark no names."""
+    Clinic's Role in Community Health"), where capitals mark no names. A word the cited text
+    (lower case) holds is known without asking the workspace."""
     out: list[str] = []
     sentence = claim_text(sentence)
     if fx.title_case(sentence):
         return out
     for n in fx.names(sentence):
-        if n.initial and not names.is_entity(n.words[0]):
+        words = tuple(w for w in n.words if not (cited and _bounded_in(w, cited)))
+        if not words:
             continue
-        if names.absent(n.words) and n.surface not in out:
+        if n.initial:  # a capital at a sentence's start says nothing
+            continue
+        if names.absent(words) and n.surface not in out:
             out.append(n.surface)
     return out
+
+
+def _bounded_in(word: str, text: str) -> bool:
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(word)] if at + len(word) < len(text) else " "
+        if not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum()):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = (),
@@ -191,7 +206,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     plain = frozenset(t for t in terms if t not in name_words)
     facts: list[Fact] = []
     # fabricated: a name nowhere in the workspace
-    for surface in _absent_names(claim, names):
+    cited = " ".join([s.text for s in sources] + record_texts).lower()
+    for surface in _absent_names(claim, names, cited):
         facts.append(Fact("name", surface, "absent", "no document mentions it"))
     if not terms and not nums:
         v = Verdict("partial" if not facts else "fabricated", facts=facts,
