@@ -6,5 +6,7 @@ chips         citation chips with their evidence; drilldown  the record/document
 trace         how an answer was made; runs  index runs (estimate, live, history, failures)
 import_panel  opening a Microsoft GraphRAG index; quality  merges and rejected names
 sidebar       workspace picker and engine panel
+verdicts      a chip's verdict badge, answer sentences marked where their sources fail them
+trust         a report's trust line and the least trusted reports; check_text  "Check a text"
 navigation    the app frame: page config, sidebar and the st.navigation router
 """
