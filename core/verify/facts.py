@@ -207,7 +207,12 @@ def numbers(text: str) -> list[Number]:
             kind = "year"
         if kind == "count" and j < len(toks) and toks[j].text[0].isalpha():
             w = toks[j].low
-            if w not in STOPWORDS and w not in lx.NEGATIONS:
+            if "\u3400" <= w[0] <= "\ufaff":
+                # a Chinese measure word is the run's first character ("10 分的...": 分); a
+                # connective ("1 到 10": 到) counts nothing
+                if w[0] not in lx.ZH_NOT_UNITS:
+                    unit, end = w[0], toks[j].start + 1
+            elif w not in STOPWORDS and w not in lx.NEGATIONS:
                 unit = stem(w.split("-")[0])
                 end = toks[j].end  # "fifteen shillings": the number with what it counts
         out.append(Number(value, kind, unit, text[start:end], start, end))
@@ -218,6 +223,8 @@ def numbers(text: str) -> list[Number]:
 def same_number(a: Number, b: Number) -> bool:
     if a.value == b.value:
         return True
+    if "year" in (a.kind, b.kind) or (a.value == int(a.value) and b.value == int(b.value) and max(a.value, b.value) < 10_000):
+        return False  # 2023 is not 2024: rounding only for amounts and shares ("$28.47 billion" ~ "$28.5 billion")
     big = max(abs(a.value), abs(b.value))
     return big > 0 and abs(a.value - b.value) / big < 0.005
 

@@ -11,6 +11,8 @@ lack lacked lacking lacks absent fail failed fails
 # Chinese negation characters and words, matched as substrings of a CJK run.
 ZH_NEGATIONS = ("不", "没", "未", "无", "非", "别", "勿")
 # Words that hold a negation character without negating anything.
+# Characters after a number that join it to another rather than count something ("1 到 10").
+ZH_NOT_UNITS = frozenset("到至和或与及的、—–-~～")
 ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "无论", "非常", "未来", "别人", "别的", "无数", "并非", "不少", "不久")
 
 # Pairs of opposites (stems compared after core.query.support.stem). Each word maps to its
@@ -35,6 +37,14 @@ profit loss; surplus deficit; first last; public private; internal external; ins
 minimum maximum; top bottom; sooner later; before after; wet dry; clean dirty; awake asleep;
 increased decreased; up-front later; approve reject; confirm deny; admit deny; support oppose;
 welcome reject; missed caught; miss catch; missed kept; remain leave; stay leave;
+grew declined; grew fell; grew decreased; grew shrank; grew dropped; rose fell; rose declined;
+rose dropped; rose decreased; increased fell; increased dropped; increased declined; gained lost;
+grown declined; risen fallen; stronger weaker; strongest weakest; strengthened weakened;
+faster slower; quicker slower; quickly slowly; fast slowly; faster slowly; quickly slower;
+larger smaller; bigger smaller; greater smaller; greater lesser; earlier later; wider narrower;
+richer poorer; older younger; longer shorter; easier harder; most least; more fewer;
+accelerate slow; accelerated slowed; expanded contracted; improved worsened; improve worsen;
+upside downside; tailwind headwind; optimistic pessimistic; hostile friendly; curious indifferent;
 增加 减少; 上升 下降; 增长 下降; 提高 降低; 保留 丢弃; 保留 删除; 成功 失败; 支持 反对; 接受 拒绝;
 扩大 缩小; 高 低; 多 少; 大 小; 开始 结束; 包括 排除; 允许 禁止; 优于 劣于
 """

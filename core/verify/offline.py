@@ -31,6 +31,7 @@ from typing import Iterable
 
 from core.query.citations import sentence_spans
 from core.query.support import claim_text, stem
+from core.verify import actors
 from core.verify import facts as fx
 from core.verify import lexicon as lx
 from core.verify.names import Names
@@ -241,7 +242,18 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     for n in found_names:
         if n.surface in absent:
             continue
-        if all(w in wwords or stem(w) in wstems_ for w in n.words):
+        # another name where the matched sentence (or, when the name is not in the window, the
+        # window) puts the sentence's name
+        in_window = all(w in wwords or stem(w) in wstems_ for w in n.words)
+        swap = None
+        if (strong or score >= ALIGNED) and not n.initial and not all(w in best.words for w in n.words):
+            lo, hi = (best.start, best.end) if in_window else (wlo, whi)
+            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words)
+            if swap is not None:
+                facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
+                                  evidence=src.span(lo + swap.start, lo + swap.end)))
+                continue
+        if in_window:
             facts.append(Fact("name", n.surface, "found", evidence=_word_span(src, window, n.words[-1])))
             continue
         elsewhere = _find_word(sources, n.words)
@@ -259,6 +271,18 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
         elif not n.initial:
             facts.append(Fact("name", n.surface, "not found"))
+    # the speaker: the sentence says someone said it, the passage gives another speaker
+    speaker = actors.claim_speaker(claim, [n for n in found_names if n.surface not in absent])
+    if speaker is not None and strong and not any(f.text == speaker.surface and f.status == "contradicted" for f in facts):
+        near = [src.sents[j] for j in (i - 1, i + 1) if 0 <= j < len(src.sents) and src.sents[j].start >= src.lead]
+        given = actors.passage_speakers(src.text, best.start, best.end) or \
+            [g for s_ in near for g in actors.passage_speakers(src.text, s_.start, s_.end)]
+        if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
+                             for g, _, _ in given):
+            g, a, b = given[0]
+            facts = [f for f in facts if f.text != speaker.surface]
+            facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
+                              evidence=src.span(a, b)))
     # numbers, each against the passage its own clause is about
     pieces = clauses(claim)
     for num in nums:
