@@ -274,9 +274,12 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     # the speaker: the sentence says someone said it, the passage gives another speaker
     speaker = actors.claim_speaker(claim, [n for n in found_names if n.surface not in absent])
     if speaker is not None and strong and not any(f.text == speaker.surface and f.status == "contradicted" for f in facts):
-        near = [src.sents[j] for j in (i - 1, i + 1) if 0 <= j < len(src.sents) and src.sents[j].start >= src.lead]
-        given = actors.passage_speakers(src.text, best.start, best.end) or \
-            [g for s_ in near for g in actors.passage_speakers(src.text, s_.start, s_.end)]
+        # the matched sentence's own attribution; else the one before it ("'Mr. Scrooge!' said
+        # Bob; 'I'll give you...'" goes on with Bob's words); else the one after it
+        given = actors.passage_speakers(src.text, best.start, best.end)
+        for j in (i - 1, i + 1):
+            if not given and 0 <= j < len(src.sents) and src.sents[j].start >= src.lead:
+                given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
         if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
                              for g, _, _ in given):
             g, a, b = given[0]
@@ -320,7 +323,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("number", num.surface, "not found"))
     # polarity
     if strong:
-        pol = _polarity(claim, src, window, best, terms)
+        pol = _polarity(claim, src, window, best, terms) or _reversed_comparison(claim, src, window)
         if pol is not None:
             facts.append(pol)
     v.facts = facts
@@ -492,3 +495,40 @@ def _cues(claim: str, src: _Source, sents: list[_Sent], terms: frozenset[str]):
                 flips.append(wstems.get(o) or wstems.get(fx.canon(o)))
                 break
     return ev_neg, flips
+
+
+_COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)|\b(\w+)\s+rather\s+than\s+(\w+)"
+                      r"|\b(\w+)\s+instead\s+of\s+(\w+)", re.I)
+
+
+def _comparisons(text: str) -> list[tuple[str, str, int, int]]:
+    """(preferred, dispreferred, start, end) of "more A than B", "A rather than B", "A instead of
+    B" ("less A than B" prefers B), as stems."""
+    out = []
+    for m in _COMPARE.finditer(text):
+        if m.group(1):
+            a, b = m.group(2), m.group(3)
+            if m.group(1).lower() == "less":
+                a, b = b, a
+        elif m.group(4):
+            a, b = m.group(4), m.group(5)
+        else:
+            a, b = m.group(6), m.group(7)
+        out.append((fx.canon(stem(a.lower())), fx.canon(stem(b.lower())), m.start(), m.end()))
+    return out
+
+
+def _reversed_comparison(claim: str, src: _Source, window: list[_Sent]) -> Fact | None:
+    """The sentence prefers A to B where the passage prefers B to A ("hostile rather than
+    curious" against "more curious than hostile")."""
+    mine = _comparisons(claim)
+    if not mine:
+        return None
+    for s in window:
+        for a, b, x, y in _comparisons(src.text[s.start:s.end]):
+            for ca, cb, cx, cy in mine:
+                if (ca, cb) == (b, a) and ca != cb:
+                    return Fact("polarity", claim[cx:cy], "contradicted",
+                                f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
+                                evidence=src.span(s.start, s.end))
+    return None
