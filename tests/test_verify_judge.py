@@ -196,3 +196,40 @@ def test_cli_checks_a_text_and_refuses_a_bad_claims_file(workspace, tmp_path, ca
     bad.write_text('{"id": 1, "text": "ok [Data: Sources (0)]."}\nnot json\n')
     assert main(["verify", "--workspace", str(workspace.workspace), "--claims", str(bad)]) == 2
     assert "claims line 2 is not JSON" in capsys.readouterr().err
+
+
+def test_another_speaker_or_another_name_in_the_same_place_is_contradicted():
+    doc = _doc(CAROL)
+    # the passage's speaker is Scrooge ("Scrooge replied"); Fred is a name of the book
+    v = _check(doc, "Fred replied that Mr. Marley had been dead these seven years",
+               "'Mr. Marley has been dead these seven years,' Scrooge replied.")
+    assert v.verdict == "contradicted" and v.failing.text == "Fred"
+    assert v.failing.evidence.text == "Scrooge"
+    v = _check(doc, "Scrooge replied that Mr. Marley had been dead these seven years",
+               "'Mr. Marley has been dead these seven years,' Scrooge replied.")
+    assert v.verdict == "supported"
+    msft = _doc(MSFT)
+    # a transcript's speaker label governs what follows it
+    v = _check(msft, "Amy Hood said that they primarily start right now from the demand side",
+               "I think I would say we primarily start right now from the demand side.")
+    assert v.verdict == "contradicted" and v.failing.evidence.text.upper() == "SATYA NADELLA"
+    v = _check(msft, "Satya Nadella said that they primarily start right now from the demand side",
+               "I think I would say we primarily start right now from the demand side.")
+    assert v.verdict != "contradicted"
+    # another name where the sentence puts its own: "Founder of the Feast" is Mr. Scrooge's
+    v = _check(doc, "'I'll give you Mr. Fezziwig, the Founder of the Feast!'",
+               "'I'll give you Mr. Scrooge, the Founder of the\nFeast!'")
+    assert v.verdict == "contradicted" and v.failing.evidence.text == "Mr. Scrooge"
+
+
+def test_a_reversed_comparison_and_a_comparative_antonym_are_contradicted():
+    doc = _doc(CAROL)
+    v = _check(doc, "Being only light, it was less alarming than a dozen ghosts",
+               "being only light, was more alarming than a dozen ghosts")
+    assert v.verdict == "contradicted" and v.failing.kind == "polarity"
+    msft = _doc(MSFT)
+    v = _check(msft, "Other income and expense was negative $675 million, less favorable than anticipated",
+               "other income and expense was negative $675 million, more favorable than anticipated")
+    assert v.verdict == "contradicted"
+    assert facts.same_number(facts.numbers("in 2023")[0], facts.numbers("in 2024")[0]) is False
+    assert facts.same_number(facts.numbers("$28.47 billion")[0], facts.numbers("$28.5 billion")[0])
