@@ -294,9 +294,12 @@ def content_terms(text: str) -> list[tuple[str, int, int]]:
 def negation_positions(text: str) -> list[tuple[int, int]]:
     """Spans of the negation cues of text (not, no, never, without, -n't; Chinese 不 没 未 ...)."""
     out = []
-    for t in tokens(text):
+    toks = tokens(text)
+    for i, t in enumerate(toks):
         low = t.low
-        if "\u3400" <= t.text[0] <= "\ufaff":
+        if i and (low, toks[i - 1].low) in (("than", "rather"), ("of", "instead")):
+            out.append((toks[i - 1].start, t.end))  # "A rather than B" says "not B"
+        elif "\u3400" <= t.text[0] <= "\ufaff":
             masked = t.text
             for w in lx.ZH_NOT_NEGATIONS:
                 masked = masked.replace(w, "\0" * len(w))
