@@ -244,6 +244,9 @@ def canon(term: str) -> str:
     return lx.SYNONYMS.get(term, term)
 
 
+# Months and weekdays are stop words for search but key facts of a date here.
+_DATE_WORDS = frozenset("january february march april may june july august september october november december "
+                        "monday tuesday wednesday thursday friday saturday sunday".split()) - {"may", "march"}
 _STOP_EXTRA = frozenset("said say says also just really actually like".split())
 
 
@@ -252,7 +255,7 @@ def _term(word: str) -> str | None:
     w = word.lower().replace("\u2019", "'")
     if "'" in w:
         w = w.split("'", 1)[0]
-    if w in STOPWORDS or w in _STOP_EXTRA or w in lx.NEGATIONS or len(w) < 2 or w[0].isdigit():
+    if (w in STOPWORDS and w not in _DATE_WORDS) or w in _STOP_EXTRA or w in lx.NEGATIONS or len(w) < 2 or w[0].isdigit():
         return None
     c = canon(stem(w))
     return c[:PREFIX] if PREFIX and c.isascii() else c
