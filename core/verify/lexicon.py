@@ -226,6 +226,17 @@ ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 
              "八": 8, "九": 9, "十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 
 # Connectives that introduce a reason, purpose, inference or consequence.
+# Words by which a text says one thing follows from another (a claim's reason or inference needs one).
+CAUSE_CUE = __import__("re").compile(
+    r"\b(?:because|since|so|thus|therefore|hence|consequently|driven|drive|drives|due|thanks|owing|courtesy|"
+    r"result|results|resulted|resulting|lead|leads|led|cause|causes|caused|reason|reasons|why|how|made|make|"
+    r"makes|means|meant|mean|shows|showed|show|proves|proved|prove|indicates|suggests|given|enabled|enables|"
+    r"helped|helps|fueled|fuelled|reflecting|reflects|behind|order)\b|[;,]\s*for\b|因为|由于|所以|因此|导致|使得|从而",
+    __import__("re").I)
+# Phrases by which a sentence draws an inference.
+INFERENCE = ("shows that", "showing that", "which shows", "proves", "proved that", "proving", "means that",
+             "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
+             "implies", "is evidence that", "表明", "说明", "证明")
 CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to", "thanks to",
           "which shows", "shows that", "showing that", "proves", "proving", "means that",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",

@@ -347,6 +347,15 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             missing_causal |= causal
             facts.append(Fact("meaning", " ".join(piece.split()), "not found",
                               f"{r:.0%} of its words in the best source sentence"))
+    # an inference ("shows that", "proves", "means that") holds only where the cited text too
+    # says that one thing follows from another
+    low = f" {claim.lower()} "
+    if any(f" {c}" in low for c in lx.INFERENCE) and not any(
+            lx.CAUSE_CUE.search(src.text[s.start:s.end]) for s in window):
+        missing_causal = True
+        held = min(held, n_clauses - 1)
+        facts.append(Fact("meaning", next(c for c in lx.INFERENCE if f" {c}" in low), "not found",
+                          "the cited text draws no such inference"))
     missing_key = any(f.status == "not found" and f.kind in ("name", "number") for f in facts)
     if held == n_clauses and score >= SUPPORTED and not missing_key:
         v.verdict = "supported"
