@@ -205,6 +205,9 @@ def numbers(text: str) -> list[Number]:
             j += 2
         if kind == "count" and 1800 <= value <= 2100 and value == int(value) and low.isdigit():
             kind = "year"
+        elif kind == "count" and low.isdigit() and i > 0 and toks[i - 1].text[0].isupper() \
+                and toks[i - 1].text.isalpha() and text[toks[i - 1].end:t.start] == " " and not toks[i - 1].initial:
+            kind = "label"  # part of a name: "Microsoft 365", "Gears 5", "Windows 11"
         if kind == "count" and j < len(toks) and toks[j].text[0].isalpha():
             w = toks[j].low
             if "\u3400" <= w[0] <= "\ufaff":

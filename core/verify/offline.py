@@ -103,7 +103,9 @@ class _Source:
         return None
 
 
-def _best(sources: list[_Source], terms: frozenset[str]) -> tuple[_Source, int] | None:
+def _best(sources: list[_Source], terms: frozenset[str], plain: frozenset[str] = frozenset()) -> tuple[_Source, int] | None:
+    """The sentence sharing most terms; the plain ones (besides names) count twice: a name is
+    what a passage is about, its other words say what it says about it."""
     best, key = None, None
     for src in sources:
         if not terms & src.terms:
@@ -111,7 +113,7 @@ def _best(sources: list[_Source], terms: frozenset[str]) -> tuple[_Source, int] 
         for i, s in enumerate(src.sents):
             if s.start < src.lead:
                 continue
-            hits = len(terms & s.terms)
+            hits = len(terms & s.terms) + len(plain & s.terms)
             if hits and (key is None or (hits, -(s.end - s.start)) > key):
                 best, key = (src, i), (hits, -(s.end - s.start))
     return best
@@ -200,7 +202,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     record_texts = [t for t in record_texts if t]
     names = names or Names(texts=[s.text for s in sources] + record_texts)
     found_names = fx.names(claim)
-    name_words = {w for n in found_names for w in n.words}
+    name_words = {w for n in found_names if not n.initial for w in n.words}  # "The", "Meeting" opening a sentence are words
     nums = fx.numbers(claim)
     terms_all = [t for t, _, _ in fx.content_terms(claim)]
     terms = frozenset(terms_all)
@@ -214,7 +216,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         v = Verdict("partial" if not facts else "fabricated", facts=facts,
                     reason="the sentence asserts nothing to check")
         return v
-    located = _best(sources, terms) if terms else None
+    located = _best(sources, terms, plain) if terms else None
     coverage = len(terms & frozenset().union(*(s.terms for s in sources))) / len(terms) if sources and terms else 0.0
     if located is None:
         v = Verdict("unsupported", coverage=round(coverage, 3), missing=sorted(terms), facts=facts)
