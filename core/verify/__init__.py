@@ -1,6 +1,7 @@
 """Verdicts on cited sentences: does the cited text support, contradict or not say a sentence,
 and does it name anything the documents never mention?
 
+actors     another actor for the same fact: the passage's speaker, another name in the same slot
 facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)

@@ -8,12 +8,16 @@
 2. Key facts (core.verify.facts), each with the source span that confirms or contradicts it:
    - a name: found in the cited text; absent from the whole workspace (entity titles and full-text
      search over every text unit: core.verify.names) -> fabricated; not in a strongly aligned
-     window that names someone else -> contradicted (another actor);
+     window that names someone else, another name in its slot of the matched sentence, or a
+     speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label) ->
+     contradicted (another actor: core.verify.actors);
    - a number (with its kind and unit): found when the cited text has the same value; otherwise
      contradicted when the aligned window gives another value of the same kind and unit;
    - polarity: the claim's negation cues against the window's (those of its best sentence, and
      those next to a claim term in the sentences around it), and antonyms ("increased" against
-     "decreased", "survive" against "die"): an odd number of flips -> contradicted.
+     "decreased", "stronger" against "weaker"): an odd number of flips -> contradicted; so is a
+     reversed comparison ("A rather than B" against "more B than A").
+   An inference ("shows that", "proves") in a passage that draws none -> not held.
 3. Meaning, clause by clause (the claim cut at ", and", ";", ", while", "because"...): each clause
    judged against its own best sentence. Every clause supported (CLAUSE of its terms) and no key
    fact missing -> supported; some -> partial, except that a reason or inference the text does
