@@ -346,7 +346,10 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         r = 0.0
         if loc is not None:
             csrc, ci = loc
-            r = _recall(ct, "", frozenset().union(*(s.terms for s in _window(csrc, ci, ct))))
+            have = frozenset().union(*(s.terms for s in _window(csrc, ci, ct)))
+            r = _recall(ct, "", have)
+            if len(ct & have) < min(2, len(ct)):
+                r = min(r, CLAUSE / 2)  # one shared word does not make a fact
         ok = r >= CLAUSE
         held += ok
         if not ok:
