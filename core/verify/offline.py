@@ -465,7 +465,9 @@ def _polarity(claim: str, src: _Source, window: list[_Sent], best: _Sent, terms:
     """Contradicted polarity: the claim's negations, the source's negations next to the claim's
     terms and the antonyms met (an odd count of them). The best sentence is read first; the
     sentences around it only when it holds no cue at all."""
-    claim_neg = fx.negation_positions(claim)
+    # a claim's negation counts where what it negates is in the window to compare with
+    wterms = frozenset().union(*(s.terms for s in window))
+    claim_neg = _scoped_negations(claim, wterms)
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
     # the sentences around the best one count only when it does not say all of the claim itself
