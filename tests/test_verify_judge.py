@@ -233,3 +233,14 @@ def test_a_reversed_comparison_and_a_comparative_antonym_are_contradicted():
     assert v.verdict == "contradicted"
     assert facts.same_number(facts.numbers("in 2023")[0], facts.numbers("in 2024")[0]) is False
     assert facts.same_number(facts.numbers("$28.47 billion")[0], facts.numbers("$28.5 billion")[0])
+
+
+def test_an_affiliation_is_not_the_speaker():
+    """"Thomas Whitlock of Calloway Chemicals said": Whitlock speaks, Calloway Chemicals is his firm."""
+    text = ("Maria Okafor told the Port Authority that Calloway Chemicals had not replaced the hose.\n"
+            "Thomas Whitlock of Calloway Chemicals said the hose was replaced in January.\n")
+    unit = {"id": "u1", "text": text, "char_start": 0, "char_end": len(text)}
+    v = judge("Thomas Whitlock of Calloway Chemicals said the hose was replaced in January [Data: Sources (1)].", [unit])
+    assert v.verdict == "supported"
+    v = judge("Maria Okafor of Calloway Chemicals said the hose was replaced in January [Data: Sources (1)].", [unit])
+    assert v.verdict == "contradicted" and v.failing.text == "Maria Okafor"

@@ -24,8 +24,6 @@ SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|an
 _VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
 # "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
 _AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?$", re.I)
-# "Scrooge said", "Taylor Cruz interjected": the verb right after the name
-_BEFORE_VERB = re.compile(rf"^\s*(?:,\s*)?(?:\w+ly\s+)?(?:{SPEECH_VERBS})\b", re.I)
 _VOICE = re.compile(r"^(?:'s|\u2019s)\s+voice", re.I)
 # a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
 _LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
@@ -37,16 +35,24 @@ def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
     """The name the sentence says spoke: followed by a verb of saying, with at most a few
     joining words between ("Karl Keirstead of UBS remarked", "Topper was the one who cried")."""
     for n in names:
-        rest = claim[n.end:]
-        m = _VERB.search(rest)
-        if not m or m.start() > 40:
-            continue
-        gap = rest[:m.start()]
-        if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
-            if "," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""):
-                continue
+        if _speaks(claim, n):
             return n
     return None
+
+
+def _speaks(text: str, n: fx.Name) -> bool:
+    """Is n followed by a verb of saying, a few joining words apart, and not itself the
+    affiliation of a name before it ("Thomas Whitlock of Calloway Chemicals said")?"""
+    if re.search(r"\b(?:of|from|at|for|with|to)\s+$", text[max(0, n.start - 6):n.start]):
+        return False
+    rest = text[n.end:]
+    m = _VERB.search(rest)
+    if not m or m.start() > 40:
+        return False
+    gap = rest[:m.start()]
+    if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
+        return not ("," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""))
+    return False
 
 
 def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
@@ -56,7 +62,9 @@ def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
     piece = text[lo:hi]
     for n in fx.names(piece):
         before, after = piece[:n.start], piece[n.end:]
-        if _AFTER_VERB.search(before[-30:]) or _BEFORE_VERB.match(after[:40]) or _VOICE.match(after):
+        if re.search(r"\b(?:of|from|at|for|with|to)\s+$", before[-6:]):
+            continue  # an affiliation, not the speaker: "Thomas Whitlock of Calloway Chemicals said"
+        if _AFTER_VERB.search(before[-30:]) or _speaks(piece, n) or _VOICE.match(after):
             out.append((n.surface, lo + n.start, lo + n.end))
     label = None
     for m in _LABEL.finditer(text, 0, hi):
