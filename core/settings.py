@@ -66,6 +66,9 @@ class Settings:
     # global search: reports in one map call at most (0: as many as the map budget holds; None,
     # "auto": 1 for a model with a context window of 8,192 tokens or less, else 0)
     map_max_reports: int | None = None
+    # who judges cited sentences: "offline" (no model) or "model" (an entailment call each,
+    # falling back to the offline verdict where its quote is not in the source; core/verify)
+    judge: str = "offline"
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @property
@@ -103,6 +106,7 @@ _ENV = {
     "SENSEMAKER_CONTEXT_WINDOW": "context_window",
     "SENSEMAKER_STREAM": "stream",
     "SENSEMAKER_MAP_REPORTS": "map_max_reports",
+    "SENSEMAKER_JUDGE": "judge",
     "OPENAI_API_VERSION": "azure_api_version",
 }
 

@@ -15,6 +15,7 @@ from core.query.resolve import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store
+from pages.components import check_text as ui_check
 from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
 from pages.components import trace as ui_trace, trace_lazy
 from pages.components import links, method_views, navigation
@@ -183,6 +184,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
         if result.no_data:
             st.info("Nothing in the data answers this question.", icon=":material/search_off:")
         resolver = Resolver(store)
+        ui_check.use_setting_judge(store, resolver)
         n = ui_chips.cited_text(store, result.answer, resolver, viewer_key=f"ans_{result.trace_id}")
         missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:
@@ -229,6 +231,8 @@ def main() -> None:
     with main_col:
         with ui.guard():
             ask_form(store)
+        with ui.guard():
+            ui_check.box(store, ui.query_llm(store))
         result = _result()
         links.write(links.QUESTION, result.trace_id if result is not None else None)
         if result is not None:

@@ -13,6 +13,7 @@ from core.store.db import Store
 from core.viz.entity_evidence import entity_evidence
 from core.viz.graph import SIDE_HEIGHT, community_graph
 from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
+from pages.components import trust as ui_trust
 from pages.components import links, navigation
 from pages.components import state as ui
 
@@ -138,8 +139,9 @@ def navigator(h: Hierarchy) -> list[int]:
     """Level -> parent -> children, one select box per level; returns the path to the selected
     community (its last element)."""
     pending = st.session_state.pop("nav_pending", None)
-    if pending:  # a sub-community clicked in the table below
-        st.session_state[pending[0]] = pending[1]
+    if pending:  # a sub-community clicked in the table below, or a report in the trust list
+        for key, value in (pending if isinstance(pending, list) else [pending]):
+            st.session_state[key] = value
     linked = links.incoming(links.COMMUNITY)
     if linked is not None:  # a reload or a pasted link: open the community it names
         open_path(h, linked)
@@ -180,6 +182,18 @@ def open_path(h: Hierarchy, value: str) -> None:
     chain.reverse()
     for depth, node in enumerate(chain):
         st.session_state[nav_key(depth, chain[depth - 1] if depth else None)] = node
+def jump_path(h: Hierarchy, cid: int) -> list[tuple[str, int]]:
+    """The navigator's select boxes set so that community cid is the one shown."""
+    chain = [cid]
+    while True:
+        if chain[-1] not in h.comms:
+            h._read("community = ?", [chain[-1]])
+        parent = h.comms.get(chain[-1], {}).get("parent")
+        if parent is None or int(parent) < 0 or int(parent) in chain:
+            break
+        chain.append(int(parent))
+    chain.reverse()
+    return [(nav_key(d, chain[d - 1] if d else None), n) for d, n in enumerate(chain)]
 
 
 def nav_key(depth: int, parent: int | None) -> str:
@@ -222,7 +236,8 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
     # the report's text in one HTML element (its findings as <details>): as Streamlit elements,
     # with an expander per finding, the column was some sixty elements for the browser to draw,
     # and drawing them held back the graph
-    parts = [ui_chips.cited_html(store, report.get("summary") or "", resolver)]
+    trust_line, badges, _ = ui_trust.trust_parts(store, report, resolver)
+    parts = [trust_line, ui_chips.cited_html(store, report.get("summary") or "", resolver)]
     if report.get("rating_explanation"):
         parts.append('<div class="sm-label">Why this rating</div>')
         parts.append(ui_chips.cited_html(store, report["rating_explanation"], resolver))
@@ -230,7 +245,8 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
         parts.append(f'<div class="sm-label sm-findings">Findings ({len(findings)})</div>')
     for i, f in enumerate(findings):
         parts.append(f'<details class="sm-finding"{" open" if i < 3 else ""}><summary>'
-                     f'{ui_chips.inline_html(f.get("summary") or f"Finding {i + 1}")}</summary>'
+                     f'{ui_chips.inline_html(f.get("summary") or f"Finding {i + 1}")}'
+                     f'{" " + badges[i] if i < len(badges) and badges[i] else ""}</summary>'
                      f'<div class="sm-finding-body">'
                      f'{ui_chips.cited_html(store, f.get("explanation") or "", resolver)}</div></details>')
     st.html("".join(parts))
@@ -335,6 +351,10 @@ def main() -> None:
     st.caption(f"{n_comms} communities on {n_levels} level{'s' if n_levels != 1 else ''}, "
                f"{store.count('community_reports')} reports \u00b7 area = entities, colour = rating")
     overview(h)
+    jump = ui_trust.least_trusted(store)
+    if jump is not None:
+        st.session_state["nav_pending"] = jump_path(h, jump)
+        st.rerun()
     path = navigator(h)
     cid = path[-1]
     c = store.rows("communities", "community = ?", [cid], order_by=None, limit=1)[0]

@@ -19,6 +19,26 @@ def _table_ids(text: str) -> list[int]:
     return [int(m) for m in re.findall(r"^(\d+)\|", text, re.M)]
 
 
+def verify_answer(prompt: str) -> str:
+    """The entailment judge's answer (prompts/verify_entailment.txt): the passage sentence sharing
+    most words with the sentence, quoted exactly; supported when it holds half of them. A sentence
+    saying "misquote" gets a quote that is in no passage (a model that paraphrases its evidence)."""
+    sentence = prompt.split("---Sentence---\n", 1)[1].split("\n\n---Passages---", 1)[0].strip()
+    passages = prompt.split("---Passages---\n", 1)[1].split("\n\n---Goal---", 1)[0]
+    words = set(re.findall(r"[a-z]{3,}", sentence.lower()))
+    best, hits = "", 0
+    for piece in re.split(r"(?<=[.!?])\s+|\n+", passages):
+        piece = re.sub(r"^\[\d+\] ", "", piece.strip())
+        n = len(words & set(re.findall(r"[a-z]{3,}", piece.lower())))
+        if n > hits:
+            best, hits = piece, n
+    if "misquote" in sentence.lower():
+        return json.dumps({"verdict": "supported", "quotes": ["A sentence no passage holds."], "failing_fact": ""})
+    ok = words and hits / len(words) >= 0.5
+    return json.dumps({"verdict": "supported" if ok else "unsupported", "quotes": [best] if best else [],
+                       "failing_fact": "" if ok else sentence})
+
+
 def respond(messages: list[dict]) -> str:
     from tests.fake_lazy import lazy_respond
     lazy = lazy_respond(messages)  # lazy and basic search's prompts
@@ -30,6 +50,8 @@ def respond(messages: list[dict]) -> str:
         return extra
     last = messages[-1]["content"]
     first = messages[0]["content"]
+    if first.startswith("---Role---\nYou check whether a sentence is supported"):
+        return verify_answer(first)
     if "---Data table---" in first and "community" in first.split("---Goal---")[0]:  # global map
         table = first.split("---Data table---", 1)[1].split("---Answer format---", 1)[0]
         return json.dumps({"points": [{"description": f"Report {i} is relevant [Data: Reports ({i})]",

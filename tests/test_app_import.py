@@ -84,6 +84,10 @@ def test_import_a_server_folder_then_browse_and_ask(tmp_path, monkeypatch):
     assert len(batches) >= 1 and batches["best score"].max() > 0
     body = "\n".join(h.proto.body for h in at.get("html"))
     assert '<details class="sm-ev' in body and "<mark>" in body  # the chips' evidence, in the page
+    from core.store.db import Store
+    from tests.evidence_marks import assert_panel_marks
+    store = Store(tmp_path / "carol-graphrag")
+    assert assert_panel_marks(store, body) >= 1  # each highlight exactly a sentence of its unit
     chips = [b for b in at.selectbox if str(b.key).startswith("ans_")]  # the evidence viewer
     labels = [o for c in chips for o in c.options]
     assert labels and not any("missing" in l for l in labels)
@@ -91,6 +95,7 @@ def test_import_a_server_folder_then_browse_and_ask(tmp_path, monkeypatch):
     report_chip.set_value(next(o for o in report_chip.options if o.startswith("Report "))).run()
     body = "\n".join(h.proto.body for h in at.get("html"))
     assert "<mark>" in body  # graphrag's text unit, the supporting sentence highlighted
+    assert assert_panel_marks(store, body) >= 1
 
 
 @needs_reference

@@ -1,6 +1,7 @@
 """The app's pages under Streamlit's AppTest, on workspaces indexed by the real offline pipeline."""
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -21,6 +22,7 @@ from core.store.db import Store
 from core.store.workspace import create_workspace
 
 from conftest import HOSTILE, sample_files
+from tests.evidence_marks import assert_document_marks, assert_panel_marks
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -130,10 +132,16 @@ def test_the_evidence_viewer_opens_the_source_text_highlighted(indexed_home, mon
     assert not at.exception
     body = _html(at)
     assert "<mark>" in body and "sm-verdict" in body
+    store = Store(indexed_home / "test")
+    # each highlighted excerpt is exactly a sentence of the source it names
+    assert assert_panel_marks(store, body) >= 1
+    first_source = int(re.search(r"Source (\d+) \u00b7", body).group(1))
     assert any(b.label == "Open the whole document" for b in at.button)
     next(b for b in at.button if b.label == "Open the whole document").click().run()
     doc = _frame_html(at, 'id="doc"')
     assert '<mark class="chunk">' in doc and "scrollIntoView" in doc
+    # the chunk highlight is exactly the unit's span, the sentence one a sentence of it
+    assert_document_marks(store, first_source, doc)
 
 
 def _panels(at: AppTest) -> list[str]:
@@ -147,10 +155,17 @@ def test_a_chip_holds_its_evidence_in_the_page(indexed_home, monkeypatch):
     evidence viewer, which opens the dialog."""
     at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
     panels = _panels(at)
-    labels = [re.search(r"<summary>(.*?)</summary>", p).group(1) for p in panels]
+    labels = [re.search(r"<summary>(.*?)(?: <span class=\"sm-chip-verdict|</summary>)", p).group(1) for p in panels]
     viewer = [o for c in _viewers(at, "refs_") for o in c.options]
     assert panels and set(labels) == set(viewer)
     assert any("<mark>" in p and "sm-verdict" in p for p in panels)
+    store = Store(indexed_home / "test")
+    assert sum(assert_panel_marks(store, p) for p in panels) >= len([p for p in panels if "<mark>" in p])
+    # each panel's highlight is the sentence the verdict rests on (core.verify's best sentence)
+    for p in panels:
+        if "<mark>" in p:
+            marked = html.unescape(re.search(r"<mark>(.*?)</mark>", p, re.S).group(1))
+            assert marked.strip() and "\n\n" not in marked
 
 
 def test_the_style_sheet_survives_the_browsers_sanitizer():
@@ -183,7 +198,9 @@ def test_evidence_panels_keep_document_text_as_text(tmp_path):
             return res
 
     row = chips_html(OneResolver(), [("Entities", 5, "A sentence [Data: Entities (5)].", True)])
-    assert row.startswith('<div class="sm-chips"><details class="sm-ev"><summary>Entity 5</summary>')
+    # the chip says its verdict: nothing of the cited sentence is in the record's source
+    assert row.startswith('<div class="sm-chips"><details class="sm-ev unsupported"><summary>Entity 5 '
+                          '<span class="sm-chip-verdict unsupported">unsupported</span></summary>')
     assert "<img" not in row and "<script" not in row
     # a report's text: model markdown keeps **bold** only, markers become badges
     para = paragraph_html(f"**{HOSTILE}** met <b>Owen</b> [Data: Entities (5, 7)].")
@@ -394,6 +411,7 @@ def test_clicking_an_entity_row_opens_its_evidence(indexed_home, monkeypatch):
     heading = next(m.value for m in at.markdown if m.value.startswith("### Entity "))
     assert _plain(heading) == f"### Entity {first['id']} \u00b7 {first['entity']}"
     assert "<mark>" in _html(at)
+    assert assert_panel_marks(Store(indexed_home / "test"), _html(at)) >= 1
     again = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
     _click_row(again, "kids_", 0)
     assert any(":gray-badge[level 1]" in m.value for m in again.markdown)

@@ -25,7 +25,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--no-first-run"]
-CHIP = re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+$")
+CHIP = re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+\b")
 DOCUMENT = (
     "Harbour inquiry notes.\n"
     "Maria Okafor, the Harbour Master, inspected Berth 2 at Tanner Quay on Monday.\n"
@@ -36,6 +36,11 @@ DOCUMENT = (
     f"A note pinned to the board read {HOSTILE} and nobody knew who wrote it.\n"
     "Calloway Chemicals and the Port Authority will meet Mayor Helen Varga at Tanner Quay.\n"
 )
+
+# an answer whose second sentence its source contradicts (the note is one text unit: Sources (0))
+FLAGGED_ANSWER = ("Thomas Whitlock of Calloway Chemicals said the hose was replaced in January "
+                  "[Data: Sources (0)]. Maria Okafor, the Harbour Master, inspected Berth 7 at Tanner "
+                  "Quay on Monday [Data: Sources (0)].")
 
 # where a node whose label contains the given text is drawn, in the graph frame's coordinates
 NODE_SPOT = """(text) => {
@@ -57,6 +62,21 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 def app_url(tmp_path_factory):
     home = tmp_path_factory.mktemp("e2e-home")
     build_workspace(home, "hostile", [("hostile.txt", HOSTILE_TEXT.encode())], engine=HostileEngine())
+    with running_app(home) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def flagged_url(tmp_path_factory):
+    """An app whose workspace holds the harbour note and a stored answer it contradicts."""
+    from core.query.traces import save_trace
+    from core.query.types import SearchResult
+    from core.store.db import Store
+    home = tmp_path_factory.mktemp("e2e-flagged")
+    store = Store(build_workspace(home, "flagged", [("harbour-notes.txt", DOCUMENT.encode())]))
+    save_trace(store, SearchResult(method="local", question="What did the Harbour Master inspect?",
+                                   answer=FLAGGED_ANSWER))
+    store.close()
     with running_app(home) as (url, _):
         yield url
 
@@ -110,10 +130,10 @@ def _open_first_chip(page: Page, within) -> str:
     """Click the first reference chip: its evidence opens in place, in the browser alone (no
     rerun), with the supporting sentence highlighted. Returns the chip's label."""
     chip = within.locator("details.sm-ev > summary").filter(has_text=CHIP).first
-    label = chip.inner_text().strip()
+    label = CHIP.match(chip.inner_text().strip()).group(0)  # "Entity 5" (then its verdict)
     chip.click()
     panel = within.locator("details.sm-ev[open]").first
-    expect(panel.locator("summary")).to_have_text(label)
+    expect(panel.locator("summary")).to_contain_text(label)
     expect(panel.locator("mark").first).to_be_visible(timeout=5_000)
     # the app's style sheet applies (the browser's sanitizer drops one that looks like markup)
     assert panel.evaluate("e => getComputedStyle(e.parentElement).display") == "flex"
@@ -192,6 +212,8 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
     panel = main.locator("details.sm-ev[open]").first
     mark = panel.locator("mark").first.inner_text().strip()
     assert mark and panel.locator(".sm-verdict").first.is_visible()
+    # the highlight is exactly one sentence of the document (DOCUMENT's lines are its sentences)
+    assert mark in _sentences(DOCUMENT), mark
     page.step("evidence")
     dialog = _open_in_viewer(page, main, label)
     expect(dialog.get_by_text(label, exact=False).first).to_be_visible()
@@ -200,7 +222,52 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
     _settle(page)
     doc = page.frame_locator('[data-testid="stDialog"] iframe').first
     expect(doc.locator("mark.chunk")).to_have_count(1)
+    # the chunk highlight is the unit's span (the note is one chunk: the whole document), the
+    # sentence highlight inside it the same sentence as in the panel
+    assert " ".join(doc.locator("mark.chunk").inner_text().split()) == " ".join(DOCUMENT.split())
+    assert doc.locator("mark.sent").inner_text().strip() == mark
     page.step("document")
+    assert page.dialogs == [] and not page.errors
+
+
+def _sentences(text: str) -> list[str]:
+    from core.textutil import split_sentences
+    return [text[a:b] for a, b in split_sentences(text)]
+
+
+def test_an_answers_flagged_sentence_leads_to_its_failing_fact(flagged_url, browser_page):
+    """A stored answer says "Berth 7" where its source says Berth 2: the sentence is marked where
+    it stands with the failing fact, and Check a text on the same page gives the same verdict,
+    its chip showing a sentence of the source highlighted exactly."""
+    page = browser_page
+    page.goto(f"{flagged_url}/ask?ws=flagged")
+    _settle(page)
+    page.get_by_role("button", name="What did the Harbour Master inspect?").click()
+    _settle(page)
+    main = page.locator('[data-testid="stMain"]')
+    why = main.get_by_text(re.compile("contradicted: number .7"))
+    expect(why.first).to_be_visible()
+    # the marked sentence is the wrong one, not the right one
+    marked = main.get_by_text(re.compile(r"inspected Berth 7 at Tanner Quay"))
+    expect(marked.first).to_be_visible()
+    page.step("flagged-answer")
+    # Check a text: the same sentence, its verdict and failing fact, its chip's evidence
+    page.get_by_text("Check a text").click()
+    page.get_by_label("Your text, with [Data: ...] markers").fill(FLAGGED_ANSWER)
+    page.get_by_role("button", name="Check").click()
+    _settle(page)
+    flag = main.locator(".sm-flag.contradicted").first
+    expect(flag).to_be_visible()
+    assert "Berth 7" in flag.inner_text()
+    expect(main.locator(".sm-flag-why.contradicted").first).to_contain_text("number")
+    chip = main.locator("details.sm-ev > summary", has_text="Source 0").first  # the check's, above the answer
+    chip.click()
+    panel = main.locator("details.sm-ev[open]").first
+    mark = panel.locator("mark").first.inner_text().strip()
+    # one chip per reference, judged for the first sentence citing it: its highlight is exactly
+    # the document's sentence that one copies
+    assert mark in _sentences(DOCUMENT) and mark.startswith("Thomas Whitlock of Calloway")
+    page.step("flagged-check")
     assert page.dialogs == [] and not page.errors
 
 

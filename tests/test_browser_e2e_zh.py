@@ -23,7 +23,7 @@ CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 ARTICLE = CORPORA / "graphrag_articles_zh" / "article_4.txt"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 QUESTION = "这些文章主要讨论了哪些主题？"
-CHIP = re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+$")
+CHIP = re.compile(r"^(Report|Entity|Relationship|Claim|Source) \d+\b")
 LABELS = "() => window.smNetwork.body.data.nodes.get().map(n => String(n.label))"
 
 
@@ -80,5 +80,9 @@ def test_chinese_article_upload_index_graph_ask_and_cite(app_url, browser_page):
     mark = main.locator("details.sm-ev[open] mark").first
     expect(mark).to_be_visible(timeout=30_000)
     assert CJK.search(mark.inner_text()), mark.inner_text()
+    # the highlight is exactly one sentence of the article
+    from core.textutil import split_sentences
+    text = ARTICLE.read_text(encoding="utf-8")
+    assert mark.inner_text().strip() in [text[a:b] for a, b in split_sentences(text)]
     page.step("zh-evidence")
     assert page.dialogs == [] and not page.errors

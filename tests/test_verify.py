@@ -10,7 +10,7 @@ import pytest
 from core.cli.main import main
 from core.query.citations import parse_citations
 from core.query.resolve import Resolver
-from core.query.support import judge
+from core.verify.offline import judge
 from core.query.verify import report_findings, verify_reports
 from core.store.db import Store
 from tests.test_resolve import CAROL, build
@@ -42,19 +42,25 @@ def store(tmp_path):
 def test_verify_counts_and_lists(store):
     result = verify_reports(store)
     assert (result.reports_checked, result.findings_checked) == (2, 6)
-    assert (result.supported_count, result.weak_count, result.unsupported_count,
-            result.uncited_count) == (4, 0, 1, 1)
+    assert result.counts == {"supported": 4, "partial": 0, "unsupported": 0, "contradicted": 0,
+                             "fabricated": 1} and result.uncited_count == 1
     assert result.dangling == [
         {"report": 7, "finding": 3, "marker": "[Data: Entities (1, 77); Claims (40)]",
          "kind": "Entities", "id": 77},
         {"report": 7, "finding": 3, "marker": "[Data: Entities (1, 77); Claims (40)]",
          "kind": "Claims", "id": 40}]
     (bad,) = result.unsupported
-    assert bad["report"] == 7 and bad["finding"] == 2 and bad["verdict"] == "unsupported"
+    assert bad["report"] == 7 and bad["finding"] == 2 and bad["verdict"] == "fabricated"
     assert bad["sentence"] == "Scrooge founded a bank in Paris." and bad["title"] == "Scrooge and his circle"
+    assert bad["fabricated"] == ["Paris"] and "Paris" in bad["failing"]  # no document mentions Paris
     assert bad["best_sentence"] in CAROL
-    assert result.summary() == ("verified 2 reports, 6 findings: 4 supported, 0 weak, "
-                                "1 unsupported, 2 dangling references, 1 without citations")
+    # the report naming Paris comes first, with its trust line
+    first, second = result.reports
+    assert (first.report, first.fabricated, second.report) == (7, ["Paris"], 9)
+    assert first.line() == "3 findings checked: 2 supported, 1 fabricated; in no document: Paris"
+    assert result.summary() == ("verified 2 reports, 6 findings: 4 supported, 0 partial, "
+                                "0 unsupported, 0 contradicted, 1 fabricated, 2 dangling references, "
+                                "1 without citations (offline judge)")
 
 
 def test_findings_come_from_full_content_when_not_stored():
@@ -69,15 +75,21 @@ def test_cli_prints_dangling_unsupported_and_summary(store, capsys):
     assert main(["verify", "--workspace", str(store.workspace)]) == 0
     out = capsys.readouterr().out
     assert "report 7 finding 3: Entities (77) does not exist" in out
-    assert "report 7 finding 2 (score 0.25): Scrooge founded a bank in Paris." in out
+    assert "report 7 finding 2 fabricated: Scrooge founded a bank in Paris." in out
+    assert "report 7 (Scrooge and his circle): 3 findings checked: 2 supported, 1 fabricated; " \
+           "in no document: Paris" in out
     assert out.rstrip().splitlines()[-1].startswith("verified 2 reports, 6 findings: 4 supported")
 
 
-def test_cli_json_is_one_object(store, capsys):
+def test_cli_json_lists_reports_least_supported_first(store, capsys):
     assert main(["verify", "--workspace", str(store.workspace), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["reports_checked"] == 2 and data["unsupported_count"] == 1
+    assert data["reports_checked"] == 2 and data["counts"]["fabricated"] == 1
     assert len(data["dangling"]) == 2 and data["summary"].startswith("verified 2 reports")
+    first = data["reports"][0]
+    assert (first["report"], first["title"], first["fabricated"]) == (7, "Scrooge and his circle", ["Paris"])
+    assert first["counts"]["supported"] == 2 and first["counts"]["fabricated"] == 1
+    assert data["reports"][1]["report"] == 9
 
 
 def test_cli_refuses_a_missing_workspace(tmp_path, capsys):
@@ -102,14 +114,22 @@ def reference(tmp_path_factory):
 def test_graphrag_reference_index_verifies(reference):
     result = verify_reports(reference)
     assert (result.reports_checked, result.findings_checked) == (122, 847)
-    judged = result.supported_count + result.weak_count + result.unsupported_count
+    judged = sum(result.counts.values())
     assert judged + result.uncited_count == 847 and result.supported_count > 0
     # graphrag's model cited entity ids that do not exist (e.g. Entities 759 of 529)
     assert {"report": 3, "kind": "Entities", "id": 759} in \
         [{k: d[k] for k in ("report", "kind", "id")} for d in result.dangling]
     for d in result.dangling:
         assert reference.by_hrid("entities" if d["kind"] == "Entities" else "relationships", d["id"]) is None
-    assert all(u["sentence"] and u["verdict"] == "unsupported" for u in result.unsupported)
+    assert all(u["sentence"] and u["verdict"] in ("unsupported", "contradicted", "fabricated")
+               for u in result.unsupported)
+    # community 21 describes a clinic and a doctor that are nowhere in the book: it comes first
+    first = result.reports[0]
+    assert first.community == 21 and first.counts["fabricated"] >= 5
+    assert any("Cedar Grove" in n for n in first.fabricated) and any("Lila Chen" in n for n in first.fabricated)
+    others = [t for t in result.reports if t.community != 21]
+    flagged = sum(t.counts["fabricated"] + t.counts["contradicted"] for t in others)
+    assert flagged <= 0.10 * sum(t.judged for t in others)
 
 
 def test_graphrag_reference_highlights_are_document_text(reference):

@@ -177,9 +177,9 @@ def render_text(result, store=None) -> str:
     if cites:
         dangling = sum(1 for c in cites if c.get("dangling"))
         verdicts = [((c.get("support") or {}).get("verdict")) for c in cites]
-        lines.append(f"- {_n(len(cites), 'reference')}: {dangling} dangling, "
-                     f"{verdicts.count('supported')} supported, {verdicts.count('weak')} weak, "
-                     f"{verdicts.count('unsupported')} unsupported by their sources")
+        judged = ", ".join(f"{verdicts.count(v)} {v}" for v in
+                           ("supported", "partial", "unsupported", "contradicted", "fabricated"))
+        lines.append(f"- {_n(len(cites), 'reference')}: {dangling} dangling; by their sources: {judged}")
     lines.append(f"- {result.timings.get('total', 0):.2f} s; trace {result.trace_id}")
     if result.error:
         lines.append(f"- error: {result.error}")

@@ -19,6 +19,6 @@ attribution     references for text that copies its sources but drops their mark
 traces          every query, stored in query_traces
 citations       parse `[Data: Reports (1, 3); Entities (5, +more)]` markers, strip and format them
 resolve         turn every reference into records, text units (with spans) and documents
-support         judge whether the cited source text supports the sentence that cites it
-verify          check the citations of every community report in a workspace
+support         the old lexical support score (the verdicts are core.verify's)
+verify          kept for its callers: report verification lives in core.verify.reports
 """

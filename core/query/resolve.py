@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from core.query.citations import KINDS, Ref, sentences_with_citations
-from core.query.support import judge
+from core.verify.names import Names
+from core.verify.offline import judge as judge_offline
 from core.store.schema import CITABLE, TABLES
 
 _DOC_COLUMNS = ", ".join(f"[{c}]" for c in TABLES["documents"] if c != "text")
@@ -263,14 +264,17 @@ def resolve(store, ref: Ref) -> Resolved:
 
 
 def resolve_answer(store, text: str, resolver: Resolver | None = None,
-                   with_support: bool = True) -> list[dict]:
+                   with_support: bool = True, judge=None) -> list[dict]:
     """One row per (citation, reference) in text, in order: the marker and its span, the sentence
     carrying it, kind, id, resolved / dangling / more, title, text_unit_ids, sources (their
     human_readable_ids), document_ids, members (for reports) and support (the sentence judged
-    against this reference's text units; None for "+more" and dangling references)."""
+    against this reference's text units by core.verify (offline unless a judge is given): verdict,
+    key facts, best sentence and its spans; None for "+more" and dangling references)."""
     resolver = resolver or Resolver(store)
     sentences = sentences_with_citations(text)
     resolver.prefetch(r for _, _, cites in sentences for c in cites for r in c.refs)
+    names = Names(store)
+    judge = judge or judge_offline
     out: list[dict] = []
     for sentence, (s, e), cites in sentences:
         for c in cites:
@@ -278,7 +282,7 @@ def resolve_answer(store, text: str, resolver: Resolver | None = None,
                 res = resolver.resolve(ref)
                 support = None
                 if with_support and res.record is not None:
-                    support = judge(sentence, res.text_units, res.record_texts()).to_dict()
+                    support = judge(sentence, res.text_units, res.record_texts(), names=names).to_dict()
                 out.append({
                     "marker": c.marker, "start": c.start, "end": c.end,
                     "sentence": sentence, "sentence_start": s, "sentence_end": e,

@@ -11,5 +11,7 @@ documents     removing documents (with a confirmation) and replacing one by a ne
 downloads     answer/report Markdown, community GraphML, workspace exports; links  deep links
 run_outcome   first steps, what a finished run built, re-index; workspace_admin  rename, delete
 sidebar       workspace picker and engine panel
+verdicts      a chip's verdict badge, answer sentences marked where their sources fail them
+trust         a report's trust line and the least trusted reports; check_text  "Check a text"
 navigation    the app frame: page config, sidebar and the st.navigation router
 """

@@ -1,8 +1,10 @@
 """Text with citation markers, rendered as escaped markdown with an inline badge per marker and,
 under each paragraph, its references as chips that open their evidence in place.
 
-A chip's panel (the record, the support verdict, the source text with the supporting sentence
-highlighted) is computed with the page and written as a <details> element, so opening it is the
+A chip carries its verdict (core.verify) and, unless supported, the fact that fails; a sentence
+whose citations together do not support it is marked where it stands (pages/components/verdicts).
+A chip's panel (the record, the verdict with its key facts, the source text with the supporting
+sentence highlighted) is computed with the page and written as a <details> element, so opening it is the
 browser's work alone: through a rerun of the page it took 0.8-1 s in Chromium. Every string in
 it is escaped (html.escape); document text never becomes markup. The evidence viewer (a select
 box of the same references, one per answer or report) opens the drill-down dialog: the record,
@@ -19,6 +21,7 @@ from core.query.resolve import Resolver
 from core.store.db import Store
 from pages.components import drilldown as drill
 from pages.components import state as ui
+from pages.components import verdicts as ui_verdicts
 
 _PARA = re.compile(r"\n\s*\n")
 
@@ -40,20 +43,54 @@ def _stop_after(text: str, end: int) -> int:
     return stop
 
 
-def _with_badges(text: str) -> str:
-    """Escaped markdown of text, each citation marker replaced by a grey badge."""
+def _flag_points(text: str, flags) -> dict[int, list[str]]:
+    """Where a flagged sentence's mark opens ("o<i>") and closes ("c<i>"): around the sentence's
+    words, before its first citation marker."""
+    points: dict[int, list[str]] = {}
     cites = parse_citations(text)
+    for i, (s, e, _v) in enumerate(flags or []):
+        close = next((c.start for c in cites if s <= c.start < e), e)
+        while close > s and text[close - 1] == " ":
+            close -= 1
+        if close > s:
+            points.setdefault(s, []).append(f"o{i}")
+            points.setdefault(close, []).insert(0, f"c{i}")
+    return points
+
+
+def _insert_points(text: str, points: dict[int, list[str]], lo: int, hi: int) -> str:
+    """text[lo:hi] with the mark points in it (those at hi only when they close a mark)."""
+    out, last = [], lo
+    for at in sorted(p for p in points if lo <= p <= hi):
+        here = points[at] if at < hi or hi == len(text) else [t for t in points[at] if t[0] == "c"]
+        if at == lo and lo > 0 and at != hi:
+            here = [t for t in here if t[0] == "o"]  # a close at lo was written with the segment before
+        out.append(text[last:at])
+        out.extend(f"\x01{t}\x01" for t in here)
+        last = at
+    out.append(text[last:hi])
+    return "".join(out)
+
+
+def _with_badges(text: str, flags=None) -> str:
+    """Escaped markdown of text, each citation marker replaced by a grey badge; each flagged
+    sentence (start, end, verdict) marked with a coloured background and a badge saying why."""
+    cites = parse_citations(text)
+    points = _flag_points(text, flags)
     out, last, badges = [], 0, []
     for c in cites:
         stop = _stop_after(text, c.end)  # "claim [Data: ...]." reads "claim. [badge]", not "[badge] ."
-        out.append(text[last:c.start].rstrip(" ") + text[c.end:stop])
+        out.append(_insert_points(text, points, last, c.start).rstrip(" ") + text[c.end:stop])
         out.append(f"\x00{len(badges)}\x00")
         badges.append(badge_text(c.refs))
         last = stop
-    out.append(text[last:])
+    out.append(_insert_points(text, points, last, len(text)))
     rendered = ui.safe_markdown("".join(out))
     for i, b in enumerate(badges):
         rendered = rendered.replace(f"\x00{i}\x00", f" :gray-badge[{ui.md(b)}]")
+    for i, (_s, _e, v) in enumerate(flags or []):
+        opening, closing = ui_verdicts.flag_markdown(v)
+        rendered = rendered.replace(f"\x01o{i}\x01", opening).replace(f"\x01c{i}\x01", closing)
     return rendered
 
 
@@ -74,25 +111,31 @@ def inline_html(text: str) -> str:
     return _LINE_ITEM.sub("<br>", "".join(out).strip()).replace("\n", " ")
 
 
-def paragraph_html(para: str) -> str:
-    """A paragraph as escaped HTML, each citation marker replaced by a grey badge."""
+def paragraph_html(para: str, flags=None) -> str:
+    """A paragraph as escaped HTML, each citation marker replaced by a grey badge; each flagged
+    sentence (start, end, verdict) in a coloured mark followed by why."""
+    points = _flag_points(para, flags)
     out, last = [], 0
     for c in parse_citations(para):
         stop = _stop_after(para, c.end)
-        out.append(inline_html(para[last:c.start].rstrip(" ") + para[c.end:stop]))
+        out.append(inline_html(_insert_points(para, points, last, c.start).rstrip(" ") + para[c.end:stop]))
         gap = " " if para[stop:stop + 1].isspace() else ""  # inline_html strips the next piece
         out.append(f' <span class="sm-badge">{html.escape(badge_text(c.refs))}</span>{gap}')
         last = stop
-    out.append(inline_html(para[last:]))
-    return f'<p class="sm-para">{"".join(out)}</p>'
+    out.append(inline_html(_insert_points(para, points, last, len(para))))
+    body = "".join(out)
+    for i, (_s, _e, v) in enumerate(flags or []):
+        body = body.replace(f"\x01o{i}\x01", ui_verdicts.flag_open(v)).replace(
+            f"\x01c{i}\x01", ui_verdicts.flag_close(v))
+    return f'<p class="sm-para">{body}</p>'
 
 
-def cited_html(store: Store, text: str, resolver: Resolver) -> str:
+def cited_html(store: Store, text: str, resolver: Resolver, mark: bool = True) -> str:
     """cited_text as one piece of escaped HTML (one element for the browser to draw instead of
     two per paragraph): paragraphs with badges, each followed by its chips and their evidence."""
     parts = []
     for para in (p for p in _PARA.split(text or "") if p.strip()):
-        parts.append(paragraph_html(para))
+        parts.append(paragraph_html(para, ui_verdicts.sentence_flags(resolver, para) if mark else None))
         options = chip_options(store, para, resolver)
         if options:
             parts.append(chips_html(resolver, options))
@@ -125,13 +168,28 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
     parts = []
     for kind, id, sentence, exists in options:
         res = resolver.resolve(Ref(kind, id))
-        body = drill.evidence_html(res, sentence)
+        verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists else None
+        body = drill.evidence_html(res, sentence, verdict)
         if res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
-        parts.append(f'<details class="sm-ev{"" if exists else " missing"}">'
-                     f"<summary>{html.escape(chip_label(kind, id, exists, bool(res.removed)))}</summary>"
+        flagged = f" {verdict.verdict}" if verdict is not None and verdict.verdict != "supported" else ""
+        badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
+                 if verdict is not None else "")
+        parts.append(f'<details class="sm-ev{"" if exists else " missing"}{flagged}">'
+                     f"<summary>{html.escape(chip_label(kind, id, exists, bool(res.removed)))}{badge}</summary>"
                      f'<div class="sm-ev-body">{body}</div></details>')
     return f'<div class="sm-chips">{"".join(parts)}</div>'
+
+
+def _chip_badge(v) -> str:
+    """`contradicted: number “twenty”` (the verdict and, unless supported, the failing fact)."""
+    if v.verdict == "supported":
+        return "supported"
+    fail = v.failing
+    if fail is None:
+        return v.verdict
+    what = f"{fail.kind} \u201c{fail.text if len(fail.text) <= 40 else fail.text[:37] + '...'}\u201d"
+    return f"{v.verdict}: {what}"
 
 
 def viewer(options: list[tuple[str, int, str, bool]], key: str) -> None:
@@ -158,7 +216,7 @@ def cited_text(store: Store, text: str, resolver: Resolver | None = None,
     resolver = resolver or Resolver(store)
     total = 0
     for para in (p for p in _PARA.split(text or "") if p.strip()):
-        st.markdown(_with_badges(para))
+        st.markdown(_with_badges(para, ui_verdicts.sentence_flags(resolver, para)))
         options = chip_options(store, para, resolver)
         if options:
             total += len(options)

@@ -15,15 +15,15 @@ import streamlit as st
 
 from core.query.citations import Ref
 from core.query.resolve import Resolved, resolve
-from core.query.support import Support, claim_text, judge
+from core.query.support import claim_text
+from core.verify.names import Names
+from core.verify.offline import judge as _judge_offline
+from core.verify.verdict import HELP as VERDICT_HELP, Verdict as Support
 from core.store.db import Store
 from pages.components import state as ui
 
 SINGULAR = {"Reports": "Report", "Entities": "Entity", "Relationships": "Relationship",
             "Claims": "Claim", "Sources": "Source"}
-VERDICT_HELP = {"supported": "one source sentence says most of it",
-                "weak": "the source says part of it",
-                "unsupported": "the source text does not say it"}
 SHOW_UNITS = 4
 MAX_JUDGED = 80
 DOC_WINDOW = 200_000
@@ -157,10 +157,27 @@ def _members(res: Resolved) -> None:
              key=key, on_change=picked)
 
 
-def _judged(res: Resolved, claim: str) -> list[tuple[dict, Support]]:
+def judge(claim: str, units: list[dict], texts: list[str], store=None) -> Support:
+    return _judge_offline(claim, units, texts, names=Names(store) if store is not None else None)
+
+
+def facts_html(v: Support) -> str:
+    """The key facts of a verdict, each with what the source says (escaped)."""
+    if not v.facts:
+        return ""
+    items = []
+    for f in v.facts:
+        ev = f' — source: “{html.escape(f.evidence.text[:160])}”' if f.evidence and f.evidence.text else ""
+        items.append(f'<li class="sm-fact {html.escape(f.status.replace(" ", "-"))}">'
+                     f"{html.escape(f.describe())}{ev}</li>")
+    return f'<ul class="sm-facts">{"".join(items)}</ul>'
+
+
+def _judged(res: Resolved, claim: str, store=None) -> list[tuple[dict, Support]]:
     units = res.text_units[:MAX_JUDGED]
     texts = res.record_texts()
-    out = [(u, judge(claim, [u], texts)) for u in units]
+    names = Names(store) if store is not None else None
+    out = [(u, _judge_offline(claim, [u], texts, names=names)) for u in units]
     out.sort(key=lambda p: (-p[1].score, p[0].get("document_id") or "", p[0].get("ordinal") or 0))
     return out
 
@@ -172,15 +189,15 @@ def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
         st.caption("No text units are linked to this record.")
         return
     if claim:
-        overall = judge(claim, units[:MAX_JUDGED], res.record_texts())
+        overall = judge(claim, units[:MAX_JUDGED], res.record_texts(), store)
         what = "the cited sentence" if from_text else "its description"
-        st.html(f'<div class="sm-meta">Support for {what}: '
+        st.html(f'<div class="sm-meta">Verdict for {what} ({overall.judge} judge): '
                 f'<span class="sm-verdict {overall.verdict}">{overall.verdict}</span> '
-                f'{overall.score:.0%} of its terms in one sentence, '
+                f'{overall.score:.0%} of its terms around one sentence, '
                 f'{overall.coverage:.0%} across the sources \u2014 '
-                f'{html.escape(VERDICT_HELP.get(overall.verdict, ""))}</div>')
+                f'{html.escape(VERDICT_HELP.get(overall.verdict, ""))}</div>{facts_html(overall)}')
     docs = {d["id"]: d for d in res.documents}
-    judged = _judged(res, claim) if claim else [(u, Support("unsupported", 0.0)) for u in units]
+    judged = _judged(res, claim, store) if claim else [(u, Support("unsupported", 0.0)) for u in units]
     for i, (unit, sup) in enumerate(judged[:SHOW_UNITS]):
         _unit(unit, sup, docs.get(unit.get("document_id")), f"{res.kind}{res.id}_{i}")
     rest = judged[SHOW_UNITS:]
@@ -254,7 +271,7 @@ def _unit(unit: dict, sup: Support, doc: dict | None, key: str) -> None:
                                              "unit": unit.get("human_readable_id")},))
 
 
-def evidence_html(res: Resolved, sentence: str) -> str:
+def evidence_html(res: Resolved, sentence: str, sup: Support | None = None) -> str:
     """One reference's evidence as escaped HTML, for the panel its chip opens in the page
     (a <details> element, so it opens in the browser without a rerun): the record's title, the
     support verdict for the citing sentence, and the source text unit that supports it best
@@ -269,12 +286,13 @@ def evidence_html(res: Resolved, sentence: str) -> str:
     if not units:
         out.append('<div class="sm-meta">No text units are linked to this record.</div>')
         return "".join(out)
-    sup = judge(sentence, units[:MAX_JUDGED], res.record_texts())
-    out.append(f'<div class="sm-meta">Support for the cited sentence: '
+    if sup is None:
+        sup = judge(sentence, units[:MAX_JUDGED], res.record_texts())
+    out.append(f'<div class="sm-meta">Verdict for the cited sentence ({html.escape(sup.judge)} judge): '
                f'<span class="sm-verdict {sup.verdict}">{sup.verdict}</span> '
-               f'{sup.score:.0%} of its terms in one sentence, {sup.coverage:.0%} across '
+               f'{sup.score:.0%} of its terms around one sentence, {sup.coverage:.0%} across '
                f'{len(units)} source text unit{"s" if len(units) != 1 else ""} \u2014 '
-               f'{html.escape(VERDICT_HELP.get(sup.verdict, ""))}</div>')
+               f'{html.escape(VERDICT_HELP.get(sup.verdict, ""))}</div>{facts_html(sup)}')
     unit = next((u for u in units if u.get("id") == sup.text_unit_id), None)
     if unit is None:
         out.append('<div class="sm-meta">No sentence of its sources shares the cited sentence\'s '

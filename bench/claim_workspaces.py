@@ -1,0 +1,96 @@
+"""Workspaces for the labelled claim set (bench/data/claims.jsonl): each claim's document indexed
+with the offline engine, one workspace per corpus, and each claim turned into a checkable
+sentence cited to the text unit that holds its evidence (`... [Data: Sources (n)]`).
+
+Workspaces are kept under --cache (default /tmp/sensemaker-claims) keyed by the corpus and its
+documents, so a second run reuses them."""
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+from _common import CORPORA, ROOT
+
+if not CORPORA.is_dir():  # a worktree beside the main checkout
+    CORPORA = Path("/work/shared/corpora")
+
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.settings import Settings
+from core.store.db import Store
+
+CLAIMS = ROOT / "bench" / "data" / "claims.jsonl"
+
+
+def load_claims(path: Path = CLAIMS) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def read_doc(doc: str) -> tuple[str, bytes]:
+    """(file name, bytes) of a claim's document: a path under corpora, or "x.zip::member"."""
+    if "::" in doc:
+        archive, member = doc.split("::", 1)
+        with zipfile.ZipFile(CORPORA / archive) as z:
+            return Path(member).name, z.read(member)
+    return Path(doc).name, (CORPORA / doc).read_bytes()
+
+
+def workspace(corpus: str, docs: list[str], cache: Path) -> Store:
+    key = hashlib.sha256("\n".join(sorted(docs)).encode()).hexdigest()[:10]
+    folder = cache / f"{corpus}-{key}"
+    done = folder / "indexed.ok"
+    if done.is_file():
+        return Store(folder)
+    if folder.exists():
+        import shutil
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    store = Store(folder)
+    ingest_files(store, [read_doc(d) for d in sorted(docs)], max_bytes=50_000_000)
+    run_index(store, Settings(engine="offline"))
+    done.write_text("ok")
+    return store
+
+
+def cite(store: Store, claim: dict) -> tuple[str, dict] | None:
+    """The claim as a sentence citing the text unit that holds the start of its evidence, and
+    that unit; None when no unit holds it."""
+    name = read_doc(claim["doc"])[0]
+    docs = [d for d in store.query("SELECT id, title, source_name, text FROM documents")
+            if name in (d.get("source_name") or "") or name == d.get("title")]
+    for d in docs:
+        at = d["text"].find(claim["evidence"])
+        if at < 0:
+            continue
+        end = at + len(claim["evidence"])
+        units = store.query("SELECT id, human_readable_id, char_start, char_end FROM text_units "
+                            "WHERE document_id = ? ORDER BY ordinal", [d["id"]])
+        # the unit holding the whole evidence, else the one holding most of it
+        best = max(units, key=lambda u: (min(end, u["char_end"]) - max(at, u["char_start"]),
+                                         -(u["char_end"] - u["char_start"])))
+        text = claim["claim"].rstrip()
+        zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
+        stop = text[-1] if text[-1] in ".!?。！？" else ""
+        body = text[:-1] if stop else text
+        marker = f"[Data: Sources ({best['human_readable_id']})]"
+        return f"{body} {marker}{stop or ('。' if zh else '.')}", best
+    return None
+
+
+def build_all(claims: list[dict], cache: Path) -> dict[str, Store]:
+    by_corpus: dict[str, set[str]] = {}
+    for c in claims:
+        by_corpus.setdefault(c["corpus"], set()).add(c["doc"])
+    return {corpus: workspace(corpus, sorted(docs), cache) for corpus, docs in by_corpus.items()}
+
+
+if __name__ == "__main__":
+    import sys
+    import time
+    t0 = time.perf_counter()
+    stores = build_all(load_claims(), Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/sensemaker-claims"))
+    for corpus, store in stores.items():
+        print(corpus, store.counts())
+    print(f"{time.perf_counter() - t0:.1f} s")

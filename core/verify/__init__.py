@@ -1,0 +1,14 @@
+"""Verdicts on cited sentences: does the cited text support, contradict or not say a sentence,
+and does it name anything the documents never mention?
+
+actors     another actor for the same fact: the passage's speaker, another name in the same slot
+facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
+lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
+names      is a name anywhere in the workspace (entity titles, full-text search over text units)
+offline    the offline judge (no model; the default)
+model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)
+judges     choose a judge by name (offline | model)
+verdict    the records: Verdict, Fact, Span; verdict names and their order
+reports    every report's findings judged; a trust line per report, least supported first
+text       check a text of one's own: every cited sentence of a paragraph or a claims file
+"""

@@ -1,0 +1,114 @@
+"""Another actor for the same fact: the entity-swap checks of the offline judge.
+
+- Speaker: a sentence saying that someone said, asked, told, joked... ("Amy Hood told Mark that",
+  "It was Fred who answered") against the speaker the cited passage gives for the matched words
+  ("said Scrooge", "Scrooge replied", "Taylor Cruz's voice", a transcript's "SATYA NADELLA:" label
+  governing the sentence). When the passage names its speakers and the sentence's speaker is none
+  of them (nor a part of the same full name in the passage), the speaker is contradicted.
+- Slot: a name of the sentence that the matched passage does not hold, while another name of the
+  passage stands in its place (the same words on either side: "partnership with Oracle" against
+  "partnership with SAP", "on Joe Rogan's podcast" against "on Theo Von's podcast").
+All word lists are general English; nothing is fitted to a corpus."""
+from __future__ import annotations
+
+import re
+
+from core.query.support import stem
+from core.verify import facts as fx
+
+SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|answers|cried|called|"
+                "shouted|exclaimed|remarked|added|noted|joked|jested|quipped|proposed|interjected|"
+                "cut in|urged|recalled|explained|declared|announced|admitted|insisted|whispered|"
+                "muttered|observed|responded|commented|suggested|argued|warned|praised|thanked|"
+                "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged")
+_VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
+# "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
+_AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?$", re.I)
+_VOICE = re.compile(r"^(?:'s|\u2019s)\s+voice", re.I)
+# a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
+_LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
+_GAP = re.compile(r"^(?:\s+(?:who|that|then|quickly|quietly|sharply|finally|also|was|is|the|one|of|"
+                  r"[A-Z][\w.]*|[a-z]+ly))*\s+$")
+
+
+def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
+    """The name the sentence says spoke: followed by a verb of saying, with at most a few
+    joining words between ("Karl Keirstead of UBS remarked", "Topper was the one who cried")."""
+    for n in names:
+        if _speaks(claim, n):
+            return n
+    return None
+
+
+def _speaks(text: str, n: fx.Name) -> bool:
+    """Is n followed by a verb of saying, a few joining words apart, and not itself the
+    affiliation of a name before it ("Thomas Whitlock of Calloway Chemicals said")?"""
+    if re.search(r"\b(?:of|from|at|for|with|to)\s+$", text[max(0, n.start - 6):n.start]):
+        return False
+    rest = text[n.end:]
+    m = _VERB.search(rest)
+    if not m or m.start() > 40:
+        return False
+    gap = rest[:m.start()]
+    if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
+        return not ("," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""))
+    return False
+
+
+def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
+    """(name, start, end) of the speakers the passage gives between lo and hi, and the transcript
+    label that governs lo (the last one before it)."""
+    out = []
+    piece = text[lo:hi]
+    for n in fx.names(piece):
+        before, after = piece[:n.start], piece[n.end:]
+        if re.search(r"\b(?:of|from|at|for|with|to)\s+$", before[-6:]):
+            continue  # an affiliation, not the speaker: "Thomas Whitlock of Calloway Chemicals said"
+        if _AFTER_VERB.search(before[-30:]) or _speaks(piece, n) or _VOICE.match(after):
+            out.append((n.surface, lo + n.start, lo + n.end))
+    label = None
+    for m in _LABEL.finditer(text, 0, hi):
+        if m.start() <= max(lo, 0) or lo <= m.start() < hi:
+            label = m
+    if label is not None and any(c.islower() for c in label.group(1)) is False:
+        out.append((label.group(1).strip().title(), label.start(1), label.start(1) + len(label.group(1).strip())))
+    return out
+
+
+def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
+    """Do two names denote one person: a shared word, or one full name of the text holding a word
+    of each ("Alex" and "Mercer" in "Alex Mercer")?"""
+    if set(a) & set(b):
+        return True
+    for n in fx.names(text):
+        w = set(n.words)
+        if w & set(a) and w & set(b):
+            return True
+    return False
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(stem(m.group(0).lower()), m.start(), m.end())
+            for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+", text)]
+
+
+def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
+    """k words before start and after end (a possessive 's dropped)."""
+    before = [w for w, _, e in _words(text[max(0, start - 60):start])][-k:]
+    after = [w for w, _, _ in _words(text[end:end + 60]) if w not in ("s",)][:k]
+    return before, after
+
+
+def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str]) -> fx.Name | None:
+    """Another name of the window standing where the sentence puts n: at least two of the two
+    words on either side the same, one of them next to the name."""
+    cb, ca = _context(claim, n.start, n.end)
+    for m in fx.names(window_text):
+        if set(m.words) & claim_words or (m.initial and len(m.words) == 1):
+            continue
+        wb, wa = _context(window_text, m.start, m.end)
+        shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
+        adjacent = (cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])
+        if shared >= 2 and adjacent:
+            return m
+    return None

@@ -1,0 +1,346 @@
+"""The key facts a sentence asserts, found by rule (no model): names, numbers (with their unit:
+money, percent, year, or the word that follows; written-out numbers too: "fifteen" = 15,
+"eighteen hundred" = 1800, "$28.5 billion", "10%", "a quarter of" = 25%), and the negation cues
+and content terms (stemmed, synonyms folded) that the judge compares polarity and meaning with.
+
+Every token keeps its character span, so a fact found in a source points at exact text."""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from core.query.support import stem
+from core.textutil import STOPWORDS
+from core.verify import lexicon as lx
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|\$|€|£|%|[0-9][0-9,]*(?:\.[0-9]+)?|"
+                    r"[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9&]|['\u2019](?=[A-Za-z]))*")
+_HYPHEN_SPLIT = re.compile(r"-")
+_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
+
+
+class Token(NamedTuple):
+    text: str
+    start: int
+    end: int
+    initial: bool  # starts a sentence, quote or heading (a capital says nothing there)
+
+    @property
+    def low(self) -> str:
+        return self.text.lower().replace("\u2019", "'")
+
+
+_OPENERS = frozenset(".!?:;\"\u201c\u201d([\u2014\u2013'\u2018")
+
+
+@functools.lru_cache(maxsize=16384)
+def tokens(text: str) -> tuple[Token, ...]:
+    out = []
+    for m in _TOKEN.finditer(text):
+        s = m.start()
+        k = s - 1
+        while k >= 0 and text[k] in " \t\r\n":
+            k -= 1
+        initial = k < 0 or text[k] in _OPENERS or text[k] == "-" and k > 0 and text[k - 1] == "-" \
+            or text.count("\n", k, s) >= 2
+        out.append(Token(m.group(0), s, m.end(), initial))
+    return tuple(out)
+
+
+def _is_cap(tok: str) -> bool:
+    return tok[0].isupper() or (len(tok) > 1 and any(c.isupper() for c in tok[1:]) and tok[0].isalpha())
+
+
+def _odd_case(tok: str) -> bool:
+    """GraphRAG, LangChain, EY, H&R: capitals inside the word say it is a name even first."""
+    return len(tok) > 1 and any(c.isupper() for c in tok[1:]) and not tok.isupper() or \
+        (tok.isupper() and 2 <= len(tok) <= 5 and tok.isalpha())
+
+
+def _name_word(t: Token) -> str:
+    w = t.low
+    for suffix in ("'s", "'"):
+        if w.endswith(suffix):
+            w = w[: -len(suffix)]
+    return w
+
+
+@dataclass(frozen=True)
+class Name:
+    surface: str
+    start: int
+    end: int
+    words: tuple[str, ...]  # lower case, titles dropped
+    initial: bool  # a single word at a sentence start: maybe not a name at all
+
+
+def names(text: str) -> list[Name]:
+    """Runs of capitalised words (titles such as Mr. and Dr. kept in the surface, not the words).
+    A capitalised word that opens a sentence counts only when it is part of a longer run or has
+    capitals inside (LangChain, EY); all-capital text is read as the speaker labels of a
+    transcript (SATYA NADELLA:) only when the run is short."""
+    toks = [t for t in tokens(text) if t.text[0].isalpha() and not ("\u3400" <= t.text[0] <= "\ufaff")]
+    out: list[Name] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if not _is_cap(t.text):
+            i += 1
+            continue
+        run = [t]
+        j = i + 1
+        while j < len(toks) and _is_cap(toks[j].text) and (
+                text[run[-1].end:toks[j].start] in (" ", "-")
+                or text[run[-1].end:toks[j].start] == ". " and (run[-1].low in lx.TITLES or len(run[-1].text) == 1)):
+            run.append(toks[j])
+            j += 1
+        i = j
+        words = [_name_word(r) for r in run]
+        keep = [(r, w) for r, w in zip(run, words)
+                if w not in lx.TITLES and w not in lx.NOT_NAMES and w not in STOPWORDS and len(w) > 1]
+        if not keep:
+            continue
+        initial = run[0].initial and len(keep) == 1 and keep[0][0] is run[0] and not _odd_case(run[0].text)
+        first, last = keep[0][0], keep[-1][0]
+        if run.index(first) > 0 and run[run.index(first) - 1].low in lx.TITLES:
+            first = run[run.index(first) - 1]  # "Dr. Chen", not "Chen"
+        surface = text[first.start:last.end]
+        for suffix in ("'s", "\u2019s", "'", "\u2019"):
+            if surface.endswith(suffix):
+                surface = surface[: -len(suffix)]
+                break
+        out.append(Name(surface, first.start, first.start + len(surface), tuple(w for _, w in keep), initial))
+    return out
+
+
+def title_case(text: str) -> bool:
+    """A heading written in title case: most of its words of four letters or more capitalised,
+    and no full stop at its end."""
+    if text.rstrip().endswith((".", "!", "?", "\u3002", "\uff01", "\uff1f")):
+        return False
+    words = [t.text for t in tokens(text) if t.text[0].isalpha() and len(t.text) >= 4
+             and not ("\u3400" <= t.text[0] <= "\ufaff")]
+    return len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6
+
+
+@dataclass(frozen=True)
+class Number:
+    value: float
+    kind: str  # money | percent | year | count
+    unit: str  # the stemmed word after it ("shilling"), "" when none
+    surface: str
+    start: int
+    end: int
+
+
+def _written(words: list[str]) -> float | None:
+    """The value of written-out number words ("eighteen hundred", "twenty-one", "a thousand")."""
+    total, current, seen = 0.0, 0.0, False
+    for w in words:
+        if w in lx.UNITS:
+            current += lx.UNITS[w]
+            seen = True
+        elif w in lx.SCALES and w not in ("k", "m", "bn"):
+            current = (current or 1) * lx.SCALES[w]
+            if lx.SCALES[w] >= 1000:
+                total, current = total + current, 0.0
+            seen = True
+        elif w in ("a", "and") and not seen:
+            continue
+    return total + current if seen else None
+
+
+def numbers(text: str) -> list[Number]:
+    toks = tokens(text)
+    out: list[Number] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        low = t.low
+        start, value, j = t.start, None, i + 1
+        if low[0].isdigit() and not _ORDINAL.match(low):
+            try:
+                value = float(low.replace(",", ""))
+            except ValueError:
+                value = None
+            if value is not None and "," in low and not re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", low):
+                value = None
+        else:
+            parts = _HYPHEN_SPLIT.split(low)
+            if parts[0] in lx.UNITS and parts[0] != "one" or \
+                    (parts[0] in ("a", "one") and i + 1 < len(toks) and toks[i + 1].low in lx.SCALES
+                     and toks[i + 1].low not in ("k", "m", "bn")):
+                words = [p for p in parts if p in lx.UNITS or p in lx.SCALES]
+                while j < len(toks) and (toks[j].low in lx.UNITS or toks[j].low in lx.SCALES
+                                         and toks[j].low not in ("k", "m", "bn")):
+                    words.append(toks[j].low)
+                    j += 1
+                value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
+                if parts[0] in ("a", "one"):
+                    value = _written(words)
+            elif low in ("a", "one") and i + 2 < len(toks) and toks[i + 1].low in lx.FRACTIONS \
+                    and toks[i + 2].low == "of":
+                out.append(Number(round(lx.FRACTIONS[toks[i + 1].low] * 100, 1), "percent", "",
+                                  text[t.start:toks[i + 1].end], t.start, toks[i + 1].end))
+                i += 3
+                continue
+        if value is None:
+            i += 1
+            continue
+        kind, unit, end = "count", "", toks[j - 1].end
+        if i > 0 and toks[i - 1].text in ("$", "€", "£") and toks[i - 1].end == t.start:
+            kind, start = "money", toks[i - 1].start
+        if j < len(toks) and toks[j].low in lx.SCALES and low[0].isdigit():
+            value *= lx.SCALES[toks[j].low]
+            end = toks[j].end
+            j += 1
+        if j < len(toks) and (toks[j].text == "%" or toks[j].low in ("percent", "pct")):
+            kind, end = "percent", toks[j].end
+            j += 1
+        elif j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent":
+            kind, end = "percent", toks[j + 1].end
+            j += 2
+        if kind == "count" and 1800 <= value <= 2100 and value == int(value) and low.isdigit():
+            kind = "year"
+        elif kind == "count" and low.isdigit() and i > 0 and toks[i - 1].text[0].isupper() \
+                and toks[i - 1].text.isalpha() and text[toks[i - 1].end:t.start] == " " and not toks[i - 1].initial:
+            kind = "label"  # part of a name: "Microsoft 365", "Gears 5", "Windows 11"
+        if kind == "count" and j < len(toks) and toks[j].text[0].isalpha():
+            w = toks[j].low
+            if "\u3400" <= w[0] <= "\ufaff":
+                # a Chinese measure word is the run's first character ("10 分的...": 分); a
+                # connective ("1 到 10": 到) counts nothing
+                if w[0] not in lx.ZH_NOT_UNITS:
+                    unit, end = w[0], toks[j].start + 1
+            elif w not in STOPWORDS and w not in lx.NEGATIONS:
+                unit = stem(w.split("-")[0])
+                end = toks[j].end  # "fifteen shillings": the number with what it counts
+        out.append(Number(value, kind, unit, text[start:end], start, end))
+        i = j
+    return out
+
+
+def same_number(a: Number, b: Number) -> bool:
+    if a.value == b.value:
+        return True
+    if "year" in (a.kind, b.kind) or (a.value == int(a.value) and b.value == int(b.value) and max(a.value, b.value) < 10_000):
+        return False  # 2023 is not 2024: rounding only for amounts and shares ("$28.47 billion" ~ "$28.5 billion")
+    big = max(abs(a.value), abs(b.value))
+    return big > 0 and abs(a.value - b.value) / big < 0.005
+
+
+def comparable(a: Number, b: Number) -> bool:
+    """Could b be another value of the same fact as a (same kind, and the same unit if both
+    have one)?"""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "count":
+        return not a.unit or not b.unit or a.unit == b.unit or \
+            lx.SYNONYMS.get(a.unit, a.unit) == lx.SYNONYMS.get(b.unit, b.unit)
+    return True
+
+
+def canon(term: str) -> str:
+    return lx.SYNONYMS.get(term, term)
+
+
+# Months and weekdays are stop words for search but key facts of a date here.
+_DATE_WORDS = frozenset("january february march april may june july august september october november december "
+                        "monday tuesday wednesday thursday friday saturday sunday".split()) - {"may", "march"}
+_STOP_EXTRA = frozenset("said say says also just really actually like".split())
+
+
+@functools.lru_cache(maxsize=65536)
+def _term(word: str) -> str | None:
+    w = word.lower().replace("\u2019", "'")
+    if "'" in w:
+        w = w.split("'", 1)[0]
+    if (w in STOPWORDS and w not in _DATE_WORDS) or w in _STOP_EXTRA or w in lx.NEGATIONS or len(w) < 2 or w[0].isdigit():
+        return None
+    c = canon(stem(w))
+    return c[:PREFIX] if PREFIX and c.isascii() else c
+
+
+# Terms are cut to their first PREFIX letters ("tenderness" and "tender", "transcribing" and
+# "transcript" meet); 0 keeps them whole. Chosen by measurement (bench/verify_claims.py).
+PREFIX = 6
+
+
+_ZH_SPLIT = re.compile("[的了是在和与及也就都而并被把这那其之或等个为以于对将从中上下有着过所不没未无非]")
+
+
+def content_terms(text: str) -> list[tuple[str, int, int]]:
+    """(term, start, end) of the content words of text: stemmed, synonyms folded, stop words,
+    negations and digits dropped; CJK runs as character bigrams (split at function characters)."""
+    out = []
+    for t in tokens(text):
+        if "\u3400" <= t.text[0] <= "\ufaff":
+            pos = 0
+            for piece in _ZH_SPLIT.split(t.text):
+                at = t.text.find(piece, pos) if piece else pos
+                pos = at + len(piece)
+                if len(piece) == 1:
+                    out.append((piece, t.start + at, t.start + at + 1))
+                for k in range(len(piece) - 1):
+                    bg = piece[k:k + 2]
+                    out.append((canon(bg), t.start + at + k, t.start + at + k + 2))
+            continue
+        if not t.text[0].isalpha():
+            continue
+        for part in t.text.split("-") if "-" in t.text else (t.text,):
+            term = _term(part)
+            if term:
+                out.append((term, t.start, t.end))
+    return out
+
+
+def negation_positions(text: str) -> list[tuple[int, int]]:
+    """Spans of the negation cues of text (not, no, never, without, -n't; Chinese 不 没 未 ...)."""
+    out = []
+    toks = tokens(text)
+    for i, t in enumerate(toks):
+        low = t.low
+        if i and (low, toks[i - 1].low) in (("than", "rather"), ("of", "instead")):
+            out.append((toks[i - 1].start, t.end))  # "A rather than B" says "not B"
+        elif "\u3400" <= t.text[0] <= "\ufaff":
+            masked = t.text
+            for w in lx.ZH_NOT_NEGATIONS:
+                masked = masked.replace(w, "\0" * len(w))
+            for cue in lx.ZH_NEGATIONS:
+                k = masked.find(cue)
+                while k >= 0:
+                    out.append((t.start + k, t.start + k + 1))
+                    k = masked.find(cue, k + 1)
+        elif low in lx.NEGATIONS or low.endswith("n't") or low in ("dont", "didnt", "cant", "wont"):
+            out.append((t.start, t.end))
+    return out
+
+
+def _stemmed_antonyms() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for word, opposites in lx.ANTONYMS.items():
+        key = stem(word) if word.isascii() else word
+        out.setdefault(key, set()).update(stem(o) if o.isascii() else o for o in opposites)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+ANTONYMS = _stemmed_antonyms()
+
+
+def raw_stems(text: str) -> list[tuple[str, int, int]]:
+    """(stem, start, end) of every word (no synonym folding), for the antonym check."""
+    out = []
+    for t in tokens(text):
+        if "\u3400" <= t.text[0] <= "\ufaff":
+            for word in ANTONYMS:
+                if not word.isascii():
+                    k = t.text.find(word)
+                    if k >= 0:
+                        out.append((word, t.start + k, t.start + k + len(word)))
+        elif t.text[0].isalpha():
+            for part in t.text.lower().split("-"):
+                out.append((stem(part.split("'")[0]), t.start, t.end))
+    return out

@@ -1,0 +1,125 @@
+"""The model judge: one entailment call per cited sentence (prompts/verify_entailment.txt),
+given the sentence and the passages it cites around the offline judge's best sentence, answering
+JSON with the verdict, the passage sentences it rests on quoted exactly, and the fact that fails.
+
+A verdict stands only with a quote that is in a passage (whitespace aside; the span kept is the
+document's own text); otherwise the offline verdict stands, marked so. What the model cannot
+know it is never asked: a name no document holds is fabricated by the offline check, and a
+number or polarity the offline judge found contradicted stays contradicted. Calls are cached
+like every call (core.llm.client)."""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from core.llm.jsonparse import JSONParseError, chat_json
+from core.prompts import render
+from core.textutil import is_cjk
+from core.verify.names import Names
+from core.verify.offline import judge as offline_judge
+from core.verify.verdict import Fact, Verdict
+
+VERDICTS = ("supported", "partial", "unsupported", "contradicted")
+PASSAGE_CHARS = 1600   # around the best sentence, per passage
+MAX_PASSAGES = 3
+
+
+def _passages(units: list[dict], offline: Verdict) -> list[tuple[dict, int, int]]:
+    """(unit, start, end): the unit holding the offline best sentence first, each cut to
+    PASSAGE_CHARS around its best sentence (or its start)."""
+    order = sorted(units, key=lambda u: u.get("id") != offline.text_unit_id)[:MAX_PASSAGES]
+    out = []
+    for u in order:
+        text = u.get("text") or ""
+        if u.get("id") == offline.text_unit_id and offline.unit_start is not None:
+            mid = (offline.unit_start + offline.unit_end) // 2
+        else:
+            mid = 0
+        lo = max(0, mid - PASSAGE_CHARS // 2)
+        hi = min(len(text), lo + PASSAGE_CHARS)
+        out.append((u, lo, hi))
+    return out
+
+
+def find_quote(quote: str, text: str) -> tuple[int, int] | None:
+    """The span of quote in text, whitespace runs and quote marks matched loosely; None if absent."""
+    words = [w for w in re.split(r"\s+", quote.strip().strip("\"'\u201c\u201d\u2018\u2019")) if w]
+    if not words:
+        return None
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    pattern = pattern.replace("'", "['\u2019]").replace('"', '["\u201c\u201d]')
+    m = re.search(pattern, text)
+    return (m.start(), m.end()) if m else None
+
+
+def _valid(obj) -> dict:
+    if not isinstance(obj, dict) or str(obj.get("verdict", "")).lower().strip() not in VERDICTS:
+        raise ValueError(f'"verdict" must be one of {", ".join(VERDICTS)}')
+    return obj
+
+
+def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str] = (),
+          names: Names | None = None, offline: Verdict | None = None) -> Verdict:
+    units = [u for u in units if u.get("text")]
+    record_texts = list(record_texts)
+    offline = offline or offline_judge(sentence, units, record_texts, names=names)
+    if offline.verdict == "fabricated" or not units:
+        offline.judge = "offline"
+        return offline
+    hard = any(f.status == "contradicted" and f.kind in ("number", "polarity") for f in offline.facts)
+    if hard:
+        offline.judge = "offline"
+        return offline
+    passages = _passages(units, offline)
+    body = "\n\n".join(f"[{i + 1}] {(u.get('text') or '')[lo:hi]}" for i, (u, lo, hi) in enumerate(passages))
+    from core.query.support import claim_text
+    claim = claim_text(sentence).strip()
+    lang = "Write the failing fact in Chinese." if is_cjk(claim) else ""
+    messages = [{"role": "user", "content": render("verify_entailment", None, sentence=claim,
+                                                     passages=body, language_instruction=lang)}]
+    try:
+        obj, _raw, _n = chat_json(llm, messages, max_tokens=400, stage="verify", validate=_valid)
+    except JSONParseError:
+        offline.judge = "offline"
+        offline.reason = (offline.reason + "; " if offline.reason else "") + "the model's answer was unusable"
+        return offline
+    except Exception as exc:  # an unreachable model: the offline verdict, said so
+        offline.judge = "offline"
+        offline.reason = (offline.reason + "; " if offline.reason else "") + f"the model failed: {exc}"
+        return offline
+    verdict = str(obj.get("verdict")).lower().strip()
+    quotes = obj.get("quotes") or []
+    if isinstance(quotes, str):
+        quotes = [quotes]
+    spans = []
+    for q in quotes:
+        if not isinstance(q, str):
+            continue
+        for u, lo, hi in passages:
+            text = u.get("text") or ""
+            at = find_quote(q, text[lo:hi])
+            if at:
+                spans.append((u, lo + at[0], lo + at[1]))
+                break
+    if verdict != "unsupported" and not spans:
+        offline.judge = "offline"
+        offline.reason = ((offline.reason + "; ") if offline.reason else "") + \
+            "the model's quote is not in the source, so the offline verdict stands"
+        return offline
+    failing = str(obj.get("failing_fact") or "").strip()
+    v = Verdict(verdict, score=offline.score, coverage=offline.coverage, matched=offline.matched,
+                missing=offline.missing, judge="model",
+                facts=[f for f in offline.facts if f.status in ("found",)])
+    if spans:
+        u, s, e = spans[0]
+        base = u.get("char_start")
+        lead = max(0, len(u.get("text") or "") - ((u.get("char_end") or 0) - (base or 0))) if base is not None else 0
+        v.best_sentence = (u.get("text") or "")[s:e]
+        v.text_unit_id, v.unit_start, v.unit_end = u.get("id"), s, e
+        if base is not None:
+            v.char_start, v.char_end = base - lead + s, base - lead + e
+    if verdict != "supported":
+        v.facts.append(Fact("meaning", failing or claim, "contradicted" if verdict == "contradicted" else "not found",
+                            "the model's reading", evidence=None))
+    v.reason = failing
+    return v

@@ -1,0 +1,72 @@
+"""Is a name anywhere in the workspace's documents? The full-text index of the text units (every
+document is cut into them), one query per distinct word, remembered for the Names object's life.
+The entity table says which words are names (is_entity), never that a name exists: a model can
+extract an entity from nothing (GraphRAG's Carol index holds a "Cedar Grove Clinic")."""
+from __future__ import annotations
+
+import re
+
+
+class Names:
+    """known(words) -> the words of a name that occur nowhere in the workspace (empty: known)."""
+
+    def __init__(self, store=None, texts: list[str] | None = None):
+        self.store = store
+        self._cache: dict[str, bool] = {}
+        self._titles: set[str] | None = None
+        self._texts = " ".join(texts or []).lower()
+
+    def _entity_words(self) -> set[str]:
+        if self._titles is None:
+            self._titles = set()
+            if self.store is not None:
+                for r in self.store.query("SELECT title FROM entities"):
+                    self._titles.update(re.findall(r"\w+", str(r.get("title") or "").lower()))
+        return self._titles
+
+    def is_entity(self, word: str) -> bool:
+        return word in self._entity_words()
+
+    def word_known(self, word: str) -> bool:
+        if word in self._cache:
+            return self._cache[word]
+        found = bool(_bounded(word).search(self._texts)) if self._texts else False
+        if not found and self.store is not None:
+            found = self._in_units(word)
+        if not found and len(word) > 3 and word.endswith("s"):  # "Sundays": the book says "Sunday"
+            found = self.word_known(word[:-1])
+        self._cache[word] = found
+        return found
+
+    def _in_units(self, word: str) -> bool:
+        q = '"' + word.replace('"', '""') + '"'
+        try:
+            # FTS5's porter stemmer matches "chens" for "chen": confirm the word as written
+            if self.store.query(
+                    "SELECT id FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
+                    "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT 1", [q, f"%{word}%"]):
+                return True
+        except Exception:  # no FTS table (an old or foreign workspace): scan the units
+            if self.store.query("SELECT id FROM text_units WHERE lower(text) LIKE ? LIMIT 1", [f"%{word}%"]):
+                return True
+        # a Latin word written against Chinese text ("GraphRAG使用") is no word to the word index:
+        # look for it as a substring (the trigram index for three letters or more)
+        try:
+            if len(word) >= 3:
+                texts = self.store.query("SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM "
+                                         "text_units_cjk WHERE text_units_cjk MATCH ?) LIMIT 50", [q])
+            else:
+                texts = self.store.query("SELECT text FROM text_units WHERE lower(text) LIKE ? LIMIT 50",
+                                         [f"%{word}%"])
+        except Exception:
+            return False
+        pattern = _bounded(word)
+        return any(pattern.search((t.get("text") or "").lower()) for t in texts)
+
+    def absent(self, words: tuple[str, ...]) -> list[str]:
+        return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)]
+
+
+def _bounded(word: str) -> re.Pattern:
+    """word as a whole word among Latin letters and digits (CJK characters around it are fine)."""
+    return re.compile(rf"(?<![a-z0-9\u00c0-\u024f]){re.escape(word)}(?![a-z0-9\u00c0-\u024f])")

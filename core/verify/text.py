@@ -1,0 +1,96 @@
+"""Check a text of one's own: every sentence of a paragraph (a draft memo with `[Data: ...]`
+markers) judged against what it cites, or every line of a claims file
+(`{"id": ..., "text": "One sentence [Data: Sources (12)]."}`).
+
+A sentence without a marker is judged too, against nothing: it is unsupported, unless it names
+what no document holds (fabricated). Each result: id, sentence, verdict, facts (each with the
+source span that confirms or contradicts it), evidence (the best source sentence and its spans),
+judge, and the references that do not exist."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Iterable
+
+from core.errors import UserError
+from core.query.citations import sentences_with_citations, strip_citations
+from core.query.resolve import Resolver
+from core.verify.names import Names
+from core.verify.reports import judge_sentence
+
+
+def _evidence(v) -> dict | None:
+    if not v.best_sentence:
+        return None
+    return {"text": v.best_sentence, "text_unit_id": v.text_unit_id, "char_start": v.char_start,
+            "char_end": v.char_end, "unit_start": v.unit_start, "unit_end": v.unit_end}
+
+
+def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
+               names: Names | None = None, id: object = None) -> list[dict]:
+    """One result per sentence of text (see the module docstring)."""
+    if judge is None:
+        from core.verify.offline import judge
+    resolver = resolver or Resolver(store)
+    names = names or Names(store)
+    out = []
+    sents = sentences_with_citations(text)
+    resolver.prefetch(r for _, _, cites in sents for c in cites for r in c.refs)
+    cited_spans = [(s, e) for _, (s, e), _ in sents]
+    pieces = [(text[s:e], (s, e), cites) for (_, (s, e), cites) in sents]
+    # sentences that cite nothing are judged as well
+    from core.query.citations import sentence_spans
+    for s, e in sentence_spans(text):
+        if not any(a <= s < b for a, b in cited_spans):
+            pieces.append((text[s:e], (s, e), []))
+    pieces.sort(key=lambda p: p[1][0])
+    for n, (sentence, (s, e), cites) in enumerate(pieces, start=1):
+        missing: list[str] = []
+        v = judge_sentence(resolver, sentence, cites, judge, names,
+                           lambda c, ref: missing.append(f"{ref.kind} ({ref.id})"))
+        if not cites:
+            from core.verify.offline import judge as offline
+            v = offline(sentence, [], names=names)
+            if v.verdict != "fabricated":
+                v.verdict, v.reason = "unsupported", "it cites nothing"
+        d = v.to_dict()
+        out.append({"id": id if id is not None else n, "sentence": strip_citations(sentence).strip(),
+                    "start": s, "end": e, "verdict": v.verdict, "judge": v.judge,
+                    "failing": d["failing"] or v.reason, "fabricated": v.fabricated,
+                    "facts": [asdict(f) for f in v.facts], "evidence": _evidence(v),
+                    "dangling": missing})
+    return out
+
+
+def read_claims(lines: Iterable[str]) -> list[tuple[object, str]]:
+    """(id, text) of every line of a claims file; a bad line is a UserError naming it."""
+    out = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"claims line {number} is not JSON: {exc.msg}") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+            raise UserError(f'claims line {number} needs a "text" field holding the sentence')
+        out.append((obj.get("id", number), obj["text"]))
+    return out
+
+
+def check_claims(store, claims: list[tuple[object, str]], judge=None) -> list[dict]:
+    """One result per claim: the worst verdict of its sentences, with their facts and evidence."""
+    from core.verify.verdict import RANK
+    resolver, names = Resolver(store), Names(store)
+    out = []
+    for cid, text in claims:
+        results = check_text(store, text, judge, resolver, names, id=cid)
+        if not results:
+            out.append({"id": cid, "sentence": "", "verdict": "unsupported", "failing": "no sentence",
+                        "facts": [], "evidence": None, "fabricated": [], "dangling": [], "judge": "offline"})
+            continue
+        worst = min(results, key=lambda r: RANK[r["verdict"]])
+        if len(results) > 1:
+            worst = dict(worst, sentences=results)
+        out.append(worst)
+    return out

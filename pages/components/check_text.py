@@ -1,0 +1,85 @@
+"""Check a text (widgets layer): an analyst pastes a paragraph of their own with `[Data: ...]`
+markers (a draft memo) and gets every sentence's verdict, the fact that fails and the source
+sentence it was checked against; the paragraph is shown with the flagged sentences marked and
+its references as chips, like an answer."""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from core.query.resolve import Resolver
+from core.store.db import Store
+from core.verify.judges import make_judge
+from core.verify.text import check_text
+from pages.components import chips as ui_chips
+from pages.components import state as ui
+from pages.components import verdicts as ui_verdicts
+
+EXAMPLE = "Scrooge refused to give to the charity collectors [Data: Sources (3)]."
+
+
+def use_setting_judge(store: Store, resolver: Resolver) -> str:
+    """The judge of the `judge` setting for every verdict drawn with resolver: the model judge
+    when it is set and an LLM is configured, else the offline one. Returns its name."""
+    if ui.settings().judge != "model":
+        return "offline"
+    llm = ui.query_llm(store)
+    if llm is None:
+        return "offline"
+    ui_verdicts.set_judge(resolver, make_judge("model", llm), "model")
+    return "model"
+
+
+def results_html(results: list[dict]) -> str:
+    """One line per sentence: its verdict badge, the sentence, why and the source sentence."""
+    rows = []
+    for r in results:
+        why = r.get("failing") if r["verdict"] != "supported" else ""
+        ev = r.get("evidence") or {}
+        rows.append(
+            f'<li class="sm-check {html.escape(r["verdict"])}">'
+            f'{ui_verdicts.badge_html({"verdict": r["verdict"], "judge": r["judge"]}, with_fact=False)} '
+            f'{html.escape(r["sentence"])}'
+            + (f'<div class="sm-fail">{html.escape(why)}</div>' if why else "")
+            + (f'<div class="sm-meta">source: \u201c{html.escape(ev["text"][:300])}\u201d</div>'
+               if ev.get("text") else "")
+            + "</li>")
+    return f'<ul class="sm-checks">{"".join(rows)}</ul>'
+
+
+def box(store: Store, llm=None) -> None:
+    """The "Check a text" expander of the Ask page."""
+    with st.expander("Check a text", icon=":material/fact_check:", key="check_open"):
+        with st.form("check_text", border=False):
+            text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
+                                placeholder=EXAMPLE)
+            judges = ["offline"] + (["model"] if llm is not None else [])
+            if ui.settings().judge == "model" and llm is not None:
+                judges.reverse()  # the setting's judge first
+            judge_name = st.radio("Judge", judges, horizontal=True, key="check_judge",
+                                  format_func={"offline": "offline (no model)",
+                                               "model": "model (entailment, exact quotes)"}.get)
+            go = st.form_submit_button("Check", icon=":material/fact_check:")
+        if go:
+            if not text.strip():
+                st.warning("Paste a text with [Data: ...] markers first.")
+                return
+            judge = make_judge(judge_name, llm if judge_name == "model" else None)
+            st.session_state["check_result"] = {"text": text, "judge": judge_name,
+                                                "results": check_text(store, text, judge)}
+        done = st.session_state.get("check_result")
+        if not done:
+            st.caption("Every sentence is checked against what it cites: supported, partial, "
+                       "unsupported, contradicted, or fabricated (names what no document holds).")
+            return
+        results = done["results"]
+        counts = {v: sum(r["verdict"] == v for r in results) for v in
+                  ("supported", "partial", "unsupported", "contradicted", "fabricated")}
+        st.html(ui_verdicts.trust_html(counts, sorted({n for r in results for n in r["fabricated"]}),
+                                       done["judge"]).replace("finding", "sentence"))
+        st.html(results_html(results))
+        resolver = Resolver(store)
+        if done["judge"] == "model" and llm is not None:
+            ui_verdicts.set_judge(resolver, make_judge("model", llm), "model")
+        st.html(ui_chips.cited_html(store, done["text"], resolver))

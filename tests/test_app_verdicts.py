@@ -1,0 +1,90 @@
+"""Verdicts in the app (AppTest): "Check a text" on the Ask page marks the sentence its source
+contradicts and names the failing fact; a report's trust line; the least trusted reports listed
+first on the communities page, a click opening the community."""
+from __future__ import annotations
+
+import html
+import re
+
+from streamlit.testing.v1 import AppTest
+
+from core.store.db import Store
+from tests.evidence_marks import assert_panel_marks
+from tests.test_app_pages import _app, _html, _open
+
+
+def _source_with(store: Store, word: str) -> tuple[int, str]:
+    """A text unit holding word, and the first sentence of it that does."""
+    from core.textutil import split_sentences
+    for u in store.rows("text_units"):
+        for a, b in split_sentences(u["text"]):
+            if word in u["text"][a:b] and a >= max(0, len(u["text"]) - (u["char_end"] - u["char_start"])):
+                return u["human_readable_id"], u["text"][a:b]
+    raise AssertionError(f"no sentence with {word!r}")
+
+
+def test_check_a_text_marks_the_contradicted_sentence(indexed_home, monkeypatch):
+    store = Store(indexed_home / "test")
+    hrid, sentence = _source_with(store, "Berth 2")
+    wrong = sentence.replace("Berth 2", "Berth 7")
+    text = f"{sentence} [Data: Sources ({hrid})]. {wrong.rstrip('.')} [Data: Sources ({hrid})]."
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.text_area(key="check_text_in").set_value(text)
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert not at.exception
+    body = _html(at)
+    lines = re.findall(r'<li class="sm-check (\w+)">', body)
+    assert lines[0] == "supported" and lines[1] == "contradicted", lines
+    # the paragraph: the contradicted sentence is marked where it stands, with why
+    flagged = re.search(r'<span class="sm-flag contradicted"[^>]*>(.*?)</span> <span class="sm-flag-why contradicted">(.*?)</span>',
+                        body, re.S)
+    assert flagged and html.unescape(flagged.group(1)).startswith(wrong[:20])
+    assert "7" in html.unescape(flagged.group(2)) and "contradicted" in flagged.group(2)
+    # the chips' highlights are sentences of their source
+    assert assert_panel_marks(store, body) >= 1
+
+
+def test_reports_carry_a_trust_line_and_the_least_trusted_come_first(indexed_home, monkeypatch):
+    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    body = _html(at)
+    assert re.search(r'<div class="sm-trust"[^>]*>Trust \(offline judge\): \d+ findings? checked', body)
+    at.session_state["trust_open"] = True  # the user opens the expander
+    at.run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if str(d.key).startswith("trust_tbl_"))
+    assert list(table.columns[:4]) == ["community", "report", "title", "trust"]
+    assert list(table["trust"]) == sorted(table["trust"]) or table["fabricated"].iloc[0] > 0
+    # a click opens that community
+    last = table.iloc[-1]
+    key = next(d.key for d in at.dataframe if str(d.key).startswith("trust_tbl_"))
+    at.session_state[key] = {"selection": {"rows": [len(table) - 1], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception
+    assert any(last["title"][:30] in s.value.replace("\\", "") for s in at.subheader)
+
+
+def test_an_answer_sentence_its_source_contradicts_is_marked_in_place(indexed_home, tmp_path, monkeypatch):
+    import shutil
+    from core.query.traces import save_trace
+    from core.query.types import SearchResult
+    shutil.copytree(indexed_home / "test", tmp_path / "copy")
+    store = Store(tmp_path / "copy")
+    hrid, sentence = _source_with(store, "Berth 2")
+    wrong = sentence.replace("Berth 2", "Berth 7").rstrip(".")
+    save_trace(store, SearchResult(method="local", question="What happened at the berth?",
+                                   answer=f"{sentence.rstrip('.')} [Data: Sources ({hrid})]. "
+                                          f"{wrong} [Data: Sources ({hrid})]."))
+    at = _open(_app(tmp_path, monkeypatch), "pages/ask.py")
+    next(b for b in at.button if b.label == "What happened at the berth?").click().run()
+    assert not at.exception
+    answer = next(m.value for m in at.markdown if "Berth 7" in m.value.replace("\\", ""))
+    plain = answer.replace("\\", "")
+    # the right sentence stays as it is; the wrong one is marked where it stands, with why
+    assert plain.count(":red-background[") == 1
+    marked = plain.split(":red-background[", 1)[1]
+    assert marked.startswith(wrong[:25]) and ":red-badge[⚠ contradicted: number “7" in marked
+    # the chip (one per reference, judged for its first citing sentence) highlights exactly a
+    # sentence of the source
+    body = _html(at)
+    assert 'sm-chip-verdict">supported' in body
+    assert assert_panel_marks(store, body) >= 1
