@@ -325,20 +325,27 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
                     response_type=params.response_type,
                     language_instruction=language_instruction(params.language, result.question))
     messages = [{"role": "system", "content": system}, {"role": "user", "content": result.question}]
-    try:
-        result.answer = (llm.chat(messages, max_tokens=params.answer_tokens, stage="reduce").text
-                         or "").strip()
-    except LLMError as exc:
-        result.error = f"the reduce call failed: {exc}"
-        return
-    if not result.answer:
-        result.error = "the reduce call returned an empty answer"
+    if not reduce_answer(llm, messages, params.answer_tokens, result):
         return
     if small_window(llm):
         _cover_best_points(store, llm, result, params, messages, selected)
     result.answer, added = attribute_answer(result.answer, selected)
     if added:
         result.reduce["attributed_markers"] = added
+
+
+def reduce_answer(llm: LLM, messages: list[dict], answer_tokens: int, result: SearchResult) -> bool:
+    """The one reduce call of a map-reduce search (global, TS, DRIFT): its text into
+    result.answer, or what went wrong into result.error. True when there is an answer."""
+    try:
+        result.answer = (llm.chat(messages, max_tokens=answer_tokens, stage="reduce").text or "").strip()
+    except LLMError as exc:
+        result.error = f"the reduce call failed: {exc}"
+        return False
+    if not result.answer:
+        result.error = "the reduce call returned an empty answer"
+        return False
+    return True
 
 
 def _cover_best_points(store: Store, llm: LLM, result: SearchResult, params: GlobalParams,

@@ -23,7 +23,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_points, pack_rows, source_row
-from core.query.global_search import _SLOT, parse_points, validate_points
+from core.query.global_search import _SLOT, parse_points, reduce_answer, validate_points
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
@@ -155,10 +155,4 @@ def _reduce(store: Store, llm, result: SearchResult, params: GlobalParams) -> No
     system = render("ts_reduce", store.workspace, notes=text, response_type=params.response_type,
                     language_instruction=language_instruction(params.language, result.question))
     messages = [{"role": "system", "content": system}, {"role": "user", "content": result.question}]
-    try:
-        result.answer = (llm.chat(messages, max_tokens=params.answer_tokens, stage="reduce").text or "").strip()
-    except LLMError as exc:
-        result.error = f"the reduce call failed: {exc}"
-        return
-    if not result.answer:
-        result.error = "the reduce call returned an empty answer"
+    reduce_answer(llm, messages, params.answer_tokens, result)

@@ -23,6 +23,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.budget import small_window
 from core.query.context import language_instruction
+from core.query.global_search import reduce_answer
 from core.query.drift.primer import (DriftNode, central_entities, folds, follow_ups_of, hypothetical_answer,
                                      primer_fold, rank_reports, score_of)
 from core.query.local_search import TABLE_ORDER, _offline_answer, build_context, entry_entities
@@ -243,10 +244,4 @@ def _reduce(store: Store, llm, result: SearchResult, nodes: list[DriftNode], par
     system = render("drift_reduce", store.workspace, answers="".join(blocks), response_type=params.response_type,
                     language_instruction=language_instruction(params.language, result.question))
     messages = [{"role": "system", "content": system}, {"role": "user", "content": result.question}]
-    try:
-        result.answer = (llm.chat(messages, max_tokens=params.answer_tokens, stage="reduce").text or "").strip()
-    except LLMError as exc:
-        result.error = f"the reduce call failed: {exc}"
-        return
-    if not result.answer:
-        result.error = "the reduce call returned an empty answer"
+    reduce_answer(llm, messages, params.answer_tokens, result)
