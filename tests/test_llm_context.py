@@ -159,7 +159,7 @@ def test_many_descriptions_are_summarised_in_rounds_that_fit_the_window():
 
 
 def test_the_connection_check_says_which_window_is_used():
-    from core.llm.openai import check_connection
+    from core.llm.connection import check_connection
     from tests.openai_server import FakeOpenAIServer
     with FakeOpenAIServer(context_window=6144, report_window="models") as vllm:
         ok, said = check_connection(vllm.settings())

@@ -12,7 +12,8 @@ import pytest
 
 from core.llm.jsonparse import chat_json
 from core.llm.client import ContextOverflowError, FatalLLMError, LLMError
-from core.llm.openai import (OpenAIChatClient, OpenAIEmbeddingClient, check_connection, make_llm,
+from core.llm.connection import check_connection
+from core.llm.openai import (OpenAIChatClient, OpenAIEmbeddingClient, make_llm,
                              parse_retry_after, redact)
 from core.llm.ratelimit import TokenBucket
 from core.store.db import Store

@@ -19,7 +19,8 @@ from core.index.pipeline import run_index
 from core.ingest.documents import ingest_paths
 from core.interop.export import export_workspace
 from core.llm.client import FatalLLMError
-from core.llm.openai import check_connection, make_llm
+from core.llm.connection import check_connection
+from core.llm.openai import make_llm
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams

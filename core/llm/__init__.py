@@ -2,6 +2,7 @@
 
 client          the ChatClient protocol, errors, and the LLM wrapper (cache, usage, cost)
 openai          chat and embeddings through any OpenAI-compatible endpoint (retries, limits)
+connection      the connection test: what is wrong with an endpoint, or which model answers
 stream          reading a streamed (or whole) answer into one shape; cutting one that loops
 runaway         detecting a model that repeats one passage over and over
 context_window  the model's context window, read from the server where it says

@@ -40,7 +40,7 @@ import openai
 
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
 from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit, server_slots
-from core.llm.context_window import probe_once, resolve_window, window_resolver
+from core.llm.context_window import probe_once, window_resolver
 from core.llm.stream import Answer, Dropped, Transient as _Transient, from_completion, read_stream
 from core.llm.ratelimit import RateLimits
 from core.llm.runaway import RunawayWatch
@@ -485,39 +485,3 @@ def _window_probe(settings: Settings, chat: "OpenAIChatClient") -> Callable[[], 
     if not settings.llm_base_url or settings.azure_api_version:
         return lambda: (None, "")
     return lambda: probe_once(chat.url, chat.model, settings.api_key, min(5.0, settings.request_timeout))
-
-
-def check_connection(settings: Settings) -> tuple[bool, str]:
-    """One cheap look at the endpoint: (ok, what is wrong or which model answers). Never retries."""
-    s = settings.with_changes(max_retries=0, request_timeout=min(settings.request_timeout, 15.0))
-    try:
-        chat = OpenAIChatClient(s)
-        _probe(chat, lambda: chat.complete([{"role": "user", "content": "Say OK."}], max_tokens=1))
-        message = f"connected to {chat.url}; model '{chat.model}' answers"
-        window, source = resolve_window(s.context_window, chat.model, _window_probe(s, chat))
-        message += f"; context window {window:,} tokens ({source})"
-        if s.embedding_model:
-            emb = OpenAIEmbeddingClient(s)
-            _probe(emb, lambda: emb.embed(["ping"]))
-            message += f"; embedding model '{emb.model}' answers"
-            if emb.url != chat.url:
-                message += f" at {emb.url}"
-    except LLMError as exc:
-        return False, str(exc)
-    return True, message
-
-
-def _probe(client: _Caller, call: Callable[[], Any]) -> None:
-    """List the served models (cheap; also checks the key); call the model only when the list
-    does not name it (llama.cpp and others answer for names they do not list)."""
-    try:
-        models = client._ep.client.models.list() if not client._ep.azure else None
-        served = sorted(m.id for m in models) if models is not None else None
-    except openai.APIStatusError as exc:
-        if exc.status_code in (401, 403):
-            client._classify(exc, 1)  # raises the clear fatal error
-        served = None
-    except openai.APIConnectionError as exc:
-        raise LLMError(f"cannot reach {client.url}: {connection_reason(exc)}") from None
-    if served is None or client.model not in served:
-        call()

@@ -91,7 +91,7 @@ def _engine_panel(path: Path | None) -> None:
     c1, c2 = st.columns(2)
     if c1.button("Test connection", icon=":material/network_check:", width="stretch"):
         with ui.guard():
-            from core.llm.openai import check_connection
+            from core.llm.connection import check_connection
             with st.spinner("Connecting..."):
                 ok, message = check_connection(ui.settings())
             st.session_state["_conn"] = (ok, message)
