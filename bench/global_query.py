@@ -35,7 +35,8 @@ from pathlib import Path
 from _common import CORPORA, write_result
 
 from core.llm.openai import make_llm
-from core.query.global_search import global_search, report_levels
+from core.query.global_search import global_search
+from core.query.levels import report_levels
 from core.query.types import GlobalParams
 from core.settings import Settings
 from core.store.db import Store

@@ -32,7 +32,8 @@ from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
 from core.llm.openai import make_llm
 from core.query.basic_search import basic_search
-from core.query.global_search import global_search, report_levels
+from core.query.global_search import global_search
+from core.query.levels import report_levels
 from core.query.lazy.params import LazyParams
 from core.query.lazy.search import lazy_search
 from core.query.types import GlobalParams
@@ -192,9 +193,8 @@ def _summary(rows, table, names, levels, waves, call, args) -> dict:
             "max_per_question": round(max(per_q), 4), "target": 0.1, "finest_level": finest}
         out["lazy100_over_costliest_global_tokens"] = {
             "mean_of_means": round(table["lazy-100"]["tokens"] / table[costliest]["tokens"], 4),
-            "level": costliest, "note": "our levels hold only their own communities: the deepest level of an "
-                                        "offline index can hold a handful of reports; the costliest level is "
-                                        "the one whose map reads the most"}
+            "level": costliest, "note": "a level reads its communities and the leaves above it "
+                                        "(core/query/levels.py), so the finest level covers the whole graph"}
     return out
 
 

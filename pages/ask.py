@@ -8,7 +8,8 @@ import threading
 
 import streamlit as st
 
-from core.query.global_search import global_search, report_levels
+from core.query.global_search import global_search
+from core.query.levels import report_levels
 from core.query import methods as registry
 from core.query.local_search import local_search
 from core.query.resolve import Resolver

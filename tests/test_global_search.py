@@ -3,6 +3,7 @@ ordering, the reduce budget, failed batches, the no-data answer, the concurrency
 the batch callback; and the offline engine on a hand-built index, in English and Chinese."""
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -431,3 +432,25 @@ def test_a_small_models_answer_leaving_out_the_best_points_names_is_asked_again(
         llm, calls = _small_model_reduce("Scrooge had a partner [Data: Reports (0)].", "x", 128000)
         result = global_search(store, "Who are the people?", GlobalParams(seed=1, level=0), llm)
         assert len(calls["reduce"]) == 1 and "left_out" not in result.reduce
+
+
+def test_a_level_reads_its_communities_and_the_leaves_above_it(tmp_path):
+    """A level is the finest partition down to it: community 1 splits into 2 and 3 at level 1,
+    community 0 does not split, so level 1 reads 0, 2 and 3, not only 2 and 3 (graphrag's roll-up)."""
+    from core.query.levels import level_reports, report_levels
+    store = Store(tmp_path / "w")
+    tree = {0: (0, -1, ["a"]), 1: (0, -1, ["b", "c"]), 2: (1, 1, ["b"]), 3: (1, 1, ["c"])}
+    store.insert("communities", [{"id": f"c-{c}", "human_readable_id": c, "community": c, "level": lv,
+                                  "parent": parent, "entity_ids": json.dumps(es), "title": f"C{c}",
+                                  "size": len(es)} for c, (lv, parent, es) in tree.items()])
+    store.insert("community_reports", [
+        {"id": f"rep-{c}", "human_readable_id": c, "community": c, "level": lv, "title": f"Community {c}",
+         "summary": f"Report {c} about the lamplighter.", "rating": 5.0, "rank": 5.0,
+         "findings": [{"summary": "lamplighter", "explanation": "the lamplighter"}]}
+        for c, (lv, _, _) in tree.items()])
+    assert report_levels(store) == {0: 2, 1: 3}
+    assert [r["id"] for r in level_reports(store, 1)] == ["rep-0", "rep-2", "rep-3"]
+    assert [r["id"] for r in level_reports(store, 0)] == ["rep-0", "rep-1"]
+    result = global_search(store, "What about the lamplighter?", GlobalParams(level=1, seed=3))
+    read = sorted(i for b in result.batches for i in b.report_ids)
+    assert read == [0, 2, 3] and result.params["reports_from_levels_above"] == 1

@@ -143,7 +143,9 @@ def render_text(result, store=None) -> str:
         p = result.params
         lines.append(f"- global search over level {result.level} ({engine}), seed {p.get('seed')}: "
                      f"{p.get('reports_eligible', 0)} of {p.get('reports_at_level', 0)} reports "
-                     f"(rated {p.get('rating_threshold', 0):g} or more) in {_n(len(result.batches), 'batch')}")
+                     + (f"({p['reports_from_levels_above']} of them leaves of the levels above) "
+                        if p.get("reports_from_levels_above") else "")
+                     + f"(rated {p.get('rating_threshold', 0):g} or more) in {_n(len(result.batches), 'batch')}")
         for b in result.failed_batches:
             lines.append(f"- batch {b.batch} FAILED (reports {', '.join(map(str, b.report_ids))}): {b.error}")
         sel, cut = result.reduce.get("selected", []), result.reduce.get("cut", [])

@@ -1,6 +1,7 @@
 """The query side of the engine: searches, and the citations their answers carry.
 
 global_search   map-reduce over the community reports of one level
+levels          which reports a level reads: its communities and the leaves above it
 local_search    an answer from the neighbourhood of the entities a question names
 lazy/           lazy search (LazyGraphRAG's query side): refine, match with a budget of relevance
                 tests over the community hierarchy, claims, reduce (see its __init__)

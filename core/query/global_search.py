@@ -1,6 +1,6 @@
 """Global search: map-reduce over the community reports of one level (DESIGN.md section 4).
 
-1. reports of the level, rated at least the threshold, shuffled with a recorded seed;
+1. reports of the level (its communities and the leaves above it: core/query/levels.py), rated at least the threshold, shuffled with a recorded seed;
 2. packed into batches by the map context budget;
 3. every batch mapped in parallel (at most `concurrency` calls in flight) to scored points; each
    finished batch goes to `on_batch` at once; a batch whose answer cannot be parsed after one
@@ -32,31 +32,13 @@ from core.query.attribution import attribute_answer, attribute_quotes
 from core.query.budget import context_window, fit_budget, small_window
 from core.query.coverage import best_points_naming, left_out, point_names
 from core.query.citations import parse_citations
+from core.query.levels import choose_level, level_reports
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
                                 pack_report_batches)
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import SMALL_WINDOW, GlobalParams, MapBatch, Point, SearchResult
 from core.store.db import Store
-
-
-def report_levels(store: Store) -> dict[int, int]:
-    """level -> number of community reports at that level."""
-    rows = store.db.execute("select level, count(*) from community_reports group by level "
-                            "order by level").fetchall()
-    return {int(lv): n for lv, n in rows if lv is not None}
-
-
-def choose_level(store: Store, level: int | None) -> int:
-    levels = report_levels(store)
-    if not levels:
-        raise UserError("this workspace has no community reports yet: index a corpus first")
-    if level is None:
-        return 1 if 1 in levels else (0 if 0 in levels else min(levels))
-    if int(level) not in levels:
-        have = ", ".join(str(lv) for lv in levels)
-        raise UserError(f"there are no community reports at level {level}; levels with reports: {have}")
-    return int(level)
 
 
 def global_search(store: Store, question: str, params: GlobalParams | None = None,
@@ -78,15 +60,15 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
     # ids and ratings first (the rows are large): the shuffle is the same as of the rows, and
     # with a model the reports are read and packed while the first map calls are out
-    at_level = store.query("select id, rating from community_reports where level = ? "
-                           "order by human_readable_id", [level])
+    at_level = level_reports(store, level)
     eligible = [r["id"] for r in at_level if float(r.get("rating") or 0) >= params.rating_threshold]
     random.Random(seed).shuffle(eligible)
     result = SearchResult(
         method="global", question=question, engine="offline" if llm is None else "llm",
         model=None if llm is None else llm.model, level=level,
         params={**dataclasses.asdict(params), "seed": seed, "level": level,
-                "reports_at_level": len(at_level), "reports_eligible": len(eligible)})
+                "reports_at_level": len(at_level), "reports_eligible": len(eligible),
+                "reports_from_levels_above": sum(1 for r in at_level if int(r["level"]) < level)})
     before = usage_snapshot(llm)
     t1 = time.perf_counter()
     notify = _serialised(on_batch)

@@ -60,7 +60,10 @@ def usage_line(result: SearchResult) -> None:
 def global_how(store: Store, result: SearchResult) -> None:
     p = result.params or {}
     st.caption(f"Level {result.level} \u00b7 {p.get('reports_eligible', '?')} of "
-               f"{p.get('reports_at_level', '?')} reports rated at least "
+               f"{p.get('reports_at_level', '?')} reports"
+               + (f" ({p['reports_from_levels_above']} of them leaves of the levels above)"
+                  if p.get("reports_from_levels_above") else "")
+               + " rated at least "
                f"{p.get('rating_threshold', 0):g} \u00b7 seed {p.get('seed')} \u00b7 "
                f"map budget {p.get('map_max_tokens')} tokens"
                + (f" and {p['map_max_reports']} report{'s' * (p['map_max_reports'] != 1)} per call"
