@@ -153,7 +153,7 @@ def main() -> int:
             settings = server.settings(stream=False)
         else:
             settings = Settings(engine="llm", llm_base_url=args.base_url, chat_model=args.model_name,
-                                api_key="sk-local", request_timeout=120.0, max_retries=2)
+                                api_key="sk-local", request_timeout=600.0, max_retries=2)
         model = make_llm(settings, cache_store)
     t0 = time.perf_counter()
     rows = run_claims(claims, Path(args.cache), args.verbose, model)
