@@ -41,7 +41,7 @@ class Settings:
     concurrency: int = 8
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
-    request_timeout: float = 120.0  # seconds for one whole answer, streamed or not
+    request_timeout: float = 120.0  # seconds of silence; a steady stream may take 5x (core/llm/stream.py)
     max_retries: int = 8
     # the model's context window in tokens; None: read from the server where it says, else a
     # known hosted model's window, else 8192 (core/llm/context_window.py)

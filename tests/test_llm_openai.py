@@ -108,19 +108,31 @@ def test_an_answer_slower_than_the_timeout_is_abandoned_and_retried(server):
     assert server.count("chat") == 2
 
 
-def test_a_stream_still_going_at_the_timeout_is_closed_and_retried():
-    """The timeout bounds the whole answer, streamed or not: a stream whose pieces come well
-    within the timeout but whose answer takes longer is closed at the timeout, as a whole
-    answer that slow would be, and asked again."""
+def test_a_stream_that_keeps_coming_is_read_past_the_timeout_up_to_its_ceiling():
+    """The timeout bounds silence, not a steady answer: a stream whose pieces come well within
+    the timeout is read whole although it takes longer than the timeout (a small model on a busy
+    CPU), and one still going at STREAM_CEILING timeouts is closed there and asked again."""
+    from core.llm.stream import STREAM_CEILING
     with FakeOpenAIServer(lambda m, r: ENTITIES, token_delay=0.05) as s:  # ~40 pieces: ~2 s
-        c = client(s, request_timeout=0.6, max_retries=1)
+        whole = client(s, request_timeout=0.6).complete(USER)  # 2 s > 0.6 s, but never silent
+        assert json.loads(whole.text) == ENTITIES and s.count("chat") == 1
+        c = client(s, request_timeout=0.3, max_retries=1)  # ceiling 5 x 0.3 = 1.5 s < 2 s
         t = time.monotonic()
-        with pytest.raises(LLMError, match="no answer within 0.6 s"):
+        with pytest.raises(LLMError, match="no answer within 0.3 s"):
             c.complete(USER)
-        assert time.monotonic() - t < 1.9  # two cut attempts, not two whole answers (~4 s)
-        assert s.count("chat") == 2
-        whole = client(s, request_timeout=10).complete(USER)
-        assert json.loads(whole.text) == ENTITIES
+        took = time.monotonic() - t
+        assert 2 * STREAM_CEILING * 0.3 <= took < 2 * 2.0  # two attempts cut at the ceiling
+        assert s.count("chat") == 3
+
+
+def test_a_stream_silent_for_longer_than_the_timeout_is_closed():
+    """The first piece comes, then nothing for longer than the timeout: closed and retried."""
+    with FakeOpenAIServer(lambda m, r: ENTITIES, token_delay=0.7) as s:
+        c = client(s, request_timeout=0.4, max_retries=0)
+        t = time.monotonic()
+        with pytest.raises(LLMError, match="no answer within 0.4 s"):
+            c.complete(USER)
+        assert time.monotonic() - t < 2.0
 
 
 def test_retries_stop_after_max_retries_with_the_last_cause(server):

@@ -41,7 +41,8 @@ import openai
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
 from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit, server_slots
 from core.llm.context_window import probe_once, window_resolver
-from core.llm.stream import Answer, Dropped, Transient as _Transient, from_completion, read_stream
+from core.llm.stream import (STREAM_CEILING, Answer, Dropped, Transient as _Transient, from_completion,
+                             read_stream)
 from core.llm.ratelimit import RateLimits
 from core.llm.runaway import RunawayWatch
 from core.settings import Settings
@@ -219,7 +220,9 @@ class _Caller:
     def _classify(self, exc: Exception, attempt: int) -> tuple[float, str]:
         """(delay, reason) for a transient fault; raises for one that retrying cannot fix."""
         if isinstance(exc, openai.APITimeoutError):
-            return self._backoff(attempt), f"no answer within {self.settings.request_timeout:g} s"
+            t = float(self.settings.request_timeout)
+            return self._backoff(attempt), (f"no answer within {t:g} s (nothing came for that long, or "
+                                            f"a streamed answer was still going after {STREAM_CEILING * t:g} s)")
         if isinstance(exc, openai.APIConnectionError):
             return self._backoff(attempt), connection_reason(exc)
         if isinstance(exc, _Transient):
@@ -429,7 +432,9 @@ class OpenAIChatClient(_Caller):
         (a timeout) if it is still going at the deadline."""
         if not isinstance(resp, openai.Stream):
             return from_completion(resp)
-        answer = read_stream(resp, RunawayWatch(), deadline)
+        timeout = float(self.settings.request_timeout)
+        ceiling = None if deadline is None else deadline + (STREAM_CEILING - 1) * timeout
+        answer = read_stream(resp, RunawayWatch(), deadline, gap=timeout, ceiling=ceiling)
         if not answer.streamed and "no_stream" not in _QUIRKS.get(self._rf_key, frozenset()):
             with _LOCK:  # it answered a stream request with one JSON document: ask no more
                 _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {"no_stream"})

@@ -7,10 +7,13 @@ of the repeated passage. Usage comes from the chunk that carries it (stream_opti
 include_usage); a stream cut short, or a server that sends none, has no usage, and the caller
 counts the tokens itself. A server that ignores `stream` and answers with one JSON document is
 read as such; an event stream served under a JSON content type (some gateways) is read as a
-stream, line by line. A stream that breaks off mid-answer raises Transient, so the call is retried. A
-stream still going at its deadline (the request timeout, counted from the request) is closed and
-raises a timeout, as a whole answer that long would: the timeout bounds the answer, not only the
-gap between two pieces of it.
+stream, line by line. A stream that breaks off mid-answer raises Transient, so the call is retried. The request
+timeout bounds the silence: the wait for the answer to start, and any gap between two of its
+pieces. A streamed answer that keeps coming is read to its end (its length is bounded by the
+call's max_tokens and the runaway watch), up to a ceiling of STREAM_CEILING x the timeout from the
+request: a small model on a busy CPU writing 8 tokens a second needs more than 120 s for a
+900-token extraction and is not stuck. Past the deadline the stream is closed and raises a
+timeout, so the call is retried like any other.
 """
 from __future__ import annotations
 
@@ -23,6 +26,9 @@ from typing import Any, Iterable, Iterator
 import openai
 
 from core.llm.runaway import Runaway, RunawayWatch, find_runaway
+
+STREAM_CEILING = 5
+"""A streamed answer may take at most this many request timeouts in all, however steadily it comes."""
 
 
 class Transient(Exception):
@@ -84,9 +90,12 @@ def _cut(answer: Answer, runaway: Runaway | None) -> None:
         answer.finish_reason = "runaway"
 
 
-def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: float | None = None) -> Answer:
+def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: float | None = None,
+                gap: float | None = None, ceiling: float | None = None) -> Answer:
     """Accumulate a streamed answer, closing the stream early when `watch` sees a loop; past
-    `deadline` (time.monotonic()) it is closed and openai.APITimeoutError raised."""
+    `deadline` (time.monotonic()) it is closed and openai.APITimeoutError raised. With `gap`,
+    every piece of the answer moves the deadline to `gap` seconds after it, never past
+    `ceiling`."""
     ctype = (stream.response.headers.get("content-type") or "").lower()
     chunks: Iterable[Any] = stream
     if "json" in ctype and "event-stream" not in ctype:  # `stream` ignored, or a gateway that
@@ -118,6 +127,10 @@ def read_stream(stream: openai.Stream, watch: RunawayWatch | None, deadline: flo
                 piece = _get(_get(choice, "delta") or {}, "content")
                 if piece:
                     text += piece
+                    if deadline is not None and gap is not None:
+                        deadline = max(deadline, time.monotonic() + gap)
+                        if ceiling is not None:
+                            deadline = min(deadline, ceiling)
                 finish = _get(choice, "finish_reason") or finish
             if watch is not None and finish is None:
                 runaway = watch.check(text)
