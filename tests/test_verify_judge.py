@@ -162,6 +162,19 @@ def test_model_judge_falls_back_when_its_quote_is_not_in_the_source(llm):
     assert v.verdict == "fabricated" and server.count("chat") == before
 
 
+def test_model_judge_does_not_undo_an_offline_contradiction(llm):
+    """An entity swap the offline checks contradict with the source's span stays contradicted:
+    the model is not asked (a small model quotes the passage and calls the swap supported)."""
+    model, server = llm
+    doc = _doc(CAROL)
+    unit = _unit(doc, "'Mr. Marley has been dead these seven years,' Scrooge replied.")
+    before = server.count("chat")
+    v = model_judge(model, "Fred replied that Mr. Marley had been dead these seven years [Data: Sources (1)].",
+                    [unit], names=Names(texts=[doc]))
+    assert v.verdict == "contradicted" and v.judge == "offline" and server.count("chat") == before
+    assert v.failing.text == "Fred" and v.failing.evidence.text == "Scrooge"
+
+
 # -- the CLI: sentences of one's own ----------------------------------------------------------
 
 @pytest.fixture

@@ -5,7 +5,8 @@ JSON with the verdict, the passage sentences it rests on quoted exactly, and the
 A verdict stands only with a quote that is in a passage (whitespace aside; the span kept is the
 document's own text); otherwise the offline verdict stands, marked so. What the model cannot
 know it is never asked: a name no document holds is fabricated by the offline check, and a
-number or polarity the offline judge found contradicted stays contradicted. Calls are cached
+sentence the offline judge found contradicted (a number, actor, date or polarity against the
+source's span) stays contradicted. Calls are cached
 like every call (core.llm.client)."""
 from __future__ import annotations
 
@@ -66,7 +67,10 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
     if offline.verdict == "fabricated" or not units:
         offline.judge = "offline"
         return offline
-    hard = any(f.status == "contradicted" and f.kind in ("number", "polarity") for f in offline.facts)
+    # a contradiction the offline checks found (another number, actor, date or polarity, with the
+    # source span that says otherwise) is evidence; a small model's "supported" does not undo it
+    # (Qwen 1.5B called 4 of 5 entity swaps supported with a quote of the swapped sentence)
+    hard = offline.verdict == "contradicted" or any(f.status == "contradicted" for f in offline.facts)
     if hard:
         offline.judge = "offline"
         return offline
