@@ -216,8 +216,12 @@ def map_template(store: Store, params: GlobalParams, question: str = "") -> str:
 
 
 def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalParams,
-              template: str) -> MapBatch:
-    """One map call: the batch's report table -> scored points (or a failed batch)."""
+              template: str, attribute: bool = True) -> MapBatch:
+    """One map call: the batch's table -> scored points (or a failed batch: an answer that
+    cannot be parsed after the repair retry, or a failed call; a fatal error is raised).
+    Shared by global search and TS, each with its own template. attribute: a point that cites
+    nothing but copies one of the batch's reports gets that report's reference (TS maps text
+    units, not reports, and passes False)."""
     t = time.perf_counter()
     batch = MapBatch(batch=i, report_ids=[int(r["human_readable_id"]) for r in packed.records],
                      context_tokens=packed.tokens)
@@ -227,7 +231,9 @@ def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalPar
         obj, raw, attempts = chat_json(llm, messages, max_tokens=params.map_answer_tokens,
                                        stage="map", validate=validate_points)
         batch.raw_output, batch.attempts = raw, attempts
-        batch.points = attribute_quotes(parse_points(obj, i), packed.records)
+        batch.points = parse_points(obj, i)
+        if attribute:
+            batch.points = attribute_quotes(batch.points, packed.records)
     except JSONParseError as exc:
         batch.error, batch.raw_output, batch.attempts = str(exc), exc.raw, exc.attempts
     except FatalLLMError:
