@@ -46,12 +46,7 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
                   record: bool = True) -> SearchResult:
     """Answer a question about the corpus as a whole. llm=None: the offline engine.
     The result is saved as a trace (result.trace_id) unless record=False."""
-    question = (question or "").strip()
-    if not question:
-        raise UserError("the question is empty")
-    params = params or GlobalParams()
-    if params.concurrency < 1:
-        raise UserError("concurrency must be at least 1")
+    question, params = checked_question(question, params)
     if params.map_max_reports is not None and params.map_max_reports < 0:
         raise UserError("reports per map call must be 0 (as many as the budget holds) or more, "
                         "or auto")
@@ -94,6 +89,18 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     if record:
         save_trace(store, result)
     return result
+
+
+def checked_question(question: str, params: GlobalParams | None) -> tuple[str, GlobalParams]:
+    """The question stripped and the params (the defaults for None), as the map-reduce searches
+    (global, TS) take them; a UserError for an empty question or a concurrency below 1."""
+    question = (question or "").strip()
+    if not question:
+        raise UserError("the question is empty")
+    params = params or GlobalParams()
+    if params.concurrency < 1:
+        raise UserError("concurrency must be at least 1")
+    return question, params
 
 
 def _fit_to_window(store: Store, llm: LLM, question: str, params: GlobalParams,

@@ -21,7 +21,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_points, pack_rows, source_row
-from core.query.global_search import _SLOT, map_batch, reduce_answer
+from core.query.global_search import _SLOT, checked_question, map_batch, reduce_answer
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
@@ -45,12 +45,7 @@ def unit_batches(units: list[dict], budget: int, max_units: int = 0) -> list[Pac
 
 def ts_search(store: Store, question: str, params: GlobalParams | None = None, llm=None,
               on_batch=None, record: bool = True) -> SearchResult:
-    question = (question or "").strip()
-    if not question:
-        raise UserError("the question is empty")
-    params = params or GlobalParams()
-    if params.concurrency < 1:
-        raise UserError("concurrency must be at least 1")
+    question, params = checked_question(question, params)
     t0 = time.perf_counter()
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
     units = store.rows("text_units", select="id, human_readable_id, text, n_tokens")
