@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_server import running_app
-from conftest import build_workspace, sample_files
+from browser_fixtures import SAMPLE_WS, sample_app_url  # noqa: F401
 from core.query.methods import METHODS
 from test_browser_e2e import _nav, _open_first_chip, _settle, browser_page  # noqa: F401
 
@@ -15,19 +14,11 @@ pytestmark = pytest.mark.browser
 from playwright.sync_api import expect  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    home = tmp_path_factory.mktemp("e2e-compare-home")
-    build_workspace(home, "cmp", sample_files(3))
-    with running_app(home) as (url, _):
-        yield url
-
-
-def test_two_method_comparison_in_the_browser(app_url, browser_page):
+def test_two_method_comparison_in_the_browser(sample_app_url, browser_page):
     page = browser_page
-    page.goto(f"{app_url}/?ws=cmp")
+    page.goto(f"{sample_app_url}/?ws={SAMPLE_WS}")
     _settle(page)
-    expect(page.get_by_text("Workspace cmp", exact=False).first).to_be_visible(timeout=90_000)
+    expect(page.get_by_text(f"Workspace {SAMPLE_WS}", exact=False).first).to_be_visible(timeout=90_000)
     _nav(page, "Compare")
     expect(page.get_by_role("heading", name="Compare")).to_be_visible(timeout=60_000)
     box = page.get_by_placeholder("One question, answered by every method")

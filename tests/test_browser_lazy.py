@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from app_server import running_app
-from conftest import build_workspace, sample_files
+from browser_fixtures import SAMPLE_WS, sample_app_url  # noqa: F401
 from test_browser_e2e import _open_first_chip, _open_in_viewer, _settle, browser_page  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -17,17 +16,9 @@ pytestmark = pytest.mark.browser
 from playwright.sync_api import expect  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def lazy_url(tmp_path_factory):
-    home = tmp_path_factory.mktemp("lazy-home")
-    build_workspace(home, "harbour", sample_files(3))
-    with running_app(home) as (url, _):
-        yield url
-
-
-def test_lazy_question_and_a_citation_to_its_source(lazy_url, browser_page):
+def test_lazy_question_and_a_citation_to_its_source(sample_app_url, browser_page):
     page = browser_page
-    page.goto(f"{lazy_url}/ask?ws=harbour")
+    page.goto(f"{sample_app_url}/ask?ws={SAMPLE_WS}")
     _settle(page)
     expect(page.get_by_role("heading", name="Ask")).to_be_visible()
     # the method switch shows short names since Auto became the default (issue 21)

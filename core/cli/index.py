@@ -32,15 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the run summary as JSON")
     p.set_defaults(func=cmd_index)
 
-    s = sub.add_parser("status", help="counts per table and the last runs of a workspace")
-    s.add_argument("--workspace", "-w", required=True, help="workspace folder")
-    s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.set_defaults(func=cmd_status)
-
-    k = sub.add_parser("check", help="verify a workspace's integrity: references, orphans, full-text indexes")
-    k.add_argument("--workspace", "-w", required=True, help="workspace folder")
-    k.add_argument("--json", action="store_true", help="print one JSON object")
-    k.set_defaults(func=cmd_check)
+    _report_command(sub, "status", "counts per table and the last runs of a workspace", cmd_status)
+    _report_command(sub, "check", "verify a workspace's integrity: references, orphans, full-text indexes",
+                    cmd_check)
 
     m = sub.add_parser("merges", help="entity merges made by entity resolution; undo one")
     m.add_argument("--workspace", "-w", required=True, help="workspace folder")
@@ -51,6 +45,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
     a.add_argument("--no-sample", action="store_true", help="do not create the sample workspace")
     a.set_defaults(func=cmd_app)
+
+
+def _report_command(sub: argparse._SubParsersAction, name: str, help: str, func) -> None:
+    """A command that reads one workspace and prints a report of it (`status`, `check`)."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("--workspace", "-w", required=True, help="workspace folder")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=func)
 
 
 def _open(workspace: str, create: bool):

@@ -2,6 +2,7 @@
 
 client          the ChatClient protocol, errors, and the LLM wrapper (cache, usage, cost)
 openai          chat and embeddings through any OpenAI-compatible endpoint (retries, limits)
+endpoints       the endpoint registry: per endpoint its client, limits and learnt quirks
 connection      the connection test: what is wrong with an endpoint, or which model answers
 stream          reading a streamed (or whole) answer into one shape; cutting one that loops
 runaway         detecting a model that repeats one passage over and over

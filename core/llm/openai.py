@@ -5,7 +5,7 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
 - One `openai` client per endpoint settings, shared by every OpenAIChatClient built from them,
   together with the endpoint's adaptive concurrency limit (core/llm/concurrency.py: it starts
   from the setting or the server's slots and drops when the server interrupts or is overloaded)
-  and rate limits (core/llm/ratelimit.py).
+  and rate limits (core/llm/ratelimit.py): the registry is core/llm/endpoints.py.
 - An answer that comes back empty or cut short (no finish reason, or its connection closed
   mid-stream) while other calls may be in flight is a server signal (llama-cpp-python's server interrupts a stream when the next request
   arrives): the limit drops and the call is sent again at once, without counting against the
@@ -17,9 +17,9 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
   FatalLLMError for a refused key (401/403), an unknown model (404, listing the served models),
   an exhausted quota; ContextOverflowError for a prompt that does not fit the model's context.
 - response_format {"type": "json_object"} is sent in JSON mode until the endpoint rejects it;
-  the rejection is remembered per endpoint and the call is repeated without it. The same for
-  reasoning models that refuse max_tokens (max_completion_tokens is sent) or a temperature,
-  and for servers that refuse stream_options or streaming itself.
+  the rejection is remembered per endpoint (core/llm/endpoints.py) and the call is repeated
+  without it. The same for reasoning models that refuse max_tokens (max_completion_tokens is
+  sent) or a temperature, and for servers that refuse stream_options or streaming itself.
 - Chat answers are streamed (settings.stream) and read by core/llm/stream.py, which cuts a
   model that has fallen into a loop (core/llm/runaway.py): the result says cut_reason "repetition".
 - The API key never appears in a message, a log line or a repr: server messages are redacted.
@@ -27,88 +27,30 @@ Ollama, vLLM, llama.cpp server and LM Studio by base URL.
 from __future__ import annotations
 
 import email.utils
-import hashlib
 import logging
 import random
 import re
-import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import openai
 
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
-from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit, server_slots
+from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit
 from core.llm.context_window import probe_once, window_resolver
+from core.llm.endpoints import add_quirk, endpoint, json_object_accepted, quirks, remember_json_object
 from core.llm.stream import (STREAM_CEILING, Answer, Dropped, Transient as _Transient, from_completion,
                              read_stream)
-from core.llm.ratelimit import RateLimits
 from core.llm.runaway import RunawayWatch
 from core.settings import Settings
 from core.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
-OPENAI_URL = "https://api.openai.com/v1"
-NO_KEY = "sensemaker-no-key"  # local servers need no key, but the openai package wants one
 EMBED_BATCH = 64
 _CONTEXT = re.compile(r"context length|maximum context|context size|context window|"
                       r"context_length_exceeded|too many tokens|prompt is too long", re.I)
 _SK = re.compile(r"(sk-|Bearer\s+)[A-Za-z0-9_\-*.]{3,}")
-
-
-@dataclass
-class _Endpoint:
-    url: str
-    client: Any  # openai.OpenAI or openai.AzureOpenAI
-    limiter: AdaptiveLimit
-    limits: RateLimits
-    azure: bool
-
-
-_ENDPOINTS: dict[tuple, _Endpoint] = {}
-_JSON_OBJECT: dict[tuple[str, str], bool] = {}  # (url, model) -> response_format accepted?
-_QUIRKS: dict[tuple[str, str], frozenset[str]] = {}  # (url, model) -> parameters it refuses
-_LOCK = threading.Lock()
-
-
-def _key_id(api_key: str | None) -> str:
-    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()[:16] if api_key else ""
-
-
-def _endpoint(settings: Settings, base_url: str | None, model: str) -> _Endpoint:
-    """The shared client, semaphore and limits for these settings (created on first use)."""
-    azure = bool(settings.azure_api_version)
-    key = (base_url or "", model, settings.azure_api_version or "", _key_id(settings.api_key),
-           float(settings.request_timeout), settings.concurrency, settings.requests_per_minute,
-           settings.tokens_per_minute)
-    with _LOCK:
-        ep = _ENDPOINTS.get(key)
-        if ep is not None:
-            return ep
-        url = (base_url or OPENAI_URL).rstrip("/")
-        api_key = settings.api_key
-        if not api_key:
-            if base_url is None or azure:
-                raise FatalLLMError(f"no API key is set for {url}: set OPENAI_API_KEY")
-            api_key = NO_KEY
-        if azure:
-            if not base_url:
-                raise FatalLLMError("Azure OpenAI needs its endpoint URL as the base URL")
-            client = openai.AzureOpenAI(azure_endpoint=base_url, api_version=settings.azure_api_version,
-                                        api_key=api_key, timeout=settings.request_timeout,
-                                        max_retries=0)
-        else:
-            client = openai.OpenAI(base_url=url, api_key=api_key, timeout=settings.request_timeout,
-                                   max_retries=0)
-        probe = None
-        if base_url and not azure:  # OpenAI and Azure never say; local servers may
-            probe = lambda: server_slots(url, settings.api_key, min(5.0, float(settings.request_timeout)))
-        ep = _Endpoint(url, client, AdaptiveLimit(settings.concurrency, url, probe),
-                       RateLimits(settings.requests_per_minute, settings.tokens_per_minute), azure)
-        _ENDPOINTS[key] = ep
-        return ep
 
 
 def redact(text: str, api_key: str | None) -> str:
@@ -157,7 +99,7 @@ class _Caller:
         self.model = model
         self.what = what
         self.max_retries = max(0, settings.max_retries)
-        self._ep = _endpoint(settings, base_url, model)
+        self._ep = endpoint(settings, base_url, model)
         self.url = self._ep.url
         self._api_key = settings.api_key
         self._sleep: Callable[[float], None] = time.sleep
@@ -372,15 +314,15 @@ class OpenAIChatClient(_Caller):
         return self._create_json(self._adapted(kwargs), json_mode)
 
     def _adapted(self, kwargs: dict[str, Any]) -> dict[str, Any]:
-        quirks = _QUIRKS.get(self._rf_key, frozenset())
+        refused = quirks(self._rf_key)
         kwargs = dict(kwargs)
-        if "max_completion_tokens" in quirks and "max_tokens" in kwargs:
+        if "max_completion_tokens" in refused and "max_tokens" in kwargs:
             kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
-        if "no_temperature" in quirks:
+        if "no_temperature" in refused:
             kwargs.pop("temperature", None)
-        if "no_stream" in quirks:
+        if "no_stream" in refused:
             kwargs.pop("stream", None)
-        if "no_stream" in quirks or "no_stream_options" in quirks:
+        if "no_stream" in refused or "no_stream_options" in refused:
             kwargs.pop("stream_options", None)
         return kwargs
 
@@ -389,7 +331,7 @@ class OpenAIChatClient(_Caller):
         servers (older Azure API versions, some proxies) refuse stream_options or streaming."""
         if exc.status_code not in (400, 422):
             return False
-        msg, known = self._server_message(exc), _QUIRKS.get(self._rf_key, frozenset())
+        msg, known = self._server_message(exc), quirks(self._rf_key)
         if _CONTEXT.search(msg):
             return False
         quirk = None
@@ -403,15 +345,14 @@ class OpenAIChatClient(_Caller):
             quirk = "no_stream"
         if quirk is None or quirk in known:
             return False
-        with _LOCK:
-            _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {quirk})
+        add_quirk(self._rf_key, quirk)
         log.info("%s refuses a parameter for %s; adapting: %s", self.url, self.model, quirk)
         return True
 
     def _create_json(self, kwargs: dict[str, Any], json_mode: bool) -> Answer:
         create = self._ep.client.chat.completions.create
         deadline = time.monotonic() + float(self.settings.request_timeout)
-        accepted = _JSON_OBJECT.get(self._rf_key)
+        accepted = json_object_accepted(self._rf_key)
         if not json_mode or accepted is False:
             return self._read(create(**kwargs), deadline)
         try:
@@ -420,11 +361,11 @@ class OpenAIChatClient(_Caller):
             if not self._maybe_rejects_json_object(exc, first=accepted is None):
                 raise
             resp = create(**kwargs)  # a fault of its own propagates to the retry loop
-            _JSON_OBJECT[self._rf_key] = False
+            remember_json_object(self._rf_key, False)
             log.info("%s rejects response_format json_object for %s; sending it no more",
                      self.url, self.model)
             return self._read(resp, deadline)
-        _JSON_OBJECT[self._rf_key] = True
+        remember_json_object(self._rf_key, True)
         return self._read(resp, deadline)
 
     def _read(self, resp: Any, deadline: float | None = None) -> Answer:
@@ -435,9 +376,9 @@ class OpenAIChatClient(_Caller):
         timeout = float(self.settings.request_timeout)
         ceiling = None if deadline is None else deadline + (STREAM_CEILING - 1) * timeout
         answer = read_stream(resp, RunawayWatch(), deadline, gap=timeout, ceiling=ceiling)
-        if not answer.streamed and "no_stream" not in _QUIRKS.get(self._rf_key, frozenset()):
-            with _LOCK:  # it answered a stream request with one JSON document: ask no more
-                _QUIRKS[self._rf_key] = frozenset(_QUIRKS.get(self._rf_key, frozenset()) | {"no_stream"})
+        if not answer.streamed and "no_stream" not in quirks(self._rf_key):
+            # it answered a stream request with one JSON document: ask no more
+            add_quirk(self._rf_key, "no_stream")
             log.info("%s does not stream answers of %s; asking for whole answers", self.url, self.model)
         return answer
 

@@ -46,12 +46,7 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
                   record: bool = True) -> SearchResult:
     """Answer a question about the corpus as a whole. llm=None: the offline engine.
     The result is saved as a trace (result.trace_id) unless record=False."""
-    question = (question or "").strip()
-    if not question:
-        raise UserError("the question is empty")
-    params = params or GlobalParams()
-    if params.concurrency < 1:
-        raise UserError("concurrency must be at least 1")
+    question, params = checked_question(question, params)
     if params.map_max_reports is not None and params.map_max_reports < 0:
         raise UserError("reports per map call must be 0 (as many as the budget holds) or more, "
                         "or auto")
@@ -94,6 +89,18 @@ def global_search(store: Store, question: str, params: GlobalParams | None = Non
     if record:
         save_trace(store, result)
     return result
+
+
+def checked_question(question: str, params: GlobalParams | None) -> tuple[str, GlobalParams]:
+    """The question stripped and the params (the defaults for None), as the map-reduce searches
+    (global, TS) take them; a UserError for an empty question or a concurrency below 1."""
+    question = (question or "").strip()
+    if not question:
+        raise UserError("the question is empty")
+    params = params or GlobalParams()
+    if params.concurrency < 1:
+        raise UserError("concurrency must be at least 1")
+    return question, params
 
 
 def _fit_to_window(store: Store, llm: LLM, question: str, params: GlobalParams,
@@ -216,8 +223,12 @@ def map_template(store: Store, params: GlobalParams, question: str = "") -> str:
 
 
 def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalParams,
-              template: str) -> MapBatch:
-    """One map call: the batch's report table -> scored points (or a failed batch)."""
+              template: str, attribute: bool = True) -> MapBatch:
+    """One map call: the batch's table -> scored points (or a failed batch: an answer that
+    cannot be parsed after the repair retry, or a failed call; a fatal error is raised).
+    Shared by global search and TS, each with its own template. attribute: a point that cites
+    nothing but copies one of the batch's reports gets that report's reference (TS maps text
+    units, not reports, and passes False)."""
     t = time.perf_counter()
     batch = MapBatch(batch=i, report_ids=[int(r["human_readable_id"]) for r in packed.records],
                      context_tokens=packed.tokens)
@@ -227,7 +238,9 @@ def map_batch(llm: LLM, question: str, i: int, packed: Packed, params: GlobalPar
         obj, raw, attempts = chat_json(llm, messages, max_tokens=params.map_answer_tokens,
                                        stage="map", validate=validate_points)
         batch.raw_output, batch.attempts = raw, attempts
-        batch.points = attribute_quotes(parse_points(obj, i), packed.records)
+        batch.points = parse_points(obj, i)
+        if attribute:
+            batch.points = attribute_quotes(batch.points, packed.records)
     except JSONParseError as exc:
         batch.error, batch.raw_output, batch.attempts = str(exc), exc.raw, exc.attempts
     except FatalLLMError:

@@ -1,7 +1,7 @@
 """TS: the paper's text-summarisation baseline. Global map-reduce over the source text units,
 shuffled with a recorded seed, instead of community reports: batches of passages packed to the
 map budget, each mapped in parallel to scored points citing `[Data: Sources (ids)]`, the points
-ranked and packed into the reduce budget (global search's packing and point parsing), one
+ranked and packed into the reduce budget (global search's map call, packing and point parsing), one
 reduce call. The result has global search's shape (batches, reduce), so its trace draws alike;
 `MapBatch.report_ids` holds text unit ids here.
 
@@ -17,13 +17,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from core.errors import UserError
-from core.llm.client import FatalLLMError, LLMError
-from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_points, pack_rows, source_row
-from core.query.global_search import _SLOT, parse_points, reduce_answer, validate_points
+from core.query.global_search import _SLOT, checked_question, map_batch, reduce_answer
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.query.types import GlobalParams, MapBatch, Point, SearchResult
@@ -47,12 +45,7 @@ def unit_batches(units: list[dict], budget: int, max_units: int = 0) -> list[Pac
 
 def ts_search(store: Store, question: str, params: GlobalParams | None = None, llm=None,
               on_batch=None, record: bool = True) -> SearchResult:
-    question = (question or "").strip()
-    if not question:
-        raise UserError("the question is empty")
-    params = params or GlobalParams()
-    if params.concurrency < 1:
-        raise UserError("concurrency must be at least 1")
+    question, params = checked_question(question, params)
     t0 = time.perf_counter()
     seed = params.seed if params.seed is not None else random.SystemRandom().randrange(2 ** 31)
     units = store.rows("text_units", select="id, human_readable_id, text, n_tokens")
@@ -80,8 +73,9 @@ def ts_search(store: Store, question: str, params: GlobalParams | None = None, l
         result.batches = [_map_offline(question, i, p) for i, p in enumerate(packed)]
     else:
         with ThreadPoolExecutor(max_workers=params.concurrency, thread_name_prefix="ts-map") as pool:
-            result.batches = list(pool.map(lambda ip: _map_llm(llm, question, ip[0], ip[1], params, template),
-                                           enumerate(packed)))
+            result.batches = list(pool.map(
+                lambda ip: map_batch(llm, question, ip[0], ip[1], params, template, attribute=False),
+                enumerate(packed)))
     for b in result.batches:
         if on_batch is not None:
             on_batch(b)
@@ -116,25 +110,6 @@ def _map_offline(question: str, i: int, p: Packed) -> MapBatch:
     points.sort(key=lambda pt: -pt.score)
     raw = json.dumps({"points": [{"description": pt.description, "score": pt.score} for pt in points]})
     return MapBatch(batch=i, report_ids=_ids(p), context_tokens=p.tokens, raw_output=raw, points=points)
-
-
-def _map_llm(llm, question: str, i: int, p: Packed, params: GlobalParams, template: str) -> MapBatch:
-    t = time.perf_counter()
-    batch = MapBatch(batch=i, report_ids=_ids(p), context_tokens=p.tokens)
-    messages = [{"role": "system", "content": template.replace(_SLOT, p.text)}, {"role": "user", "content": question}]
-    try:
-        obj, raw, attempts = chat_json(llm, messages, max_tokens=params.map_answer_tokens, stage="map",
-                                       validate=validate_points)
-        batch.raw_output, batch.attempts = raw, attempts
-        batch.points = parse_points(obj, i)
-    except JSONParseError as exc:
-        batch.error, batch.raw_output, batch.attempts = str(exc), exc.raw, exc.attempts
-    except FatalLLMError:
-        raise
-    except LLMError as exc:
-        batch.error = f"map call failed: {exc}"
-    batch.seconds = round(time.perf_counter() - t, 4)
-    return batch
 
 
 def _reduce(store: Store, llm, result: SearchResult, params: GlobalParams) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -145,18 +145,26 @@ def primer_fold(store: Store, llm, question: str, node: DriftNode, fold: list[di
         prompt = render("drift_primer", store.workspace, reports=packed.text, followups=followups,
                         language_instruction=language_instruction(language, question))
         messages = [{"role": "system", "content": prompt}, {"role": "user", "content": question}]
-        try:
-            obj, _, _ = chat_json(llm, messages, max_tokens=answer_tokens, stage="primer",
-                                  validate=validate_primer)
-            node.answer = str(obj.get("intermediate_answer", obj.get("response")) or "").strip()
-            node.score = score_of(obj.get("score"))
-            node.follow_ups = follow_ups_of(obj, followups)
-        except FatalLLMError:
-            raise
-        except (JSONParseError, LLMError) as exc:
-            node.error, node.score = str(exc), 0.0
+        answer_node(llm, node, messages, ("intermediate_answer", "response"), validate_primer,
+                    max_tokens=answer_tokens, stage="primer", followups=followups)
     node.seconds = round(time.perf_counter() - t, 4)
     return node
+
+
+def answer_node(llm, node: DriftNode, messages: list[dict], keys: tuple[str, str],
+                validate: Callable[[Any], None], *, max_tokens: int, stage: str, followups: int) -> None:
+    """One JSON call of DRIFT (a primer fold, a follow-up) into the node: its answer (under
+    keys[0], else keys[1]), its 0-100 score and at most `followups` follow-ups. An answer that
+    cannot be parsed, or a failed call, is the node's error with score 0; a fatal error is raised."""
+    try:
+        obj, _, _ = chat_json(llm, messages, max_tokens=max_tokens, stage=stage, validate=validate)
+        node.answer = str(obj.get(keys[0], obj.get(keys[1])) or "").strip()
+        node.score = score_of(obj.get("score"))
+        node.follow_ups = follow_ups_of(obj, followups)
+    except FatalLLMError:
+        raise
+    except (JSONParseError, LLMError) as exc:
+        node.error, node.score = str(exc), 0.0
 
 
 def _offline_fold(store: Store, question: str, node: DriftNode, reports: list[dict], followups: int) -> None:

@@ -17,15 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import UserError
-from core.llm.client import FatalLLMError, LLMError
-from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.budget import small_window
 from core.query.context import language_instruction
 from core.query.global_search import reduce_answer
-from core.query.drift.primer import (DriftNode, central_entities, folds, follow_ups_of, hypothetical_answer,
-                                     primer_fold, rank_reports, score_of)
+from core.query.drift.primer import (DriftNode, answer_node, central_entities, folds, hypothetical_answer,
+                                     primer_fold, rank_reports)
 from core.query.local_search import TABLE_ORDER, _offline_answer, build_context, entry_entities
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
@@ -187,16 +185,8 @@ def _answer_follow_up(store: Store, llm, question: str, node: DriftNode, params:
                         followups=min(5, params.k_followups),
                         language_instruction=language_instruction(params.language, question))
         messages = [{"role": "system", "content": prompt}, {"role": "user", "content": node.query}]
-        try:
-            obj, _, _ = chat_json(llm, messages, max_tokens=params.action_tokens, stage="follow_up",
-                                  validate=_validate_action)
-            node.answer = str(obj.get("response", obj.get("answer")) or "").strip()
-            node.score = score_of(obj.get("score"))
-            node.follow_ups = follow_ups_of(obj, 5)
-        except FatalLLMError:
-            raise
-        except (JSONParseError, LLMError) as exc:
-            node.error, node.score = str(exc), 0.0
+        answer_node(llm, node, messages, ("response", "answer"), _validate_action,
+                    max_tokens=params.action_tokens, stage="follow_up", followups=5)
     node.seconds = round(time.perf_counter() - t, 4)
     return node
 
