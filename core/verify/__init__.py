@@ -6,6 +6,7 @@ facts      the key facts a sentence asserts (names, numbers with units, negation
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
 offline    the offline judge (no model; the default)
+polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons
 model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)
 judges     choose a judge by name (offline | model)
 verdict    the records: Verdict, Fact, Span; verdict names and their order
