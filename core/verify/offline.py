@@ -37,6 +37,7 @@ from core.query.citations import sentence_spans
 from core.query.support import claim_text, stem
 from core.verify import actors
 from core.verify import facts as fx
+from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import lexicon as lx
 from core.verify.names import Names
@@ -209,8 +210,11 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     found_names = fx.names(claim)
     name_words = {w for n in found_names if not n.initial for w in n.words}  # "The", "Meeting" opening a sentence are words
     nums = fx.numbers(claim)
-    terms_all = [t for t, _, _ in fx.content_terms(claim)]
-    terms = frozenset(terms_all)
+    # the claim's words that the cited text does not hold, in the text's words where WordNet
+    # relates them (core.verify.paraphrase)
+    have = frozenset().union(*(s.terms for s in sources)) if sources else frozenset()
+    mapping = paraphrase.rewrite(claim, have, frozenset(name_words)) if paraphrase.ENABLED else {}
+    terms = paraphrase.terms(claim, mapping)
     plain = frozenset(t for t in terms if t not in name_words)
     facts: list[Fact] = []
     # fabricated: a name nowhere in the workspace
@@ -301,7 +305,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         for piece, _c in pieces:
             at = claim.find(piece, offset)
             if len(pieces) > 1 and at <= num.start < at + len(piece):
-                ct = frozenset(t for t, _, _ in fx.content_terms(piece))
+                ct = paraphrase.terms(piece, mapping)
                 loc = _best(sources, ct) if ct else None
                 if loc is not None:
                     nsrc = loc[0]
@@ -339,7 +343,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         return _finish(v, facts)
     held, missing_causal, n_clauses = 0, False, 0
     for piece, causal in clauses(claim):
-        ct = frozenset(t for t, _, _ in fx.content_terms(piece))
+        ct = paraphrase.terms(piece, mapping)
         if not ct:
             continue
         n_clauses += 1
