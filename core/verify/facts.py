@@ -320,6 +320,11 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                     out.append((t.start + k, t.start + k + 1))
                     k = masked.find(cue, k + 1)
         elif low in lx.NEGATIONS or low.endswith("n't") or low in ("dont", "didnt", "cant", "wont"):
+            after = [x.low for x in toks[i + 1:i + 8]]
+            if after and after[0] in lx.NOT_NEGATING.get(low, ()):
+                continue
+            if low == "not" and after[:1] in (["so"], ["as"]) and "as" in after[2:6]:
+                continue  # "not so like a child as like an old man": a comparison of degree
             out.append((t.start, t.end))
     return out
 
