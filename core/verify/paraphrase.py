@@ -16,33 +16,37 @@ from core.verify import wordnet
 SENSES = 0
 LINKS = False
 ENABLED = True
+PHRASES = True
 
 
 def rewrite(claim: str, have: frozenset[str], skip: frozenset[str] = frozenset()) -> dict[str, str]:
     """{lower-case word of the claim: the term of the cited text it stands for} for the claim's
     content words whose own term is not in have (the cited text's terms); skip: name words."""
     out: dict[str, str] = {}
+    toks = [t for t in fx.tokens(claim) if t.text[:1].isalpha()]
+    nxt = {t.start: toks[i + 1].low for i, t in enumerate(toks[:-1])}
     for term, a, b in fx.content_terms(claim):
         word = claim[a:b].lower()
         if term in have or word in skip or word in out or not word.isalpha():
             continue
-        hit = _relative_in(word, have)
+        # a two-word lemma first ("broke up" = "adjourned"), then the word alone
+        hit = (_relative_in(word, have, nxt[a]) if PHRASES and a in nxt else None) or _relative_in(word, have)
         if hit is not None:
             out[word] = hit
     return out
 
 
-def _relative_in(word: str, have: frozenset[str]) -> str | None:
-    for t in sorted(_relative_terms(word)):
+def _relative_in(word: str, have: frozenset[str], then: str = "") -> str | None:
+    for t in sorted(_relative_terms(word, then)):
         if t in have:
             return t
     return None
 
 
 @functools.lru_cache(maxsize=65536)
-def _relative_terms(word: str) -> frozenset[str]:
+def _relative_terms(word: str, then: str = "") -> frozenset[str]:
     out = set()
-    for r in wordnet.related(word, links=LINKS, senses=SENSES):
+    for r in wordnet.related(word, links=LINKS, senses=SENSES, then=then):
         t = fx.term(r)
         if t:
             out.add(t)

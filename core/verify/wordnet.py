@@ -139,16 +139,20 @@ def available() -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
-def related(word: str, links: bool = True, senses: int = 0) -> frozenset[str]:
-    """The single words (lower case) that share a synset with
-    any base form of word, and with links=True those one similar-to / derivation link away;
-    senses > 0 keeps only each base form's first senses (WordNet orders them by frequency)."""
+def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> frozenset[str]:
+    """The single words (lower case) that share a synset with any base form of word, and with
+    links=True those one similar-to / derivation link away; senses > 0 keeps only each base
+    form's first senses (WordNet orders them by frequency). With then, the two-word lemma the
+    word starts ("broke" then "up": break_up, whose synonyms include "adjourn")."""
     wn = _wordnet()
-    word = word.lower()
-    if wn is None or not word.isalpha():
+    word, then = word.lower(), then.lower()
+    if wn is None or not word.isalpha() or (then and not then.isalpha()):
         return frozenset()
     out: set[str] = set()
-    for base, pos in wn.bases(word):
+    forms = wn.bases(word)
+    if then:
+        forms = [(f"{b}_{then}", pos) for b, pos in forms if wn.offsets(f"{b}_{then}", pos)]
+    for base, pos in forms:
         offs = wn.offsets(base, pos)
         for off in offs[:senses] if senses else offs:
             words, ptrs = wn.synset(off, pos)
@@ -159,4 +163,4 @@ def related(word: str, links: bool = True, senses: int = 0) -> frozenset[str]:
                         out.update(wn.synset(o, p)[0])
     # a multiword lemma ("put_away") is no one word's synonym; "(p)", "(a)" mark adjective positions
     single = {lemma.split("(", 1)[0] for lemma in out if "_" not in lemma}
-    return frozenset(single - {word})
+    return frozenset(single - {word, then})
