@@ -39,6 +39,7 @@ from core.verify import actors
 from core.verify import facts as fx
 from core.verify import paraphrase
 from core.verify import polarity
+from core.verify import roles
 from core.verify import lexicon as lx
 from core.verify.names import Names
 from core.verify.verdict import Fact, Span, Verdict
@@ -297,6 +298,11 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts = [f for f in facts if f.text != speaker.surface]
             facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
                               evidence=src.span(a, b)))
+    # a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
+    role = _role_holder(claim, sources)
+    if role is not None and not any(f.text == role[0] and f.status == "contradicted" for f in facts):
+        facts = [f for f in facts if f.text != role[0]]
+        facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
     # numbers, each against the passage its own clause is about
     pieces = clauses(claim)
     for num in nums:
@@ -383,6 +389,23 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         if rec >= RECORD and not missing_causal:
             v.verdict, v.reason = "partial", "only the cited record's own description says it"
     return _finish(v, facts)
+
+
+def _role_holder(claim: str, sources: list[_Source]) -> tuple[str, str, Span] | None:
+    """(the sentence's name, the reason, the source's role-and-name span) when the cited text
+    gives the sentence's role for that name only to someone else (core.verify.roles)."""
+    texts = [s.text for s in sources]
+    hit = roles.other_holder(claim, "\n".join(texts))
+    if hit is None:
+        return None
+    name, b = hit
+    at = 0
+    for src, text in zip(sources, texts):
+        if at <= b.start < at + len(text):
+            lo, hi = min(b.start, b.name.start) - at, max(b.end, b.name.end) - at
+            return name.surface, f"the source gives {b.name.surface} as the {src.text[b.start - at:b.end - at]}", src.span(lo, hi)
+        at += len(text) + 1
+    return None
 
 
 def _finish(v: Verdict, facts: list[Fact]) -> Verdict:
