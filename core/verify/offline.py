@@ -40,6 +40,7 @@ from core.verify import facts as fx
 from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
+from core.verify import subjects
 from core.verify import lexicon as lx
 from core.verify.names import Names
 from core.verify.verdict import Fact, Span, Verdict
@@ -324,6 +325,13 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             offset = max(offset, at + len(piece)) if at >= 0 else offset
         wnums = [(x, nsrc) for x in _numbers(nsrc.text) if nwlo <= x.start < nwhi]
         hit = next(((x, s) for x, s in wnums if fx.same_number(num, x)), None)
+        other = subjects.other_subject(claim, num, nums, nsrc.text, hit[0], list(_numbers(nsrc.text)),
+                                       nwlo, nwhi) if hit and nstrong else None
+        if other is not None:  # the value is there, for another subject (core.verify.subjects)
+            facts.append(Fact("number", num.surface, "contradicted",
+                              f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
+                              evidence=nsrc.span(other.start, other.end)))
+            continue
         if hit:
             facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
