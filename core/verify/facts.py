@@ -325,6 +325,8 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                 continue
             if low == "not" and after[:1] in (["so"], ["as"]) and "as" in after[2:6]:
                 continue  # "not so like a child as like an old man": a comparison of degree
+            if low == "not" and "alone" in after[1:4] and not any(w in lx.NEGATIONS for w in after[:4]):
+                continue  # "not technology alone", "not by bread alone": X and more
             out.append((t.start, t.end))
     return out
 
