@@ -348,7 +348,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("number", num.surface, "not found"))
     # polarity
     if strong:
-        pol = polarity.flipped(claim, src, window, best, terms) or polarity.reversed_comparison(claim, src, window)
+        pol = polarity.flipped(claim, src, window, best, terms, mapping) or polarity.reversed_comparison(claim, src, window)
         if pol is not None:
             facts.append(pol)
     v.facts = facts

@@ -15,24 +15,28 @@ from core.verify import facts as fx
 from core.verify.verdict import Fact
 
 
-def _scoped_negations(piece: str, terms: frozenset[str]) -> list[tuple[int, int]]:
-    """Negation cues with a claim term among the next four words."""
+def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None) -> list[tuple[int, int]]:
+    """Negation cues with a term of the other side among the next four words (mapping: the
+    claim's words rewritten in the cited text's, core.verify.paraphrase)."""
     out = []
-    ct = fx.content_terms(piece)
+    ct = [((mapping or {}).get(piece[a:b].lower(), t), a, b) for t, a, b in fx.content_terms(piece)]
     for a, b in fx.negation_positions(piece):
         near = [t for t, s, _ in ct if b <= s <= b + 40]
+        if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
+            near = near[:1]
         if any(t in terms for t in near[:4]):
             out.append((a, b))
     return out
 
 
-def flipped(claim: str, src, window: list, best, terms: frozenset[str]) -> Fact | None:
+def flipped(claim: str, src, window: list, best, terms: frozenset[str],
+            mapping: dict[str, str] | None = None) -> Fact | None:
     """Contradicted polarity: the claim's negations, the source's negations next to the claim's
     terms and the antonyms met (an odd count of them). The best sentence is read first; the
     sentences around it only when it holds no cue at all."""
     # a claim's negation counts where what it negates is in the window to compare with
     wterms = frozenset().union(*(s.terms for s in window))
-    claim_neg = _scoped_negations(claim, wterms)
+    claim_neg = _scoped_negations(claim, wterms, mapping)
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
     # the sentences around the best one count only when it does not say all of the claim itself
