@@ -2,6 +2,8 @@
 and does it name anything the documents never mention?
 
 actors     another actor for the same fact: the passage's speaker, another name in the same slot
+roles      a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
+subjects   a figure the cited text gives for another subject (Dynamics vs Dynamics 365)
 facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
 paraphrase a claim's words in the cited text's words, through WordNet synonyms

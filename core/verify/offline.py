@@ -1,7 +1,8 @@
 """The offline judge: does the cited text support a sentence? No model; deterministic.
 
 1. Align: the source sentence that shares most of the claim's content terms (stemmed, synonyms
-   folded: core.verify.facts), widened by the sentence before and after it when they share terms
+   folded: core.verify.facts; a claim word the cited text lacks stands for a WordNet synonym of it
+   that the text holds: core.verify.paraphrase), widened by the sentence before and after it when they share terms
    too: the *window* the claim is compared with. Its share of the claim's terms is the meaning
    score; `strong` alignment (ALIGNED of the terms besides names and numbers) means the window is
    about the same thing, which the contradiction checks require.
@@ -9,11 +10,13 @@
    - a name: found in the cited text; absent from the whole workspace (entity titles and full-text
      search over every text unit: core.verify.names) -> fabricated; not in a strongly aligned
      window that names someone else, another name in its slot of the matched sentence, or a
-     speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label) ->
+     speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label), or a
+     role the text gives another person ("I'm your host, Kevin Scott": core.verify.roles) ->
      contradicted (another actor: core.verify.actors);
    - a number (with its kind and unit): found when the cited text has the same value; otherwise
-     contradicted when the aligned window gives another value of the same kind and unit;
-   - polarity: the claim's negation cues against the window's (those of its best sentence, and
+     contradicted when the aligned window gives another value of the same kind and unit, or gives
+     the same value for another subject (core.verify.subjects);
+   - polarity (core.verify.polarity): the claim's negation cues against the window's (those of its best sentence, and
      those next to a claim term in the sentences around it), and antonyms ("increased" against
      "decreased", "stronger" against "weaker"): an odd number of flips -> contradicted; so is a
      reversed comparison ("A rather than B" against "more B than A").
