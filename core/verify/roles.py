@@ -1,0 +1,73 @@
+"""A role held by another person: the sentence gives a person a role ("Christina Warren is the
+host", "His dad, Kevin, is an engineer") that the cited text gives someone else by apposition
+("I'm your host, Kevin Scott", "My dad, Perch, who is a chemical engineer").
+
+A binding is a name and a role phrase next to it: "NAME is/was (the|a|an|...) ROLE", "NAME, the
+ROLE" and "(the|a|my|your|...) ROLE, NAME". The role phrase runs to the first "of", "at", "for",
+comma... Two roles are the same when their last word is and the shorter's words are all in the
+longer ("host" and "your host"; "chief financial officer" is not "chief executive officer").
+General English patterns; nothing fitted to a corpus."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.verify import facts as fx
+from core.verify.actors import same_person
+
+_DET = r"(?:[Tt]he|[Aa]n?|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Ii]ts|[Tt]his)"
+_END = r"(?=\s+(?:of|at|for|in|on|to|from|by|and|who|which|that|with)\b|\s*[,.;:!?)\u2014]|\s*$)"
+_AFTER = re.compile(rf"^(?:\s+(?:is|was|'s|\u2019s|is\s+now|remains|became)\s+{_DET}?\s*|,\s+{_DET}\s+)"
+                    rf"([a-z][a-z\- ]{{1,40}}?){_END}")
+_BEFORE = re.compile(rf"\b{_DET}\s+([a-z][a-z\- ]{{1,40}}?),\s*$")
+
+
+@dataclass
+class Binding:
+    name: fx.Name
+    role: tuple[str, ...]  # content terms, in order
+    start: int  # the role phrase's span
+    end: int
+
+
+def bindings(text: str) -> list[Binding]:
+    out = []
+    for n in fx.names(text):
+        m = _AFTER.match(text[n.end:n.end + 80])
+        if m:
+            role = _terms(m.group(1))
+            if role:
+                out.append(Binding(n, role, n.end + m.start(1), n.end + m.end(1)))
+        lo = max(0, n.start - 60)
+        m = _BEFORE.search(text[lo:n.start])
+        if m:
+            role = _terms(m.group(1))
+            if role:
+                out.append(Binding(n, role, lo + m.start(1), lo + m.end(1)))
+    return out
+
+
+def _terms(phrase: str) -> tuple[str, ...]:
+    return tuple(t for t, _, _ in fx.content_terms(phrase))
+
+
+def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if not a or not b or a[-1] != b[-1]:
+        return False
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return set(short) <= set(long_)
+
+
+def other_holder(claim: str, text: str) -> tuple[fx.Name, Binding] | None:
+    """(the sentence's name, the cited text's binding of its role to another person), when the
+    cited text gives that role only to others."""
+    mine = bindings(claim)
+    if not mine:
+        return None
+    theirs = bindings(text)
+    for b in mine:
+        same = [t for t in theirs if same_role(b.role, t.role)]
+        if not same or any(same_person(b.name.words, t.name.words, text) for t in same):
+            continue
+        return b.name, same[0]
+    return None

