@@ -39,7 +39,7 @@ from core.textutil import has_cjk
 FRAMING = frozenset("""say says said saying mention mentions mentioned according per talk talks talked
     discuss discusses discussed describe describes described explain explains explained ask asks asked
     think thinks thought tell tells told give gives given note noted comment comments commented
-    key main also thing things about regarding respect call""".split())
+    key main also thing things about regarding respect call name names named called""".split())
 _QUANTITY_WORDS = ("revenue revenues rate rates growth grow grew percentage percent share margin margins "
                    "income expenditure expenditures capex budget price prices cost costs salary wage wages "
                    "total size amount number count value temperature profit profits sales earnings").split()
@@ -57,7 +57,8 @@ _NAME = re.compile(r"^\s*who\b|\b(?:which|what) (?:analysts?|persons?|people|man
                    r"banks?|customers?|partners?|children|child|boy|girl)\b|\bnames? of\b|谁", re.IGNORECASE)
 _MONTHS = ("january february march april may june july august september october november december "
            "monday tuesday wednesday thursday friday saturday sunday").split()
-_DATE_IN = re.compile(r"\b(?:" + "|".join(_MONTHS) + r")\b|\b(?:1[5-9]|20)\d\d\b|\b\d{1,2}:\d\d\b|"
+_MONTH = r"(?:" + "|".join(_MONTHS) + r")"
+_DATE_IN = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\b(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4}\b)?|\b(?:1[5-9]|20)\d\d\b|\b\d{1,2}:\d\d\b|"
                       r"\b(?:yesterday|tomorrow|ago|last (?:week|month|year|night)|next (?:week|month|year)|"
                       r"o'clock|midnight|noon|century|decade)\b|\d+\s*年|\d+\s*月", re.IGNORECASE)
 _PLACE_IN = re.compile(r"\b(?:in|at|from|near|to|into|across|on)\s+(?:the\s+)?[A-Z][a-z]+")
@@ -191,8 +192,8 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         near = [own[j] * (0.5 if abs(i - j) == 1 else 0.3) for j in range(max(0, i - 2), min(len(cands), i + 3))
                 if j != i and cands[j].unit_id == p.unit_id]
         score = own[i] + max(near, default=0.0)
-        if score and kind:
-            score *= 1 + 0.9 * type_match(kind, p.text, question)
+        if score and kind:  # a sentence without the kind of thing asked for rarely answers it
+            score *= 0.6 + 1.3 * type_match(kind, p.text, question)
         scored.append((score, -i, p))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return [(sc, p) for sc, _, p in scored]
