@@ -159,11 +159,14 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     parts: list[list[str]] = []
 
     def take(s: Sentence) -> str | None:
-        keys = [re.sub(r"\W+", "", p.text.lower()) for p in (getattr(s, "parts", ()) or (s,))]
-        if any(k in used for k in keys):
+        parts = list(getattr(s, "parts", ()) or (s,))
+        keys = [re.sub(r"\W+", "", p.text.lower()) for p in parts]
+        while parts and keys[0] in used:  # a passage overlapping one already quoted: its new part
+            parts, keys = parts[1:], keys[1:]
+        if not parts or any(k in used for k in keys):
             return None
         used.update(keys)
-        return cite(s.text, {"Sources": [s.unit]})
+        return cite(" ".join(p.text for p in parts), {"Sources": [s.unit]})
 
     # 1. who or what it is
     defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)

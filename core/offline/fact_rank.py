@@ -15,7 +15,8 @@ looks for:
   "according to", "mention") dropped; the names the question is about weigh less (the
   candidate sentences are those names' own already, and a list of names is not an answer).
 - `passages(sents)`: each sentence; a short signpost sentence ("Next, the Intelligent Cloud
-  segment.") is joined with the sentence after it in the same unit, which it introduces.
+  segment.") is joined with the sentence after it in the same unit, which it introduces; one
+  announcing a count ("We have three demands.") with up to that many.
 - `rank_facts(question, sents, names)`: weighted BM25 over the passages (rare words count
   most), times a bonus for covering more of the question's weight; plus part of the best
   neighbour's score (two sentences either way in the same unit: "From the foldings of its robe
@@ -144,15 +145,27 @@ class Passage(Sentence):
     parts: tuple[Sentence, ...] = ()
 
 
+_COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+_ANNOUNCES = re.compile(r"\b(two|three|four|[234])\s+(?:[a-z-]+\s+)?[a-z-]+s\b\s*[:.]?\s*$|:\s*$", re.IGNORECASE)
+
+
 def passages(sents: list[Sentence]) -> list[Passage]:
+    """A short signpost sentence is joined with the sentence it introduces; one announcing a
+    count ("We have three demands.", "... two fundamental things:") with up to that many."""
     out = []
     for i, s in enumerate(sents):
-        nxt = sents[i + 1] if i + 1 < len(sents) else None
-        if (nxt is not None and nxt.unit_id == s.unit_id and len(s.text.split()) <= _SIGNPOST_WORDS
-                and 0 <= nxt.order - s.order - len(s.text) <= 6):
-            out.append(Passage(f"{s.text} {nxt.text}", s.unit, s.unit_id, s.order, (s, nxt)))
-        else:
-            out.append(Passage(s.text, s.unit, s.unit_id, s.order, (s,)))
+        group = [s]
+        if len(s.text.split()) <= _SIGNPOST_WORDS or _ANNOUNCES.search(s.text):
+            m = _ANNOUNCES.search(s.text)
+            want = _COUNTS.get(m.group(1).lower(), 1) if m and m.group(1) else 1
+            for nxt in sents[i + 1:i + 1 + want]:
+                prev = group[-1]
+                if nxt.unit_id != prev.unit_id or not 0 <= nxt.order - prev.order - len(prev.text) <= 6:
+                    break
+                group.append(nxt)
+            if sum(len(g.text.split()) for g in group) > 120:
+                group = group[:2]
+        out.append(Passage(" ".join(g.text for g in group), s.unit, s.unit_id, s.order, tuple(group)))
     return out
 
 
