@@ -20,7 +20,8 @@ looks for:
 - `rank_facts(question, sents, names)`: weighted BM25 over the passages (rare words count
   most), times a bonus for covering more of the question's weight; plus part of the best
   neighbour's score (two sentences either way in the same unit: "From the foldings of its robe
-  it brought two children ... This boy is Ignorance"); times the answer-type bonus.
+  it brought two children ... This boy is Ignorance"); times the answer-type bonus; for "at the
+  end" / "at first" questions, times a weight for the sentence's place in the text.
 Used by core/offline/definitions.py.
 """
 from __future__ import annotations
@@ -40,7 +41,8 @@ from core.textutil import has_cjk
 FRAMING = frozenset("""say says said saying mention mentions mentioned according per talk talks talked
     discuss discusses discussed describe describes described explain explains explained ask asks asked
     think thinks thought tell tells told give gives given note noted comment comments commented
-    key main also thing things about regarding respect call name names named called""".split())
+    key main also thing things about regarding respect call name names named called
+    happen happens happened story book novel text document documents transcript episode""".split())
 _QUANTITY_WORDS = ("revenue revenues rate rates growth grow grew percentage percent share margin margins "
                    "income expenditure expenditures capex budget price prices cost costs salary wage wages "
                    "total size amount number count value temperature profit profits sales earnings").split()
@@ -64,6 +66,10 @@ _DATE_IN = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\b(?:\s+
                       r"o'clock|midnight|noon|century|decade)\b|\d+\s*年|\d+\s*月", re.IGNORECASE)
 _PLACE_IN = re.compile(r"\b(?:in|at|from|near|to|into|across|on)\s+(?:the\s+)?[A-Z][a-z]+")
 _CAP = re.compile(r"(?<=[\s(\u201c\"'])[A-Z][A-Za-z'\u2019.-]+")
+_LATE = re.compile(r"\b(?:at|by|in|towards?) the (?:very )?end\b|\bfinally\b|\beventually\b|\bin the last\b|"
+                   r"\bultimately\b|最后|结尾", re.IGNORECASE)
+_EARLY = re.compile(r"\b(?:at|in) the (?:very )?(?:beginning|start|outset)\b|\bat first\b|\binitially\b|"
+                    r"\boriginally\b|最初|开头", re.IGNORECASE)
 _SIGNPOST_WORDS = 9     # a sentence of at most this many words may just introduce the next one
 
 
@@ -126,10 +132,11 @@ def type_match(kind: str | None, sentence: str, question: str = "") -> float:
 
 
 def query_weights(question: str, names: Iterable[str] = ()) -> dict[str, float]:
-    """Stemmed content words of the question -> weight (framing words dropped, names 0.35)."""
+    """Stemmed content words of the question -> weight (framing words and "at the end"-like
+    cues dropped, names 0.35)."""
     name_terms = {stem(t) for n in names for t in terms(n)}
     out: dict[str, float] = {}
-    for t in terms(question):
+    for t in terms(_EARLY.sub(" ", _LATE.sub(" ", question or ""))):
         if t in FRAMING:
             continue
         s = stem(t)
@@ -200,6 +207,8 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         score = sum(weights[t] * idf[t] * f * (k1 + 1) / (f + norm) for t, f in tf.items())
         covered = sum(weights[t] * idf[t] for t in tf) / (total or 1.0)
         own.append(score * (0.5 + covered))  # holding more of the question, its rare words above all
+    late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
+    place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}
     scored = []
     for i, p in enumerate(cands):
         near = [own[j] * (0.5 if abs(i - j) == 1 else 0.3) for j in range(max(0, i - 2), min(len(cands), i + 3))
@@ -207,6 +216,8 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         score = own[i] + max(near, default=0.0)
         if score and kind:  # a sentence without the kind of thing asked for rarely answers it
             score *= 0.6 + 1.3 * type_match(kind, p.text, question)
+        if score and late != early:  # "at the end of the story": the text's own order counts
+            score *= 0.6 + 0.8 * (place[id(p)] if late else 1 - place[id(p)])
         scored.append((score, -i, p))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return [(sc, p) for sc, _, p in scored]
