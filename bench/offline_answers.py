@@ -11,7 +11,7 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers] [--set dev|heldout|all]
+                                              [--name offline_answers] [--set dev|dev2|heldout|all]
 
 --show prints every answer; results go to bench/results/<name>.json.
 """
@@ -40,13 +40,14 @@ from core.textutil import normalize_title
 
 QUESTIONS = ROOT / "bench" / "data" / "offline_questions.jsonl"
 HELDOUT = ROOT / "bench" / "data" / "offline_questions_heldout.jsonl"  # written before any tuning
+DEV2 = ROOT / "bench" / "data" / "offline_questions_dev2.jsonl"  # more dev questions, other documents
 SAMPLES = ROOT / "tests" / "data"
 if not CORPORA.exists():  # a worktree sits one level deeper than the main checkout
     CORPORA = Path("/work/shared/corpora")
 
 
 def load_questions(which: str = "dev") -> list[dict]:
-    files = {"dev": [QUESTIONS], "heldout": [HELDOUT], "all": [QUESTIONS, HELDOUT]}[which]
+    files = {"dev": [QUESTIONS], "dev2": [DEV2], "heldout": [HELDOUT], "all": [QUESTIONS, DEV2, HELDOUT]}[which]
     return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
@@ -200,8 +201,9 @@ def main() -> None:
     ap.add_argument("--corpus", nargs="*")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--name", default="offline_answers")
-    ap.add_argument("--set", default="dev", choices=["dev", "heldout", "all"],
-                    help="dev: offline_questions.jsonl; heldout: offline_questions_heldout.jsonl")
+    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "heldout", "all"],
+                    help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; "
+                         "heldout: offline_questions_heldout.jsonl")
     args = ap.parse_args()
     qs = load_questions(args.set)
     # one index per corpus and document list (the held-out set uses other documents of a corpus)
