@@ -35,8 +35,10 @@ ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister
     judge teacher professor student researcher dealer laundress bachelor matron spirit ghost phantom
     apparition spectre mentor commander soldier pilot host guest""".split()) | KIN | TITLES
 _WHO = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+(?:(?i:the)\s+)?[A-Z\u4e00-\u9fff]|"
-                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
-                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$)|是谁|是什么人|什么角色|谁是")
+                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b)|"
+                  # "What is Calloway Chemicals?" names a thing; "What was total revenue ...?" asks a fact
+                  r"^\s*(?i:what\s+(?:is|was))\s+(?!(?i:the|a|an)\b)[A-Z\u4e00-\u9fff][^?,]{0,40}\?\s*$|"
+                  r"是谁|是什么人|什么角色|谁是")
 ASK_WORDS = ("who is was role play plays played part story team name")
 
 

@@ -13,7 +13,8 @@ looks for:
 - `query_weights(question, names)`: the question's content words, Snowball-stemmed
   ("optimizing" finds "optimize", "advancements" "advanced"); framing words ("say",
   "according to", "mention") dropped; the names the question is about weigh less (the
-  candidate sentences are those names' own already, and a list of names is not an answer).
+  candidate sentences are those names' own already, and a list of names is not an answer);
+  a period also in its other form ("third quarter" and "Q3").
 - `passages(sents)`: each sentence; a short signpost sentence ("Next, the Intelligent Cloud
   segment.") is joined with the sentence after it in the same unit, which it introduces; one
   announcing a count ("We have three demands.") with up to that many.
@@ -131,6 +132,23 @@ def type_match(kind: str | None, sentence: str, question: str = "") -> float:
     return 0.0
 
 
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
+_PERIOD = re.compile(r"\b(first|second|third|fourth)\s+(quarter|half)\b|\b([qh])([1-4])\b", re.IGNORECASE)
+
+
+def period_forms(question: str) -> list[str]:
+    """The other way a period is written: "third quarter" <-> "Q3", "first half" <-> "H1"."""
+    out = []
+    for m in _PERIOD.finditer(question or ""):
+        if m.group(1):
+            n = _ORDINALS[m.group(1).lower()]
+            out.append(("q" if m.group(2).lower() == "quarter" else "h") + n)
+        elif m.group(4) in "1234":
+            word = {v: k for k, v in _ORDINALS.items()}[m.group(4)]
+            out += [word, "quarter" if m.group(3).lower() == "q" else "half"]
+    return out
+
+
 def query_weights(question: str, names: Iterable[str] = ()) -> dict[str, float]:
     """Stemmed content words of the question -> weight (framing words and "at the end"-like
     cues dropped, names 0.35)."""
@@ -141,6 +159,8 @@ def query_weights(question: str, names: Iterable[str] = ()) -> dict[str, float]:
             continue
         s = stem(t)
         out[s] = min(out.get(s, 1.0), 0.35 if s in name_terms else 1.0)
+    for t in period_forms(question):  # "third quarter" finds "in Q3, revenue was $35 billion"
+        out.setdefault(stem(t), 1.0)
     if out and all(w < 1 for w in out.values()):  # only names asked: they are the question
         out = {k: 1.0 for k in out}
     return out
