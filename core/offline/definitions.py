@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.offline.fact_rank import FRAMING, rank_facts
+from core.offline.fact_rank import FRAMING, period_forms, rank_facts
 from core.offline.mentions import KIN, TITLES
 from core.offline.reports import display_name
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
@@ -222,7 +222,8 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
 
 def _search_words(question: str) -> str:
     """The question's words for full-text search, framing words left out."""
-    return " ".join(w for w in re.findall(r"\w+", question) if w.lower() not in FRAMING | STOPWORDS)
+    words = [w for w in re.findall(r"\w+", question) if w.lower() not in FRAMING | STOPWORDS]
+    return " ".join(words + period_forms(question))
 
 
 def _ties(store: Store, main: dict, own: list[Sentence], take) -> list[str]:
