@@ -38,7 +38,8 @@ def test_the_kind_of_answer_a_question_asks_for():
     assert answer_type("When did the spill happen?") == "date"
     assert answer_type("Where did Kirtley finish his degree?") == "place"
     assert answer_type("Which analyst asked about capital expenditure?") == "name"
-    assert answer_type("Why did Belle release Scrooge from their engagement?") is None
+    assert answer_type("Why did Belle release Scrooge from their engagement?") == "reason"
+    assert answer_type("What does Nadella mention as a healthy sign for their SaaS core business?") is None
 
 
 def test_dates_names_with_numbers_and_the_questions_own_figures_are_not_amounts():

@@ -7,9 +7,9 @@ sentences that repeat its names ("Now, on to security."). This module ranks by w
 looks for:
 - `answer_type(question)`: the kind of answer asked for: "quantity" (how much/many/big/fast,
   what was the revenue/rate/growth ...), "date" (when, what year), "place" (where, which city),
-  "name" (who did, which analyst, the names of ...), or None. A sentence that holds that kind
+  "name" (who did, which analyst, the names of ...), "reason" (why, what caused), or None. A sentence that holds that kind
   of thing (a figure or amount; a date; "in/at <Place>"; a capitalised name the question does
-  not already say) is worth more (`type_match`).
+  not already say; "because", "driven by") is worth more (`type_match`).
 - `query_weights(question, names)`: the question's content words, Snowball-stemmed
   ("optimizing" finds "optimize", "advancements" "advanced"); framing words ("say",
   "according to", "mention") dropped; the names the question is about weigh less (the
@@ -59,6 +59,10 @@ _PLACE = re.compile(r"^\s*where\b|\b(?:which|what) (?:city|country|town|place|st
 _NAME = re.compile(r"^\s*who\b|\b(?:which|what) (?:analysts?|persons?|people|man|woman|men|women|"
                    r"executives?|officers?|investors?|venture capitalists?|compan(?:y|ies)|firms?|"
                    r"banks?|customers?|partners?|children|child|boy|girl)\b|\bnames? of\b|谁", re.IGNORECASE)
+_REASON = re.compile(r"^\s*why\b|\bwhat (?:caused|drove|led to)\b|\bfor what reason\b|\breasons? (?:for|why)\b|"
+                     r"为什么|为何|原因", re.IGNORECASE)
+_REASON_IN = re.compile(r"\b(?:because|due to|driven by|as a result|owing to|thanks to|caused|led to|so that|"
+                        r"reasons?|since|in order to|for fear)\b|因为|由于|所以", re.IGNORECASE)
 _MONTHS = ("january february march april may june july august september october november december "
            "monday tuesday wednesday thursday friday saturday sunday").split()
 _MONTH = r"(?:" + "|".join(_MONTHS) + r")"
@@ -99,6 +103,8 @@ def answer_type(question: str) -> str | None:
         return "quantity"
     if _NAME.search(q):
         return "name"
+    if _REASON.search(q):
+        return "reason"
     return None
 
 
@@ -122,6 +128,8 @@ def type_match(kind: str | None, sentence: str, question: str = "") -> float:
         return quantity_match(sentence, question)
     if kind == "date":
         return 1.0 if _DATE_IN.search(sentence) else 0.0
+    if kind == "reason":
+        return 1.0 if _REASON_IN.search(sentence) else 0.0
     if kind == "place":
         return 1.0 if _PLACE_IN.search(sentence) else 0.0
     if kind == "name":  # a capitalised word the question does not already hold
