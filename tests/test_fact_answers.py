@@ -35,6 +35,7 @@ def _unit(text: str, hrid: int = 7) -> dict:
 def test_the_kind_of_answer_a_question_asks_for():
     assert answer_type("How big is Microsoft's security business?") == "quantity"
     assert answer_type("What was the revenue from the Intelligent Cloud segment this quarter?") == "quantity"
+    assert answer_type("How is LinkedIn performing as part of the consumer business?") == "quantity"
     assert answer_type("When did the spill happen?") == "date"
     assert answer_type("Where did Kirtley finish his degree?") == "place"
     assert answer_type("Which analyst asked about capital expenditure?") == "name"

@@ -43,13 +43,17 @@ FRAMING = frozenset("""say says said saying mention mentions mentioned according
     discuss discusses discussed describe describes described explain explains explained ask asks asked
     think thinks thought tell tells told give gives given note noted comment comments commented
     key main also thing things about regarding respect call name names named called
-    happen happens happened story book novel text document documents transcript episode""".split())
+    happen happens happened story book novel text document documents transcript episode
+    respond responds responded response answer answers answered question questions""".split())
 _QUANTITY_WORDS = ("revenue revenues rate rates growth grow grew percentage percent share margin margins "
                    "income expenditure expenditures capex budget price prices cost costs salary wage wages "
                    "total size amount number count value temperature profit profits sales earnings").split()
 _QUANTITY = re.compile(r"\bhow (?:much|many|long|old|far|often|big|large|fast|hot|cold|high|low|tall|"
                        r"heavy|quickly|small)\b|\bwhat (?:percentage|share|proportion|fraction)\b|"
-                       r"\b(?:paid|pay|pays|figure|figures)\b|多少|几", re.IGNORECASE)
+                       r"\b(?:paid|pay|pays|figure|figures)\b|多少|几|"
+                       # "How is LinkedIn performing?", "How has Azure contributed to growth?": figures
+                       r"\bhow (?:is|are|was|were|has|have|did|does|do)\b[^?]*\b(?:perform\w*|grow\w*|grew|"
+                       r"contribut\w*)\b", re.IGNORECASE)
 _QUANTITY_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:was|were|is|are|will be)\s+(?:the\s+)?[^?]*\b(?:"
                             + "|".join(_QUANTITY_WORDS) + r")\b", re.IGNORECASE)
 _DATE = re.compile(r"^\s*when\b|\bwhat (?:year|date|day|month|time)\b|\bin which year\b|\bsince when\b|"
