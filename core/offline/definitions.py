@@ -168,7 +168,7 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         if not parts or any(k in used for k in keys):
             return None
         used.update(keys)
-        return cite(" ".join(p.text for p in parts), {"Sources": [s.unit]})
+        return join_sentences([cite(p.text, {"Sources": [p.unit]}) for p in parts])  # each part cited
 
     # 1. who or what it is
     defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)
