@@ -119,6 +119,13 @@ def quantity_match(sentence: str, question: str = "") -> float:
     """has_quantity, with what only looks like an amount left out: dates and times ("3 March
     2024", "23:40"), numbers that name something ("Berth 2", "Windows 11", "Q4") and any figure
     the question already holds."""
+    if not has_quantity(sentence):
+        return 0.0
+    return _quantity_left(sentence, question or "")
+
+
+@functools.lru_cache(maxsize=50000)
+def _quantity_left(sentence: str, question: str) -> float:
     s = _DATE_IN.sub(" ", sentence)
     s = _NAMED_NUMBER.sub(" ", s)
     for n in re.findall(r"\d[\d,.]*", question or ""):
