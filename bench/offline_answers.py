@@ -11,18 +11,20 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers]
+                                              [--name offline_answers] [--set dev|dev2|heldout|all]
 
 --show prints every answer; results go to bench/results/<name>.json.
 """
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import re
 import statistics
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 from _common import CORPORA, ROOT, write_result
@@ -37,19 +39,32 @@ from core.store.db import Store
 from core.textutil import normalize_title
 
 QUESTIONS = ROOT / "bench" / "data" / "offline_questions.jsonl"
+HELDOUT = ROOT / "bench" / "data" / "offline_questions_heldout.jsonl"  # written before any tuning
+DEV2 = ROOT / "bench" / "data" / "offline_questions_dev2.jsonl"  # more dev questions, other documents
 SAMPLES = ROOT / "tests" / "data"
 if not CORPORA.exists():  # a worktree sits one level deeper than the main checkout
     CORPORA = Path("/work/shared/corpora")
 
 
-def load_questions() -> list[dict]:
-    return [json.loads(l) for l in QUESTIONS.read_text(encoding="utf-8").splitlines() if l.strip()]
+def load_questions(which: str = "dev") -> list[dict]:
+    files = {"dev": [QUESTIONS], "dev2": [DEV2], "heldout": [HELDOUT], "all": [QUESTIONS, DEV2, HELDOUT]}[which]
+    return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
-def doc_paths(docs: list[str]) -> list[Path]:
+def doc_paths(docs: list[str], tmp: Path | None = None) -> list[Path]:
+    """Paths of a question's documents; "archive.zip::member" (member may be a glob) is
+    extracted into tmp."""
     out = []
     for d in docs:
-        if d.rstrip("/") == "sample_corpus":
+        if "::" in d:
+            arc, pattern = d.split("::", 1)
+            with zipfile.ZipFile(CORPORA / arc) as z:
+                for name in sorted(z.namelist()):
+                    if fnmatch.fnmatchcase(name, pattern):
+                        dest = tmp / Path(name).name
+                        dest.write_bytes(z.read(name))
+                        out.append(dest)
+        elif d.rstrip("/") == "sample_corpus":
             out += [p for p in sorted((ROOT / "sample_corpus").iterdir()) if p.is_file() and p.name != "README.md"]
         else:
             out.append(CORPORA / d)
@@ -90,9 +105,12 @@ def theme_items(answer: str) -> list[dict]:
     return items
 
 
-def index_corpus(store: Store, docs: list[str]) -> float:
+def index_corpus(store: Store, docs: list[str], tmp: Path) -> float:
+    src = tmp / "docs"
+    src.mkdir()
+    paths = doc_paths(docs, src)
     t0 = time.perf_counter()
-    report = ingest_paths(store, doc_paths(docs), max_bytes=50_000_000)
+    report = ingest_paths(store, paths, max_bytes=50_000_000)
     if report.rejected or not report.added:
         raise SystemExit(f"could not read {docs}: {report.rejected}")
     run_index(store, Settings(engine="offline"))
@@ -138,8 +156,8 @@ def entity_scores(store: Store, sample_path: Path) -> dict:
 
 def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp))
-        index_s = index_corpus(store, qs[0]["docs"])
+        store = Store(Path(tmp) / "ws")
+        index_s = index_corpus(store, qs[0]["docs"], Path(tmp))
         counts = {t: store.count(t) for t in ("entities", "relationships", "communities", "community_reports")}
         rows = []
         for q in qs:
@@ -168,7 +186,7 @@ def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
     who = [r for r in local if r["kind"] == "who_is"]
     times = [r["seconds"] for r in rows]
     themes = [r["themes"] for r in rows if "themes" in r]
-    return {"corpus": corpus, "questions": len(rows), "index_seconds": round(index_s, 2), "counts": counts,
+    return {"corpus": corpus, "label": qs[0]["id"].rsplit("-q", 1)[0], "docs": qs[0]["docs"], "questions": len(rows), "index_seconds": round(index_s, 2), "counts": counts,
             "keywords": round(sum(r["keywords"] for r in rows) / len(rows), 3),
             "keywords_n": sum(r["keywords"] for r in rows),
             "first_sentence_local": round(sum(r["first_sentence"] for r in local) / len(local), 3) if local else None,
@@ -183,19 +201,25 @@ def main() -> None:
     ap.add_argument("--corpus", nargs="*")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--name", default="offline_answers")
+    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "heldout", "all"],
+                    help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; "
+                         "heldout: offline_questions_heldout.jsonl")
     args = ap.parse_args()
-    qs = load_questions()
-    corpora = list(dict.fromkeys(q["corpus"] for q in qs))
-    if args.corpus:
-        corpora = [c for c in corpora if c in args.corpus]
+    qs = load_questions(args.set)
+    # one index per corpus and document list (the held-out set uses other documents of a corpus)
+    groups: dict[tuple, list[dict]] = {}
+    for q in qs:
+        groups.setdefault((q["corpus"], tuple(q["docs"])), []).append(q)
     out = []
-    for c in corpora:
-        r = run_corpus(c, [q for q in qs if q["corpus"] == c], args.show)
+    for (c, _), group in groups.items():
+        if args.corpus and c not in args.corpus:
+            continue
+        r = run_corpus(c, group, args.show)
         out.append(r)
         e = r["entities"]
         ent = (f"; persons/places P {e['precision']:.2f} R {e['recall']:.2f} ({e['found']}/{e['labelled']}), "
                f"split {len(e['split'])}" if e else "")
-        print(f"{c:20} {r['questions']:3} q  keywords {r['keywords_n']}/{r['questions']} ({r['keywords']:.0%})  "
+        print(f"{c + ' (' + r['label'] + ')':34} {r['questions']:3} q  keywords {r['keywords_n']}/{r['questions']} ({r['keywords']:.0%})  "
               f"first sentence (local) {r['first_sentence_local'] if r['first_sentence_local'] is not None else '-'}"
               f" who-is {r['first_sentence_who_is']}  themes {r['themes_per_themes_question']}  index "
               f"{r['index_seconds']} s  answer median {r['answer_seconds_median']} s max "

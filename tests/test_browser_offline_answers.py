@@ -42,7 +42,9 @@ def test_themes_and_who_is_in_the_browser(app_url):
             page.get_by_role("button", name="Ask").click()
             _settle(page)
             main = page.locator('[data-testid="stMain"]')
-            expect(main.get_by_text(re.compile(r"\d+ themes found in \d+ community report"))).to_be_visible()
+            # the answer is written after the script run ends ("Answering with ..."): on a loaded
+            # machine that takes more than expect's 5 s
+            expect(main.get_by_text(re.compile(r"\d+ themes found in \d+ community report"))).to_be_visible(timeout=90_000)
             titles = main.locator("ol li > p > strong, ol li > strong")
             expect(titles.nth(2)).to_be_visible()
             assert len({t.strip() for t in titles.all_inner_texts()}) >= 3
@@ -54,7 +56,7 @@ def test_themes_and_who_is_in_the_browser(app_url):
             page.get_by_role("button", name="Ask").click()
             _settle(page)
             first = main.locator('[data-testid="stMarkdownContainer"] p', has_text="unfailingly determined").first
-            expect(first).to_be_visible()
+            expect(first).to_be_visible(timeout=90_000)
             assert first.inner_text().startswith("Agent Alex Mercer, unfailingly determined on paper")
             assert not errors
         finally:

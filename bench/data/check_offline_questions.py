@@ -7,17 +7,21 @@ first-sentence group) has at least one alternative in the evidence
 (case-insensitive). "sample_corpus" in docs means /work/main/sample_corpus
 (its README.md is not a source document).
 
-Run from the project root:  python bench/data/check_offline_questions.py
+Run from the project root:  python bench/data/check_offline_questions.py [offline_questions_heldout.jsonl]
+(a doc "archive.zip::member" is read from the zip; the member may be a glob)
 """
 import collections
+import fnmatch
 import json
 import sys
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-CORPORA = ROOT.parent / "shared" / "corpora"
-QUESTIONS = HERE / "offline_questions.jsonl"
+CORPORA = next((p / "shared" / "corpora" for p in ROOT.parents if (p / "shared" / "corpora").is_dir()),
+               ROOT.parent / "shared" / "corpora")
+QUESTIONS = HERE / (sys.argv[1] if len(sys.argv) > 1 else "offline_questions.jsonl")
 KINDS = {"who_is", "fact", "themes", "about"}
 
 
@@ -28,6 +32,12 @@ def doc_texts(docs):
             for p in sorted((ROOT / "sample_corpus").iterdir()):
                 if p.is_file() and p.name != "README.md":
                     out[f"sample_corpus/{p.name}"] = p.read_text(encoding="utf-8")
+        elif "::" in d:  # "archive.zip::member" (a member may be a glob: the parts of one episode)
+            arc, pattern = d.split("::", 1)
+            with zipfile.ZipFile(CORPORA / arc) as z:
+                for name in z.namelist():
+                    if fnmatch.fnmatchcase(name, pattern):
+                        out[f"{arc}::{name}"] = z.read(name).decode("utf-8")
         else:
             out[d] = (CORPORA / d).read_text(encoding="utf-8")
     return out

@@ -7,4 +7,5 @@ sentence_rank  quotable source sentences (no headers, licence text, headings), n
           ranking against a question (amounts for "how much" questions)
 themes    the offline global answer: one titled theme per scored community, central cited sentences
 definitions  the offline local answer: who or what the entity is, its ties, the rest of the question
+fact_rank  ranking passages for a fact question: answer type, stemmed and rare words, signposts
 """

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.offline.fact_rank import FRAMING, period_forms, rank_facts
 from core.offline.mentions import KIN, TITLES
 from core.offline.reports import display_name
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
-from core.query.offline_answer import cite, join_sentences, terms
+from core.query.offline_answer import STOPWORDS, cite, join_sentences, terms
 from core.store.db import Store
 from core.textutil import has_cjk
 from core.tokens import count_tokens
@@ -34,13 +35,24 @@ ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister
     judge teacher professor student researcher dealer laundress bachelor matron spirit ghost phantom
     apparition spectre mentor commander soldier pilot host guest""".split()) | KIN | TITLES
 _WHO = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+(?:(?i:the)\s+)?[A-Z\u4e00-\u9fff]|"
-                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b|"
-                  r"^\s*what\s+(?:is|was)\s+(?!the\b|a\b|an\b)[^?,]{1,40}\?\s*$)|是谁|是什么人|什么角色|谁是")
+                  r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b)|"
+                  # "What is Calloway Chemicals?" names a thing; "What was total revenue ...?" asks a fact
+                  r"^\s*(?i:what\s+(?:is|was))\s+(?!(?i:the|a|an)\b)[A-Z\u4e00-\u9fff][^?,]{0,40}\?\s*$|"
+                  r"是谁|是什么人|什么角色|谁是")
 ASK_WORDS = ("who is was role play plays played part story team name")
+
+
+_ABOUT = re.compile(r"^\s*(?:what\s+(?:is|was|are|were)\b[^?]*\babout\s*\??\s*$|tell me about\b|describe\b)|"
+                    r"是关于什么|讲的是什么", re.IGNORECASE)
 
 
 def is_who_question(question: str) -> bool:
     return bool(_WHO.search(question or ""))
+
+
+def asks_definition(question: str) -> bool:
+    """"Who is X", "What is X about", "Tell me about X": what X is belongs first."""
+    return is_who_question(question) or bool(_ABOUT.search(question or ""))
 
 
 def names_of(ent: dict) -> list[str]:
@@ -136,6 +148,10 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     units = {u["id"]: u for u in store.by_ids("text_units", unit_ids[:600])}
     for u in extra_units:
         units.setdefault(u["id"], u)
+    who = is_who_question(question)
+    if not who:  # a fact may sit in a unit that names none of the entities: full-text search finds it
+        for u in store.search("text_units", _search_words(question), limit=8):
+            units.setdefault(u["id"], u)
     sents = in_language_of(question, unit_sentences(list(units.values())))
     if not sents:
         return ""
@@ -145,11 +161,14 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     parts: list[list[str]] = []
 
     def take(s: Sentence) -> str | None:
-        key = re.sub(r"\W+", "", s.text.lower())
-        if key in used:
+        parts = list(getattr(s, "parts", ()) or (s,))
+        keys = [re.sub(r"\W+", "", p.text.lower()) for p in parts]
+        while parts and keys[0] in used:  # a passage overlapping one already quoted: its new part
+            parts, keys = parts[1:], keys[1:]
+        if not parts or any(k in used for k in keys):
             return None
-        used.add(key)
-        return cite(s.text, {"Sources": [s.unit]})
+        used.update(keys)
+        return join_sentences([cite(p.text, {"Sources": [p.unit]}) for p in parts])  # each part cited
 
     # 1. who or what it is
     defs = sorted(((definition_score(s.text, pat), -s.order, s) for s in own), key=lambda x: (x[0], x[1]), reverse=True)
@@ -160,15 +179,20 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
             defs = [(9.0, 0, min(held, key=lambda s: (len(s.text), s.order)))] + defs
     # a question about something else ("how much was released?") starts with what it is only
     # when the text says so plainly (a cast-list line, "X, the chief executive of ...")
-    floor = 0.0 if is_who_question(question) else 2.5
+    # a fact question ("what is Jordan Hayes examining?") starts with its answer, not with who
+    # the person is, unless it asks for a role ("the name of Scrooge's clerk")
+    floor = 0.0 if asks_definition(question) else (8.0 if not role else 2.5)
     first = defs[0][2] if defs and defs[0][0] > floor else None
     if first is not None:
         parts.append([take(first)])
     # 2/3. relationships and the rest of the question
-    ties = _ties(store, main, own, take)
+    ties = _ties(store, main, own, take) if who else []
     # the question's own words rank the rest; its name stays (rare words weigh by themselves)
-    exclude = [ASK_WORDS] if is_who_question(question) else []
-    ranked = rank(question, sents, exclude=exclude)
+    if who:
+        ranked = rank(question, sents, exclude=[ASK_WORDS])
+    else:  # answer type, stemmed words, rare words, signposts joined (core/offline/fact_rank.py)
+        asked = [n for e in entities if (p := name_pattern(names_of(e))) and p.search(question) for n in names_of(e)]
+        ranked = rank_facts(question, sents, asked)
     top = ranked[0][0] if ranked else 0.0
     rest = []
     for score, s in ranked:
@@ -177,10 +201,10 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         t = take(s)
         if t:
             rest.append(t)
-    if is_who_question(question):
+    if who:
         parts += [ties, rest[:3]]
-    else:
-        parts += [rest[:5], ties[:2]]
+    else:  # a fact question: the sentences that answer it (its ties say who, not what was asked)
+        parts += [rest[:5]]
     out, used_tokens = [], 0
     for block in parts:
         listed = block is ties
@@ -194,6 +218,12 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         out.append(text)
         used_tokens += n
     return "\n\n".join(out)
+
+
+def _search_words(question: str) -> str:
+    """The question's words for full-text search, framing words left out."""
+    words = [w for w in re.findall(r"\w+", question) if w.lower() not in FRAMING | STOPWORDS]
+    return " ".join(words + period_forms(question))
 
 
 def _ties(store: Store, main: dict, own: list[Sentence], take) -> list[str]:
