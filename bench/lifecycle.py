@@ -128,6 +128,31 @@ def touched(ws: Path, titles: list[str]) -> dict:
     return out
 
 
+def communities_of(ws: Path) -> dict[int, tuple[int, frozenset, int]]:
+    """community number -> (level, titles of its entities, parent number)."""
+    from core.store.db import Store
+    store = Store(ws)
+    title = {e["id"]: e["title"] for e in store.rows("entities", select="id, title")}
+    out = {c["community"]: (c["level"], frozenset(title.get(i, i) for i in c["entity_ids"]), c["parent"])
+           for c in store.rows("communities", select="community, level, parent, entity_ids")}
+    store.close()
+    return out
+
+
+def changed_with_ancestors(before: dict, after: dict) -> dict:
+    """After an operation: communities whose membership is new (same-seed Leiden on the whole
+    graph), and those plus their ancestors (whose reports read the changed sub-reports)."""
+    old = {(lvl, mem) for lvl, mem, _ in before.values()}
+    changed = {n for n, (lvl, mem, _) in after.items() if (lvl, mem) not in old}
+    closure = set(changed)
+    for n in changed:
+        p = after[n][2]
+        while p is not None and p in after and p not in closure:
+            closure.add(p)
+            p = after[p][2]
+    return {"changed_by_membership": len(changed), "changed_plus_ancestors": len(closure)}
+
+
 def edit_one_paragraph(text: str, rnd: random.Random) -> str:
     paras = text.split("\n\n")
     k = rnd.choice([i for i, p in enumerate(paras) if len(p) > 200])
@@ -190,9 +215,20 @@ def main() -> None:
             ep = eps[len(eps) // 2]
             gone = [p for p in docs if episode(p.name) == ep]
             t = touched(ws, [p.name for p in gone])
+            coms_before = communities_of(ws)
             summary, calls, sec = b.cli("remove", *[p.name for p in gone], "--workspace", str(ws))
+            t.update(changed_with_ancestors(coms_before, communities_of(ws)))
             docs = [p for p in docs if p not in gone]
             op("remove", summary, calls, sec, docs, {"episode": ep, "parts": len(gone), "touched": t})
+            r = calls.get("report", 0)
+            print(f"  removal's report calls {r} against the communities it touched, two definitions:\n"
+                  f"    (a) communities holding a touched entity before the removal: {t['communities']} of "
+                  f"{t['communities_total']} -> calls {'<=' if r <= t['communities'] else '>'} (a)\n"
+                  f"    (b) communities changed by membership after the same-seed Leiden "
+                  f"({t['changed_by_membership']}) plus their ancestors: {t['changed_plus_ancestors']} -> calls "
+                  f"{'<=' if r <= t['changed_plus_ancestors'] else '>'} (b)\n"
+                  f"  summary calls {calls.get('summary', 0)} against entities + relationships that lost a unit: "
+                  f"{t['entities']} + {t['relationships']}", flush=True)
             # replace one part with one paragraph edited
             target = rnd.choice(docs)
             edited = tmp / "edited" / target.name

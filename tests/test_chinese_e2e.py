@@ -215,7 +215,9 @@ def chinese_model(messages: list[dict]) -> str:
         return f"这些文章讨论了 GraphRAG 的社区与报告【数据：报告（{'，'.join(map(str, ids))}）】。"
     if "entities the question is about" in first:  # local
         m = re.search(r"-----Sources-----\n(.*?)(?:\n-----|$)", first, re.S)
-        ids = [int(x) for x in re.findall(r"^(\d+)\|", m.group(1) if m else "", re.M)][:2]
+        rows = re.findall(r"^(\d+)\|(.*)$", m.group(1) if m else "", re.M)
+        # a well-behaved model cites the sources that hold what it says (the first rows need not)
+        ids = [int(i) for i, t in rows if "Leiden" in t][:2] or [int(i) for i, _ in rows][:2]
         return f"GraphRAG 使用 Leiden 算法把知识图谱划分为层次化的社区【Data: Sources ({'，'.join(map(str, ids))})】。"
     return english_model(messages)
 

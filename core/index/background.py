@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from core.index.chunking import MEAN_BODY_SHARE
 from core.settings import Settings, save_settings
 from core.store.db import Store, now
 
@@ -108,8 +109,8 @@ def estimate_run(store: Store, settings: Settings, everything: bool = False) -> 
     """What the next run will cost: chunks of documents not yet chunked plus units not yet
     extracted, LLM calls (extraction + gleanings + claims, summaries, reports) and tokens.
     everything: as if every document were new (a re-index, core.index.reindex)."""
-    # content-defined chunks: a body holds 50-100% of size - overlap tokens, about 3/4 on average
-    step = max(1, (settings.chunk_size - settings.chunk_overlap) * 3 // 4)
+    # content-defined chunks: a body holds about MEAN_BODY_SHARE of size - overlap tokens
+    step = max(1, int((settings.chunk_size - settings.chunk_overlap) * MEAN_BODY_SHARE))
     where = None if everything else "status is null or status != 'chunked'"
     new_tokens = sum(r["n_tokens"] or 0 for r in store.rows("documents", where, select="n_tokens"))
     new_chunks = sum(max(1, math.ceil(max(0, (r["n_tokens"] or 0) - settings.chunk_overlap) / step))

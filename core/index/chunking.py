@@ -1,14 +1,16 @@
 """Token chunking that keeps each chunk's character span in its document.
 
-Chunks are windows of `size` tokens advancing by `size - overlap`. Spans are computed from the
-decoded byte lengths of the tokens, so they stay exact for multi-byte text (Chinese, accents):
-a token boundary may fall inside a multi-byte character, and then the span is widened to whole
-characters.
+chunk_text: windows of `size` tokens advancing by `size - overlap`. content_chunks (the units of
+an index): cuts at sentence ends chosen by local content, so an edit moves no distant cut.
+Window spans are computed from the decoded byte lengths of the tokens, so they stay exact for
+multi-byte text (Chinese, accents): a token boundary may fall inside a multi-byte character, and
+then the span is widened to whole characters.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -85,12 +87,19 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 
 # content-defined chunks ------------------------------------------------------------------------
 # Token windows move every later boundary when one paragraph is edited, so every later unit gets a
-# new text and is extracted again. content_chunks cuts only at sentence ends, and whether it cuts
-# after a sentence depends on that sentence's own text (a hash), the body gathered so far and the
-# next sentence's length: after an edit the cuts fall back in step at the next cut, so an edited
-# paragraph changes at most the unit holding it and the one whose overlap repeats it.
+# new text and is extracted again. content_chunks cuts only at sentence ends, and whether a sentence
+# end is a cut depends on local content only: its rank (a paragraph end or not, a hash of the first
+# words of the sentence after it) against the ranks of the sentence ends within RADIUS_SHARE of a
+# body of it (a local minimum: cuts are at least that far apart). An edit can change the cuts
+# within that radius of itself and nowhere else; there is no left-to-right greedy walk whose moved
+# cut has to fall back in step. A stretch between cuts longer than a body is split inside itself
+# (at its best-ranked sentence ends), so a forced cut cannot cascade. What is left: a cut within
+# the radius that an edit moves (its rank changed, or a pair of sentence ends moved across the
+# radius) can change a third unit, in about 1 edit in 80 (bench/chunk_edits.py).
 
-MIN_SHARE = 0.5  # a body (a chunk without its overlap) holds 50-100% of size - overlap tokens
+RADIUS_SHARE = 0.4  # a cut is the best-ranked sentence end within 40% of size - overlap tokens
+MEAN_BODY_SHARE = 0.64  # measured: a body holds 64% of size - overlap tokens on average (five
+# corpora, 600/100, bench/chunk_edits.py); the run estimate divides by it
 
 
 @dataclass(frozen=True)
@@ -98,78 +107,150 @@ class _Segment:
     start: int
     end: int
     n_tokens: int
-    rank: tuple[int, int]  # a chunk ends after the lowest-ranked segment that fits: paragraph
-    # ends before sentence ends, then by a hash of the segment's own text
+    rank: tuple[int, int]  # the lower the better a cut after it: paragraph ends, sentence ends,
+    # then cuts inside a sentence longer than a body; then by a hash of the next segment's start
+
+
+EDGE = 4  # the first words (CJK: characters x 2) of a sentence rank the cut before it
+
+
+def _start_hash(piece: str) -> int:
+    """A hash of the first few words of a sentence: the rank of the cut before it. A word changed
+    inside a sentence, or a sentence added at a paragraph's end, leaves every rank as it was."""
+    from core.textutil import has_cjk
+    s = piece.strip()
+    key = s[:2 * EDGE] if has_cjk(s[:2 * EDGE]) else " ".join(s.split(None, EDGE)[:EDGE])
+    return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=4).digest(), "big")
+
+
+# a sentence longer than a body is cut at line breaks, else clause marks, else into token windows:
+# content-defined pieces, so a word inserted in a long table or list shifts no piece but its own
+# (not at spaces: a 200 KB line of words made 40k segments and took 40x as long as windows)
+_CLAUSE_CUTS = [re.compile(r"\n"), re.compile(r"[,;:\uff0c\u3001\uff1b\uff1a]\s*")]
+
+
+def _clauses(text: str, a: int, b: int, body_max: int, enc, encoding: str,
+             level: int) -> list[tuple[int, int, int, int]]:
+    """(start, end, tokens, kind of the cut after it) of pieces covering text[a:b], each at most
+    body_max tokens; kinds 2-3 are the cut marks above, 4 a token window."""
+    if level == len(_CLAUSE_CUTS):
+        windows = chunk_text(text[a:b], body_max, 0, encoding)
+        return [(a + w.char_start, a + w.char_end, w.n_tokens, 4) for w in windows]
+    ends = sorted({m.end() for m in _CLAUSE_CUTS[level].finditer(text, a, b) if a < m.end() < b})
+    out = []
+    for x, y in zip([a, *ends], [*ends, b]):
+        n = len(enc.encode_ordinary(text[x:y]))
+        if n <= body_max:
+            out.append((x, y, n, 2 + level))
+        else:
+            out += _clauses(text, x, y, body_max, enc, encoding, level + 1)
+    return out
 
 
 def _segments(text: str, body_max: int, encoding: str) -> list[_Segment]:
     """Sentences covering the text end to end (each runs to the next one's start); a sentence
-    longer than body_max tokens is cut into token windows of its own."""
+    longer than body_max tokens is cut into token windows of its own. The cut after a segment
+    ranks by its kind (paragraph end, sentence end, inside a sentence) and the next one's start."""
     from core.textutil import split_sentences
     enc = get_encoding(encoding)
     starts = [s for s, _ in split_sentences(text)]
     if not starts or starts[0] != 0:
         starts = [0, *starts]
-    bounds = list(zip(starts, [*starts[1:], len(text)]))
-    out: list[_Segment] = []
-    for a, b in bounds:
+    parts: list[tuple[int, int, int, int]] = []  # start, end, tokens, kind of the cut after it
+    for a, b in zip(starts, [*starts[1:], len(text)]):
         piece = text[a:b]
         n = len(enc.encode_ordinary(piece))
-        para = piece[len(piece.rstrip()):].count("\n") >= 2 or b == len(text)  # a blank line follows
-        h = int.from_bytes(hashlib.blake2b(piece.strip().encode("utf-8"), digest_size=4).digest(), "big")
-        rank = (0 if para else 1, h)
+        kind = 0 if piece[len(piece.rstrip()):].count("\n") >= 2 else 1  # a blank line follows
         if n <= body_max:
-            out.append(_Segment(a, b, n, rank))
+            parts.append((a, b, n, kind))
             continue
-        windows = chunk_text(piece, body_max, 0, encoding)
-        for k, w in enumerate(windows):
-            out.append(_Segment(a + w.char_start, a + w.char_end, w.n_tokens, rank if k == len(windows) - 1 else (2, 0)))
-    return out
+        inner = _clauses(text, a, b, body_max, enc, encoding, 0)
+        parts += inner[:-1] + [(*inner[-1][:3], kind)]
+    nexts = [_start_hash(text[p[0]:p[1]]) for p in parts[1:]] + [0]
+    return [_Segment(a, b, n, (kind, h)) for (a, b, n, kind), h in zip(parts, nexts)]
+
+
+def _is_anchor(segs: list[_Segment], pos: list[int], i: int, lo: int, hi: int, radius: int) -> bool:
+    """Whether the end of segment i ranks better than every other segment end of lo..hi-2 within
+    `radius` tokens of it (a tie goes to the earlier one)."""
+    p, r = pos[i + 1], segs[i].rank
+    j = i - 1
+    while j >= lo and p - pos[j + 1] < radius:
+        if segs[j].rank <= r:
+            return False
+        j -= 1
+    j = i + 1
+    while j < hi - 1 and pos[j + 1] - p < radius:
+        if segs[j].rank < r:
+            return False
+        j += 1
+    return True
+
+
+def _anchors(segs: list[_Segment], pos: list[int], radius: int) -> list[int]:
+    """Indexes i of the segments after which a cut falls: the end of segment i (at token pos[i+1])
+    ranks better than every other segment end within `radius` tokens of it, and the text's start
+    and end (which rank best) are farther than `radius`."""
+    total = pos[-1]
+    return [i for i in range(len(segs) - 1)
+            if radius <= pos[i + 1] <= total - radius and _is_anchor(segs, pos, i, 0, len(segs), radius)]
+
+
+def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, body_max: int,
+           radius: int) -> list[tuple[int, int]]:
+    """Bodies (segment ranges) of the stretch lo..hi-1: itself when it fits, else the fewest
+    bodies that fit, cut at a segment end among those that allow that many (each side keeps a
+    quarter of a body if it can): one that would be a cut if the stretch were the whole text (a
+    cut of before an edit that put a better one near it), else the best-ranked. Only the
+    stretch's own content decides, so a forced cut cannot move the cuts of other stretches."""
+    g = pos[hi] - pos[lo]
+    if g <= body_max or hi - lo == 1:
+        return [(lo, hi)]
+    k = -(-g // body_max)
+    k1 = k // 2
+    lo_left, hi_left = g - (k - k1) * body_max, k1 * body_max  # the left side holds k1 bodies
+    guard = body_max // 4
+    cands = range(lo, hi - 1)
+    fits = [j for j in cands if lo_left <= pos[j + 1] - pos[lo] <= hi_left]
+    guarded = [j for j in fits if min(pos[j + 1] - pos[lo], pos[hi] - pos[j + 1]) >= guard]
+    pool = guarded or fits
+    if pool:
+        inner = [j for j in pool if _is_anchor(segs, pos, j, lo, hi, radius)]
+        j = min(inner or pool, key=lambda j: (segs[j].rank, j))
+    else:  # segments too long to meet the window: the end nearest to it
+        mid = (lo_left + hi_left) / 2
+        j = min(cands, key=lambda j: (abs(pos[j + 1] - pos[lo] - mid), j))
+    return _split(segs, pos, lo, j + 1, body_max, radius) + _split(segs, pos, j + 1, hi, body_max, radius)
 
 
 def content_chunks(text: str, size: int = 600, overlap: int = 100,
                    encoding: str = "cl100k_base") -> list[Chunk]:
-    """Chunks of at most about `size` tokens that end at sentence (preferably paragraph) ends
-    chosen by their content; each chunk after the first opens with the whole sentences ending
-    the previous chunk's body, up to `overlap` tokens (the overlap of token windows, in
-    sentences). A body ends after the best-ranked segment (paragraph ends first, then by the
-    hash of its text) among those where it would hold MIN_SHARE to all of size - overlap
-    tokens: a winnowing choice, the same after an edit elsewhere, so the cuts fall back in step."""
+    """Chunks of at most `size` tokens that end at sentence (preferably paragraph) ends chosen by
+    local content; each chunk after the first opens with the whole sentences before its body, up
+    to `overlap` tokens (the overlap of token windows, in sentences). A body is the text between
+    two cuts (`_anchors`), split inside itself when longer than size - overlap (`_split`)."""
     if size <= 0 or not 0 <= overlap < size:
         raise ValueError("chunk size must be positive and overlap smaller than size")
     if not text:
         return []
     body_max = size - overlap
-    body_min = int(body_max * MIN_SHARE)
+    radius = max(overlap, int(body_max * RADIUS_SHARE), 1)
     segs = _segments(text, body_max, encoding)
-    bodies: list[list[_Segment]] = []
-    b = 0
-    while b < len(segs):
-        acc, best, j = 0, None, b
-        while j < len(segs) and (acc + segs[j].n_tokens <= body_max or j == b):
-            acc += segs[j].n_tokens
-            if j + 1 == len(segs):
-                best = j  # the text ends: so does the body
-                break
-            if acc >= body_min and (best is None or segs[j].rank < segs[best].rank):
-                best = j
-            j += 1
-        if best is None:
-            best = j - 1  # nothing reached the minimum before the maximum: as much as fits
-        bodies.append(segs[b:best + 1])
-        b = best + 1
+    pos = [0, *accumulate(s.n_tokens for s in segs)]
+    cuts = [-1, *_anchors(segs, pos, radius), len(segs) - 1]
+    bodies = [b for a, z in zip(cuts, cuts[1:]) for b in _split(segs, pos, a + 1, z + 1, body_max, radius)]
     enc = get_encoding(encoding)
     chunks: list[Chunk] = []
-    prev: list[_Segment] = []
-    for body in bodies:
-        lead, n = [], 0
-        for s in reversed(prev):
-            if n + s.n_tokens > overlap:
+    for lo, hi in bodies:
+        first = lo  # the overlap: whole segments before the body, up to `overlap` tokens
+        while first > 0 and pos[lo] - pos[first - 1] <= overlap:
+            first -= 1
+        while True:
+            c0, c1 = segs[first].start, segs[hi - 1].end
+            piece = text[c0:c1]
+            n = len(enc.encode_ordinary(piece))
+            if n <= size or first == lo:
                 break
-            lead.insert(0, s)
-            n += s.n_tokens
-        c0, c1 = (lead or body)[0].start, body[-1].end
-        piece = text[c0:c1]
-        chunks.append(Chunk(len(chunks), piece, len(enc.encode_ordinary(piece)), c0, c1))
-        prev = body
+            first += 1  # tokens merged differently across segments: drop a sentence of overlap
+        chunks.append(Chunk(len(chunks), piece, n, c0, c1))
     return chunks

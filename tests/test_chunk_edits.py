@@ -1,0 +1,100 @@
+"""Content-defined chunks (issue 22): a one-paragraph edit of real text changes at most 2 units
+(the unit holding the paragraph and the next one, whose overlap repeats its end), for six kinds of
+edit; chunks stay within the size, cover the text with exact spans, and handle Chinese text, very
+long paragraphs and sentences longer than a chunk."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import core.index.chunking as chunking
+from core.index.chunking import content_chunks
+from core.tokens import get_encoding
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from chunk_edits import KINDS, _CachedEncoding, changed, edit  # noqa: E402
+
+CORPORA = Path("/work/shared/corpora")
+CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_pg24022.txt"
+ZH = CORPORA / "graphrag_articles_zh" / "article_3.txt"
+
+
+@pytest.fixture()
+def cached(monkeypatch):
+    """Token counts of repeated sentences remembered: the test chunks one book 60 times."""
+    monkeypatch.setattr(chunking, "get_encoding", lambda *_a, **_k: _CachedEncoding(get_encoding()))
+
+
+def _check_chunks(text: str, chunks, size: int) -> None:
+    assert chunks[0].char_start == 0 and chunks[-1].char_end == len(text)
+    enc = get_encoding()
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.char_start <= a.char_end  # nothing skipped
+    for c in chunks:
+        assert text[c.char_start:c.char_end] == c.text
+        assert c.n_tokens == len(enc.encode_ordinary(c.text)) <= size
+
+
+def _edit_counts(text: str, size: int, overlap: int, seed: str, n: int = 10) -> dict[str, list[int]]:
+    base = content_chunks(text, size, overlap)
+    out = {}
+    for kind in KINDS:
+        rnd = random.Random(f"{seed}/{kind}")
+        out[kind] = []
+        while len(out[kind]) < n:
+            new = edit(text, kind, rnd)
+            if new is not None:
+                out[kind].append(changed(base, content_chunks(new, size, overlap)))
+    return out
+
+
+def _assert_local(counts: dict[str, list[int]]) -> None:
+    # cuts are decided by the ranks of the sentence ends within a radius of each: an edit changes
+    # its unit and the next (whose overlap repeats its end); rarely (about 1 edit in 60 on the
+    # bench's 600 edits) a cut within the radius moves and a third unit changes. The rule of
+    # commit 397222d fails here: a moved cut took a few windows to fall back in step (up to 7)
+    all_counts = [n for v in counts.values() for n in v]
+    assert max(all_counts) <= 3, counts
+    assert sum(n <= 2 for n in all_counts) >= len(all_counts) - 2, counts
+    for kind, v in counts.items():
+        assert sum(n <= 2 for n in v) >= len(v) - 1, (kind, v)
+
+
+@pytest.mark.skipif(not CAROL.exists(), reason="corpus not available")
+def test_an_edited_paragraph_of_a_book_changes_at_most_two_units(cached):
+    _assert_local(_edit_counts(CAROL.read_text(encoding="utf-8-sig"), 600, 100, "test"))
+
+
+@pytest.mark.skipif(not ZH.exists(), reason="corpus not available")
+def test_an_edited_paragraph_of_a_chinese_article_changes_at_most_two_units(cached):
+    text = ZH.read_text(encoding="utf-8")
+    _check_chunks(text, content_chunks(text, 300, 50), 300)
+    _assert_local(_edit_counts(text, 300, 50, "test-zh"))
+
+
+@pytest.mark.skipif(not CAROL.exists(), reason="corpus not available")
+def test_chunks_of_a_book_fit_the_size_and_keep_a_sensible_mean(cached):
+    text = CAROL.read_text(encoding="utf-8-sig")
+    chunks = content_chunks(text, 600, 100)
+    _check_chunks(text, chunks, 600)
+    mean = sum(c.n_tokens for c in chunks) / len(chunks)
+    assert 350 <= mean <= 600  # token windows: 93 chunks of 600; these: about 1.5x as many units
+    assert len(chunks) <= 1.6 * len(chunking.chunk_text(text, 600, 100))
+
+
+def test_long_paragraphs_long_sentences_and_chinese_text_are_cut_within_the_size():
+    long_sentence = "Scrooge walked on " + " and on".join(str(i) for i in range(900)) + "."
+    paragraph = " ".join(f"Sentence number {i} of a very long paragraph ends here." for i in range(400))
+    zh = "微软研究院提出了社区摘要的方法。" * 300
+    for text in (long_sentence, paragraph, zh, f"{paragraph}\n\n{long_sentence}\n\n{zh}"):
+        chunks = content_chunks(text, 200, 40)
+        _check_chunks(text, chunks, 200)
+        assert len(chunks) >= 3
+    # an edit inside one sentence of the long paragraph changes its unit and at most the next
+    edited = paragraph.replace("number 200 of a", "number 200 of quite a")
+    assert changed(content_chunks(paragraph, 200, 40), content_chunks(edited, 200, 40)) <= 2
+    assert content_chunks("", 200, 40) == [] and len(content_chunks("One.", 200, 40)) == 1
