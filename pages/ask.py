@@ -76,6 +76,9 @@ def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
             c = st.columns(3)
             level = c[0].selectbox("Community level", lv, index=lv.index(default),
                                    format_func=lambda n: f"{n} ({levels[n]} reports)",
+                                   help="A level reads its own communities and those above it that "
+                                        "were not split further, so every level covers the whole "
+                                        "corpus; deeper levels read more, smaller reports.",
                                    key="ask_level")
             threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
             concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,

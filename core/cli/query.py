@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--method", "-m", choices=list(METHODS), default="global",
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values()))
     q.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
-    q.add_argument("--level", type=int, help="community level for global search (default 1, else 0)")
+    q.add_argument("--level", type=int, help="community level for global search: its communities and the "
+                                             "leaves above it (default 1, else 0)")
     q.add_argument("--seed", type=int, help="shuffle seed of the map batches (default: random, recorded)")
     q.add_argument("--rating-threshold", type=float, default=0.0,
                    help="leave out reports rated below this (global; a common setting is 5)")
