@@ -10,4 +10,5 @@ context_window  the model's context window, read from the server where it says
 jsonparse       tolerant JSON of model answers, the repair retry, echo and empty detection
 ratelimit       requests- and tokens-per-minute buckets
 concurrency     the adaptive limit of calls in flight per endpoint, learnt from the server
+affinity        at one call at a time, which waiting call goes next (the one the server's cache holds)
 """

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 import httpx
 
+from core.llm.affinity import Affinity
 from core.llm.context_window import _root
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,7 @@ class AdaptiveLimit:
         self._failed_at: dict[int, int] = {}  # limit -> times a call at it was cut or overloaded
         self._listeners: list[Callable[[str], None]] = []
         self._cond = threading.Condition()
+        self._affinity = Affinity()  # who goes next at one call at a time (core/llm/affinity.py)
 
     # listeners -----------------------------------------------------------------------------
     def subscribe(self, fn: Callable[[str], None]) -> None:
@@ -129,22 +132,39 @@ class AdaptiveLimit:
             else:
                 self._report(f"the server has {slots} parallel slots ({where}): concurrency {before} -> {slots}")
 
-    def acquire(self) -> Slot:
+    def acquire(self, key: str | None = None) -> Slot:
+        """Wait for room under the limit. `key` is the call's conversation (affinity.
+        conversation_key): at one call at a time the slot goes to the call that continues what
+        the server holds."""
         with self._cond:
             if self._probe is not None:
                 self._start()
-            while self.in_flight >= self.limit:
-                self._cond.wait()
+            ticket = self._affinity.enter(key)
+            try:
+                while True:
+                    if self.in_flight < self.limit:
+                        if self.limit > 1:
+                            break
+                        go, wait = self._affinity.may_go(ticket, time.monotonic())
+                        if go:
+                            break
+                        self._cond.wait(wait)
+                    else:
+                        self._cond.wait()
+            finally:
+                self._affinity.leave(ticket)
             self.in_flight += 1
             slot = Slot(self.generation, self.limit, self.in_flight)
         if self._pending:
             self._deliver()
         return slot
 
-    def release(self, slot: Slot, outcome: str = OK) -> bool:
-        """End a call; returns True when its outcome lowered the limit."""
+    def release(self, slot: Slot, outcome: str = OK, held: str | None = None) -> bool:
+        """End a call; returns True when its outcome lowered the limit. `held`: what the server
+        holds after it (the conversation and its answer), for the next call's affinity."""
         with self._cond:
             self.in_flight -= 1
+            self._affinity.finished(held if outcome == OK else None, time.monotonic())
             lowered = False
             if outcome == OK:
                 self._grow(slot)

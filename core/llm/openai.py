@@ -36,6 +36,7 @@ from typing import Any, Callable
 import openai
 
 from core.llm.client import LLM, ChatResult, ContextOverflowError, FatalLLMError, LLMError
+from core.llm.affinity import conversation_key, with_answer
 from core.llm.concurrency import CUT, NEUTRAL, OK, OVERLOAD, AdaptiveLimit
 from core.llm.context_window import probe_once, window_resolver
 from core.llm.endpoints import add_quirk, endpoint, json_object_accepted, quirks, remember_json_object
@@ -118,13 +119,17 @@ class _Caller:
     SIGNAL_RETRIES = 16
     """Calls sent again after a server signal (an interrupted answer): not counted as retries."""
 
-    def _run(self, fn: Callable[[], Any], estimate: int = 0) -> Any:
+    def _run(self, fn: Callable[[], Any], estimate: int = 0, key: str | None = None,
+             held_of: Callable[[Any], str] | None = None) -> Any:
+        """Call fn under the endpoint's limits, retrying what is worth retrying. `key` (the
+        conversation) and `held_of` (what the server holds after an answer) let a one-slot
+        server be sent the call that continues its last one first (core/llm/affinity.py)."""
         attempts = self.max_retries + 1
         attempt = signals = 0
         while True:
             attempt += 1
             self._ep.limits.acquire(estimate)
-            slot = self._ep.limiter.acquire()
+            slot = self._ep.limiter.acquire(key)
             try:
                 result = fn()
             except (openai.APIError, _Transient) as exc:
@@ -140,7 +145,8 @@ class _Caller:
             else:
                 cut = _cut_short(result)
                 if cut is None or not slot.shared or signals >= self.SIGNAL_RETRIES:
-                    self._ep.limiter.release(slot, OK if cut is None else CUT)
+                    held = held_of(result) if (held_of and cut is None) else None
+                    self._ep.limiter.release(slot, OK if cut is None else CUT, held)
                     return result
                 self._ep.limiter.release(slot, CUT)
                 signals += 1
@@ -287,7 +293,9 @@ class OpenAIChatClient(_Caller):
             kwargs["max_tokens"] = max_tokens
         if self.stream and not (max_tokens and max_tokens <= NO_STREAM_BELOW):
             kwargs.update(stream=True, stream_options={"include_usage": True})
-        ans: Answer = self._run(lambda: self._create(kwargs, json_mode), estimate)
+        key = conversation_key(messages)
+        ans: Answer = self._run(lambda: self._create(kwargs, json_mode), estimate, key,
+                                lambda a: with_answer(key, a.generated or a.text))
         pt, ct = ans.prompt_tokens, ans.completion_tokens
         self._ep.limits.settle(estimate, pt + ct)  # only what the server reports is refunded
         if not ans.usage_reported:  # a cut stream, or a server that reports none: count them
