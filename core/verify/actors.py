@@ -35,9 +35,14 @@ def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
     """The name the sentence says spoke: followed by a verb of saying, with at most a few
     joining words between ("Karl Keirstead of UBS remarked", "Topper was the one who cried")."""
     for n in names:
-        if _speaks(claim, n):
+        if _speaks(claim, n) or _INVERTED.search(claim[max(0, n.start - 40):n.start]):
             return n
     return None
+
+
+# the quotation inversion: "'What do you call this?' said Joe", "..., replied the Spirit"
+_INVERTED = re.compile(r"['\"\u2019\u201d,!?]\s*(?:said|replied|answered|cried|exclaimed|returned|remarked|"
+                       r"added|observed|muttered|whispered|asked|pursued|resumed|rejoined)\s+$", re.I)
 
 
 def _speaks(text: str, n: fx.Name) -> bool:

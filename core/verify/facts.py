@@ -327,6 +327,9 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                 continue  # "not so like a child as like an old man": a comparison of degree
             if low == "not" and "alone" in after[1:4] and not any(w in lx.NEGATIONS for w in after[:4]):
                 continue  # "not technology alone", "not by bread alone": X and more
+            if low == "nor" and any(x.low in ("neither", "not", "no", "never") or x.low.endswith("n't")
+                                    for x in toks[max(0, i - 12):i]):
+                continue  # "neither A nor B", "not A nor B": one negation governing both
             out.append((t.start, t.end))
     return out
 
