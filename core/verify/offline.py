@@ -262,9 +262,17 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         # window) puts the sentence's name
         in_window = all(w in wwords or stem(w) in wstems_ for w in n.words)
         swap = None
-        if (strong or score >= ALIGNED) and not n.initial and not all(w in best.words for w in n.words):
+        if (strong or score >= ALIGNED) and not all(w in best.words for w in n.words):
             lo, hi = (best.start, best.end) if in_window else (wlo, whi)
-            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words)
+            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words | set(n.words))
+            if swap is not None and n.initial:
+                # a capital opening the sentence says nothing; where the passage has a name in
+                # its place and no document holds the word, it is a made-up name ("Citadel, for
+                # example, will use ..." against "Bridgewater Associates, for example, will use")
+                if names.absent(n.words):
+                    facts.append(Fact("name", n.surface, "absent", "no document mentions it"))
+                    continue
+                swap = None
             if swap is not None:
                 facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
                                   evidence=src.span(lo + swap.start, lo + swap.end)))
@@ -304,7 +312,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                               evidence=src.span(a, b)))
     # a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
     role = _role_holder(claim, sources)
-    if role is not None and not any(f.text == role[0] and f.status == "contradicted" for f in facts):
+    if role is not None and not any(f.text == role[0] and f.status in ("contradicted", "absent") for f in facts):
         facts = [f for f in facts if f.text != role[0]]
         facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
     # numbers, each against the passage its own clause is about
