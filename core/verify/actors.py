@@ -94,7 +94,7 @@ def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
 
 def _words(text: str) -> list[tuple[str, int, int]]:
     return [(stem(m.group(0).lower()), m.start(), m.end())
-            for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+", text)]
+            for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+|[\u3400-\u9fff]", text)]  # a CJK character is a word
 
 
 def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
@@ -104,12 +104,13 @@ def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], li
     return before, after
 
 
-def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str]) -> fx.Name | None:
+def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], known=None) -> fx.Name | None:
     """Another name of the window standing where the sentence puts n: at least two of the two
-    words on either side the same, one of them next to the name."""
+    words on either side the same, one of them next to the name. A one-word name opening a
+    sentence counts only when known(words) says the text writes it as a name elsewhere."""
     cb, ca = _context(claim, n.start, n.end)
     for m in fx.names(window_text):
-        if set(m.words) & claim_words or (m.initial and len(m.words) == 1):
+        if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
             continue
         wb, wa = _context(window_text, m.start, m.end)
         shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))

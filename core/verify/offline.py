@@ -264,7 +264,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         swap = None
         if (strong or score >= ALIGNED) and not all(w in best.words for w in n.words):
             lo, hi = (best.start, best.end) if in_window else (wlo, whi)
-            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words | set(n.words))
+            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words | set(n.words),
+                                    known=lambda words: _known_name(src, words))
             if swap is not None and n.initial:
                 # a capital opening the sentence says nothing; where the passage has a name in
                 # its place and no document holds the word, it is a made-up name ("Citadel, for
@@ -272,7 +273,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                 if names.absent(n.words):
                     facts.append(Fact("name", n.surface, "absent", "no document mentions it"))
                     continue
-                swap = None
+                if not _known_name(src, n.words):  # written capitalised mid-sentence: a name
+                    swap = None
             if swap is not None:
                 facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
                                   evidence=src.span(lo + swap.start, lo + swap.end)))
@@ -494,4 +496,4 @@ def _other_names(src: _Source, window: list[_Sent], claim_words: set[str], actor
 def _known_name(src: _Source, words: tuple[str, ...]) -> bool:
     """A sentence-initial word is a name when the unit also writes it capitalised mid-sentence."""
     w = words[-1]
-    return bool(re.search(rf"[a-z,;]\s+{re.escape(w.capitalize())}(?!\w)", src.text))
+    return bool(re.search(rf"(?:[a-z,;]\s+|[\u3001\uff0c\u3400-\u9fff]\s*){re.escape(w.capitalize())}(?!\w)", src.text))
