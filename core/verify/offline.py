@@ -52,7 +52,8 @@ ALIGNED = 0.4     # share of the claim's plain terms in the window for a contrad
 SUPPORTED = 0.4   # share of the claim's terms in the window for supported
 CLAUSE = 0.4      # share of a clause's terms in its best sentence for that clause to hold
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
-_CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which)\s+"
+_CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
+                         r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
                          r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
                          r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an)\s)|，|；|并且|而且|但")
 
@@ -128,6 +129,21 @@ def _best(sources: list[_Source], terms: frozenset[str], plain: frozenset[str] =
             if hits and (key is None or (hits, -(s.end - s.start)) > key):
                 best, key = (src, i), (hits, -(s.end - s.start))
     return best
+
+
+_SEGMENT = re.compile(r"[;\uff1b]|\n[ \t]*\n|\n[ \t]*(?:[\u2022*\u00b7]|\d+[.)]\s)")  # not a wrapped line's break
+
+
+def _segment(src: _Source, sent: _Sent, terms: frozenset[str]) -> _Sent:
+    """The part of a sentence, cut at semicolons, blank lines and list bullets, that shares
+    most terms with the claim: a negation in another item of a list is about another fact."""
+    piece = src.text[sent.start:sent.end]
+    cuts = [0] + [m.end() for m in _SEGMENT.finditer(piece)] + [len(piece)]
+    if len(cuts) <= 2:
+        return sent
+    parts = [_Sent(src.text, sent.start + a, sent.start + b) for a, b in zip(cuts, cuts[1:]) if piece[a:b].strip()]
+    best = max(parts, key=lambda p: len(terms & p.terms))
+    return best if terms & best.terms else sent
 
 
 def _window(src: _Source, i: int, terms: frozenset[str]) -> list[_Sent]:
@@ -361,7 +377,9 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("number", num.surface, "not found"))
     # polarity
     if strong:
-        pol = polarity.flipped(claim, src, window, best, terms, mapping) or polarity.reversed_comparison(claim, src, window)
+        part = _segment(src, best, terms)
+        pwin = [part if s is best else s for s in window]
+        pol = polarity.flipped(claim, src, pwin, part, terms, mapping) or polarity.reversed_comparison(claim, src, window)
         if pol is not None:
             facts.append(pol)
     v.facts = facts
