@@ -249,4 +249,5 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "which shows", "shows that", "showing that", "proves", "proving", "means that",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",
-          "in order", "only because", "out of fear", "因为", "所以", "因此", "导致", "表明", "说明")
+          "in order", "only because", "out of fear", "making it", "making them", "making him", "making her",
+          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明")
