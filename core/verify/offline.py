@@ -51,6 +51,7 @@ from core.verify.verdict import Fact, Span, Verdict
 ALIGNED = 0.4     # share of the claim's plain terms in the window for a contradiction to count
 SUPPORTED = 0.4   # share of the claim's terms in the window for supported
 CLAUSE = 0.4      # share of a clause's terms in its best sentence for that clause to hold
+FAR = 3          # terms a clause must share with a sentence away from the claim's best one
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
@@ -387,6 +388,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if any(f.status in ("absent", "contradicted") for f in facts):
         return _finish(v, facts)
     held, missing_causal, n_clauses = 0, False, 0
+    name_terms = frozenset(t for n in found_names for t, _, _ in fx.content_terms(n.surface))
     for piece, causal in clauses(claim):
         ct = paraphrase.terms(piece, mapping)
         if not ct:
@@ -400,6 +402,12 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             r = _recall(ct, "", have)
             if len(ct & have) < min(2, len(ct)):
                 r = min(r, CLAUSE / 2)  # one shared word does not make a fact
+            elif len(pieces) > 1 and not (csrc is src and abs(ci - i) <= 1) and not (ct & have & name_terms) \
+                    and len(ct & have) < min(FAR, len(ct)):
+                # a clause held only by a sentence away from the one the rest of the claim is
+                # about needs more than two common words there: an added fact ("and promised
+                # to buy them new cloth") otherwise finds "new" and "put" somewhere in the unit
+                r = min(r, CLAUSE / 2)
         ok = r >= CLAUSE
         held += ok
         if not ok:
