@@ -60,6 +60,15 @@ def _speaks(text: str, n: fx.Name) -> bool:
     return False
 
 
+_PRONOUN_SPEAKER = re.compile(rf"\b(?:he|she|they|I|we)\s+(?:\w+ly\s+)?(?:{SPEECH_VERBS})\b"
+                              rf"|\b(?:{SPEECH_VERBS})\s+(?:he|she|they)\b", re.I)
+
+
+def unnamed_speaker(sentence: str) -> bool:
+    """Does the sentence give a speaker by a pronoun only ("At last she said", "cried he")?"""
+    return bool(_PRONOUN_SPEAKER.search(sentence))
+
+
 def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
     """(name, start, end) of the speakers the passage gives between lo and hi, and the transcript
     label that governs lo (the last one before it)."""

@@ -322,6 +322,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         given = actors.passage_speakers(src.text, best.start, best.end)
         for j in (i - 1, i + 1):
             if not given and 0 <= j < len(src.sents) and src.sents[j].start >= src.lead:
+                if j == i - 1 and actors.unnamed_speaker(src.text[src.sents[j].start:src.sents[j].end]):
+                    break  # "At last she said: 'I have known him walk ...'": a speaker, not named
                 given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
         if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
                              for g, _, _ in given):
