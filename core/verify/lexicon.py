@@ -251,3 +251,4 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",
           "in order", "only because", "out of fear", "making it", "making them", "making him", "making her",
           "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明")
+CAUSAL = CAUSAL + tuple(c for c in INFERENCE if c not in CAUSAL)  # every inference is a reason clause too
