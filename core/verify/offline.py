@@ -147,6 +147,20 @@ def _segment(src: _Source, sent: _Sent, terms: frozenset[str]) -> _Sent:
     return best if terms & best.terms else sent
 
 
+def _best_alternatives(sources: list[_Source], alts: list[tuple[str, frozenset[str]]],
+                       names: frozenset[str]) -> tuple[_Source, int] | None:
+    """_best, with each claim word counted when the sentence holds any term it may stand for."""
+    best, key = None, None
+    for src in sources:
+        for i, s in enumerate(src.sents):
+            if s.start < src.lead:
+                continue
+            hits = sum((1 if own in names else 2) for own, a in alts if a & s.terms)
+            if hits and (key is None or (hits, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, -(s.end - s.start))
+    return best
+
+
 def _window(src: _Source, i: int, terms: frozenset[str]) -> list[_Sent]:
     out = [src.sents[i]]
     for j in (i - 1, i + 1):
@@ -248,6 +262,19 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                     reason="the sentence asserts nothing to check")
         return v
     located = _best(sources, terms, plain) if terms else None
+    if located is not None and mapping:
+        # a claim word may stand for several words of the text (WordNet is sense-blind): the
+        # sentence that holds most of the claim's words in any of their relatives is the one
+        # compared, and each word is read as the relative that sentence holds
+        alts = paraphrase.choices(claim, have, frozenset(name_words))
+        other = _best_alternatives(sources, alts, frozenset(name_words))
+        if other is not None and other != located:
+            near = frozenset().union(*(s.terms for s in _window(other[0], other[1], terms)))
+            local = paraphrase.rewrite(claim, near, frozenset(name_words))
+            mapping = {**mapping, **local}
+            terms = paraphrase.terms(claim, mapping)
+            plain = frozenset(t for t in terms if t not in name_words)
+            located = other
     coverage = len(terms & frozenset().union(*(s.terms for s in sources))) / len(terms) if sources and terms else 0.0
     if located is None:
         v = Verdict("unsupported", coverage=round(coverage, 3), missing=sorted(terms), facts=facts)
