@@ -16,7 +16,10 @@ from core.verify import wordnet
 from core.verify.verdict import Fact
 
 
-def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None) -> list[tuple[int, int]]:
+REACH = 3  # a source's negation governs a claim term among the next three content words
+
+
+def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None, reach: int = 4) -> list[tuple[int, int]]:
     """Negation cues with a term of the other side among the next four words (mapping: the
     claim's words rewritten in the cited text's, core.verify.paraphrase)."""
     out = []
@@ -25,7 +28,7 @@ def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str]
         near = [t for t, s, _ in ct if b <= s <= b + 40]
         if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
             near = near[:1]
-        if any(t in terms for t in near[:4]):
+        if any(t in terms for t in near[:reach]):
             out.append((a, b))
     return out
 
@@ -92,7 +95,7 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
     ev_neg: list[tuple[int, int]] = []
     for s in sents:
         piece = src.text[s.start:s.end]
-        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms)]
+        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms, reach=REACH)]
     wstems: dict[str, tuple[int, int]] = {}
     for s in sents:
         piece = src.text[s.start:s.end]
