@@ -181,6 +181,8 @@ def numbers(text: str) -> list[Number]:
                 value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
                 if parts[0] in ("a", "one"):
                     value = _written(words)
+            elif low == "a" and i + 2 < len(toks) and toks[i + 1].low == "couple" and toks[i + 2].low == "of":
+                value, j = 2.0, i + 3  # "a couple of biology classes": two ("a pair of tongs" is one thing)
             elif low in ("a", "one") and i + 2 < len(toks) and toks[i + 1].low in lx.FRACTIONS \
                     and toks[i + 2].low == "of":
                 out.append(Number(round(lx.FRACTIONS[toks[i + 1].low] * 100, 1), "percent", "",

@@ -56,7 +56,7 @@ RECORD = 0.5      # share of the terms in a record's own text that lifts unsuppo
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
                          r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
-                         r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an)\s)|，|；|并且|而且|但")
+                         r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an|also|then|later)\s)|，|；|并且|而且|但")
 
 
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
