@@ -191,7 +191,8 @@ def clauses(claim: str) -> list[tuple[str, bool]]:
 
 def _inferential(piece: str) -> bool:
     low = f" {piece.lower()} "
-    return any(f" {c} " in low for c in lx.CAUSAL if c not in ("thus", "hence"))
+    # a Chinese connective stands between characters, with no spaces around it
+    return any((f" {c} " in low) if c.isascii() else (c in low) for c in lx.CAUSAL if c not in ("thus", "hence"))
 
 
 def fabricated_names(text: str, names: Names) -> list[str]:
