@@ -418,7 +418,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if any(f.status in ("absent", "contradicted") for f in facts):
         return _finish(v, facts)
     held, missing_causal, n_clauses = 0, False, 0
-    name_terms = frozenset(t for n in found_names for t, _, _ in fx.content_terms(n.surface))
+    claim_name_words = frozenset(w for n in found_names for w in n.words)
     for piece, causal in clauses(claim):
         ct = paraphrase.terms(piece, mapping)
         if not ct:
@@ -428,11 +428,13 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         r = 0.0
         if loc is not None:
             csrc, ci = loc
-            have = frozenset().union(*(s.terms for s in _window(csrc, ci, ct)))
+            cwin = _window(csrc, ci, ct)
+            have = frozenset().union(*(s.terms for s in cwin))
+            named = claim_name_words & {w for w in _WORDS.findall(piece.lower())} & frozenset().union(*(s.words for s in cwin))
             r = _recall(ct, "", have)
             if len(ct & have) < min(2, len(ct)):
                 r = min(r, CLAUSE / 2)  # one shared word does not make a fact
-            elif len(pieces) > 1 and not (csrc is src and abs(ci - i) <= 1) and not (ct & have & name_terms) \
+            elif len(pieces) > 1 and not (csrc is src and abs(ci - i) <= 1) and not named \
                     and len(ct & have) < min(FAR, len(ct)):
                 # a clause held only by a sentence away from the one the rest of the claim is
                 # about needs more than two common words there: an added fact ("and promised
