@@ -207,3 +207,30 @@ def test_the_sentence_compared_holds_most_words_in_any_of_their_relatives():
     v = _check(novella, "Though worn out, Sam Rivera kept working with firm determination at an intricate set of sound consoles.",
                "Sam Rivera, dulled by fatigue yet driven by unshakeable resolve, manipulated a complex array of audio interfaces.")
     assert v.verdict == "supported" and v.best_sentence.startswith("Sam Rivera, dulled by fatigue")
+
+
+def test_a_name_most_units_hold_is_the_documents_subject(tmp_path):
+    """"Microsoft" in its own earnings call, cited to a passage that says "we": no missing name;
+    a name few units hold still is one."""
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_files
+    from core.settings import Settings
+    from core.store.db import Store
+    if not CALLS.is_file():
+        pytest.skip("corpus absent")
+    with zipfile.ZipFile(CALLS) as z:
+        raw = z.read("txt/TranscriptFY24Q4.txt")
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("TranscriptFY24Q4.txt", raw)], max_bytes=50_000_000)
+    run_index(store, Settings(engine="offline"))
+    names = Names(store)
+    ev = "it’s no different than leases that we would have done in the past."
+    unit = next(u for u in store.query("SELECT id, text, char_start, char_end FROM text_units") if ev in u["text"])
+    assert names.share("microsoft") >= 0.5 and names.share("nadella") < 0.5
+    v = judge("Satya Nadella said that, in his view, these arrangements are just like the leases Microsoft "
+              "entered into previously [Data: Sources (1)].", [unit], names=names)
+    assert v.verdict == "supported", v.reason
+    v = judge("Satya Nadella said that, in his view, these arrangements are just like the leases Oracle "
+              "entered into previously [Data: Sources (1)].", [unit], names=names)
+    assert v.verdict != "supported"
+    store.close()

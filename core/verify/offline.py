@@ -52,6 +52,7 @@ ALIGNED = 0.4     # share of the claim's plain terms in the window for a contrad
 SUPPORTED = 0.4   # share of the claim's terms in the window for supported
 CLAUSE = 0.4      # share of a clause's terms in its best sentence for that clause to hold
 FAR = 3          # terms a clause must share with a sentence away from the claim's best one
+BACKGROUND = 0.5  # share of the workspace's units holding a name for it to be the documents' subject
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
@@ -340,8 +341,10 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                               evidence=_word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
             facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
-        elif not n.initial:
+        elif not n.initial and not all(names.share(w) >= BACKGROUND for w in n.words):
             facts.append(Fact("name", n.surface, "not found"))
+        # a name most of the workspace's units hold is what the documents are about: a passage
+        # may say "we" for it, so its absence from the cited unit is no missing fact
     # the speaker: the sentence says someone said it, the passage gives another speaker
     speaker = actors.claim_speaker(claim, [n for n in found_names if n.surface not in absent])
     if speaker is not None and strong and not any(f.text == speaker.surface and f.status == "contradicted" for f in facts):
