@@ -1,8 +1,8 @@
 """The offline judge: does the cited text support a sentence? No model; deterministic.
 
 1. Align: the source sentence that shares most of the claim's content terms (stemmed, synonyms
-   folded: core.verify.facts; a claim word the cited text lacks stands for a WordNet synonym of it
-   that the text holds: core.verify.paraphrase), widened by the sentence before and after it when they share terms
+   folded: core.verify.facts; a claim word the cited text lacks stands for any WordNet synonym of
+   it that the sentence holds, and is then read as that one: core.verify.paraphrase), widened by the sentence before and after it when they share terms
    too: the *window* the claim is compared with. Its share of the claim's terms is the meaning
    score; `strong` alignment (ALIGNED of the terms besides names and numbers) means the window is
    about the same thing, which the contradiction checks require.
@@ -21,8 +21,9 @@
      "decreased", "stronger" against "weaker"): an odd number of flips -> contradicted; so is a
      reversed comparison ("A rather than B" against "more B than A").
    An inference ("shows that", "proves") in a passage that draws none -> not held.
-3. Meaning, clause by clause (the claim cut at ", and", ";", ", while", "because"...): each clause
-   judged against its own best sentence. Every clause supported (CLAUSE of its terms) and no key
+3. Meaning, clause by clause (the claim cut at ", and", ";", ", while", "because", an appended
+   participle, ", where", "and also"...): each clause judged against its own best sentence (one
+   away from the claim's sentence needs FAR common words or a claim name in it). Every clause supported (CLAUSE of its terms) and no key
    fact missing -> supported; some -> partial, except that a reason or inference the text does
    not give ("because ...", "shows that ...") makes the claim unsupported; none -> unsupported.
    A record's own text (an entity description, a report summary: the model's words) can lift an
