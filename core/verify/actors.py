@@ -35,9 +35,14 @@ def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
     """The name the sentence says spoke: followed by a verb of saying, with at most a few
     joining words between ("Karl Keirstead of UBS remarked", "Topper was the one who cried")."""
     for n in names:
-        if _speaks(claim, n):
+        if _speaks(claim, n) or _INVERTED.search(claim[max(0, n.start - 40):n.start]):
             return n
     return None
+
+
+# the quotation inversion: "'What do you call this?' said Joe", "..., replied the Spirit"
+_INVERTED = re.compile(r"['\"\u2019\u201d,!?]\s*(?:said|replied|answered|cried|exclaimed|returned|remarked|"
+                       r"added|observed|muttered|whispered|asked|pursued|resumed|rejoined)\s+$", re.I)
 
 
 def _speaks(text: str, n: fx.Name) -> bool:
@@ -53,6 +58,15 @@ def _speaks(text: str, n: fx.Name) -> bool:
     if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
         return not ("," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""))
     return False
+
+
+_PRONOUN_SPEAKER = re.compile(rf"\b(?:he|she|they|I|we)\s+(?:\w+ly\s+)?(?:{SPEECH_VERBS})\b"
+                              rf"|\b(?:{SPEECH_VERBS})\s+(?:he|she|they)\b", re.I)
+
+
+def unnamed_speaker(sentence: str) -> bool:
+    """Does the sentence give a speaker by a pronoun only ("At last she said", "cried he")?"""
+    return bool(_PRONOUN_SPEAKER.search(sentence))
 
 
 def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
@@ -89,7 +103,7 @@ def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
 
 def _words(text: str) -> list[tuple[str, int, int]]:
     return [(stem(m.group(0).lower()), m.start(), m.end())
-            for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+", text)]
+            for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+|[\u3400-\u9fff]", text)]  # a CJK character is a word
 
 
 def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
@@ -99,12 +113,13 @@ def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], li
     return before, after
 
 
-def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str]) -> fx.Name | None:
+def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], known=None) -> fx.Name | None:
     """Another name of the window standing where the sentence puts n: at least two of the two
-    words on either side the same, one of them next to the name."""
+    words on either side the same, one of them next to the name. A one-word name opening a
+    sentence counts only when known(words) says the text writes it as a name elsewhere."""
     cb, ca = _context(claim, n.start, n.end)
     for m in fx.names(window_text):
-        if set(m.words) & claim_words or (m.initial and len(m.words) == 1):
+        if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
             continue
         wb, wa = _context(window_text, m.start, m.end)
         shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))

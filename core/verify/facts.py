@@ -181,6 +181,8 @@ def numbers(text: str) -> list[Number]:
                 value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
                 if parts[0] in ("a", "one"):
                     value = _written(words)
+            elif low == "a" and i + 2 < len(toks) and toks[i + 1].low == "couple" and toks[i + 2].low == "of":
+                value, j = 2.0, i + 3  # "a couple of biology classes": two ("a pair of tongs" is one thing)
             elif low in ("a", "one") and i + 2 < len(toks) and toks[i + 1].low in lx.FRACTIONS \
                     and toks[i + 2].low == "of":
                 out.append(Number(round(lx.FRACTIONS[toks[i + 1].low] * 100, 1), "percent", "",
@@ -327,6 +329,9 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                 continue  # "not so like a child as like an old man": a comparison of degree
             if low == "not" and "alone" in after[1:4] and not any(w in lx.NEGATIONS for w in after[:4]):
                 continue  # "not technology alone", "not by bread alone": X and more
+            if low == "nor" and any(x.low in ("neither", "not", "no", "never") or x.low.endswith("n't")
+                                    for x in toks[max(0, i - 12):i]):
+                continue  # "neither A nor B", "not A nor B": one negation governing both
             out.append((t.start, t.end))
     return out
 

@@ -21,7 +21,7 @@ NOT_NEGATING = {
     "nothing": frozenset("but less".split()),
     "none": frozenset("other".split()),
 }
-ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "无论", "非常", "未来", "别人", "别的", "无数", "并非", "不少", "不久")
+ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "不只", "不单", "无论", "非常", "未来", "别人", "别的", "无数", "并非", "不少", "不久")
 
 # Pairs of opposites (stems compared after core.query.support.stem). Each word maps to its
 # opposites; polarity flips when a claim's word meets its opposite in the aligned source text.
@@ -249,4 +249,6 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "which shows", "shows that", "showing that", "proves", "proving", "means that",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",
-          "in order", "only because", "out of fear", "因为", "所以", "因此", "导致", "表明", "说明")
+          "in order", "only because", "out of fear", "making it", "making them", "making him", "making her",
+          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明")
+CAUSAL = CAUSAL + tuple(c for c in INFERENCE if c not in CAUSAL)  # every inference is a reason clause too

@@ -1,8 +1,8 @@
 """The offline judge: does the cited text support a sentence? No model; deterministic.
 
 1. Align: the source sentence that shares most of the claim's content terms (stemmed, synonyms
-   folded: core.verify.facts; a claim word the cited text lacks stands for a WordNet synonym of it
-   that the text holds: core.verify.paraphrase), widened by the sentence before and after it when they share terms
+   folded: core.verify.facts; a claim word the cited text lacks stands for any WordNet synonym of
+   it that the sentence holds, and is then read as that one: core.verify.paraphrase), widened by the sentence before and after it when they share terms
    too: the *window* the claim is compared with. Its share of the claim's terms is the meaning
    score; `strong` alignment (ALIGNED of the terms besides names and numbers) means the window is
    about the same thing, which the contradiction checks require.
@@ -21,8 +21,9 @@
      "decreased", "stronger" against "weaker"): an odd number of flips -> contradicted; so is a
      reversed comparison ("A rather than B" against "more B than A").
    An inference ("shows that", "proves") in a passage that draws none -> not held.
-3. Meaning, clause by clause (the claim cut at ", and", ";", ", while", "because"...): each clause
-   judged against its own best sentence. Every clause supported (CLAUSE of its terms) and no key
+3. Meaning, clause by clause (the claim cut at ", and", ";", ", while", "because", an appended
+   participle, ", where", "and also"...): each clause judged against its own best sentence (one
+   away from the claim's sentence needs FAR common words or a claim name in it). Every clause supported (CLAUSE of its terms) and no key
    fact missing -> supported; some -> partial, except that a reason or inference the text does
    not give ("because ...", "shows that ...") makes the claim unsupported; none -> unsupported.
    A record's own text (an entity description, a report summary: the model's words) can lift an
@@ -51,10 +52,13 @@ from core.verify.verdict import Fact, Span, Verdict
 ALIGNED = 0.4     # share of the claim's plain terms in the window for a contradiction to count
 SUPPORTED = 0.4   # share of the claim's terms in the window for supported
 CLAUSE = 0.4      # share of a clause's terms in its best sentence for that clause to hold
+FAR = 3          # terms a clause must share with a sentence away from the claim's best one
+BACKGROUND = 0.5  # share of the workspace's units holding a name for it to be the documents' subject
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
-_CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which)\s+"
+_CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
+                         r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
                          r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
-                         r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an)\s)|，|；|并且|而且|但")
+                         r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an|also|then|later)\s)|，|；|并且|而且|但")
 
 
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
@@ -130,6 +134,35 @@ def _best(sources: list[_Source], terms: frozenset[str], plain: frozenset[str] =
     return best
 
 
+_SEGMENT = re.compile(r"[;\uff1b]|\n[ \t]*\n|\n[ \t]*(?:[\u2022*\u00b7]|\d+[.)]\s)")  # not a wrapped line's break
+
+
+def _segment(src: _Source, sent: _Sent, terms: frozenset[str]) -> _Sent:
+    """The part of a sentence, cut at semicolons, blank lines and list bullets, that shares
+    most terms with the claim: a negation in another item of a list is about another fact."""
+    piece = src.text[sent.start:sent.end]
+    cuts = [0] + [m.end() for m in _SEGMENT.finditer(piece)] + [len(piece)]
+    if len(cuts) <= 2:
+        return sent
+    parts = [_Sent(src.text, sent.start + a, sent.start + b) for a, b in zip(cuts, cuts[1:]) if piece[a:b].strip()]
+    best = max(parts, key=lambda p: len(terms & p.terms))
+    return best if terms & best.terms else sent
+
+
+def _best_alternatives(sources: list[_Source], alts: list[tuple[str, frozenset[str]]],
+                       names: frozenset[str]) -> tuple[_Source, int] | None:
+    """_best, with each claim word counted when the sentence holds any term it may stand for."""
+    best, key = None, None
+    for src in sources:
+        for i, s in enumerate(src.sents):
+            if s.start < src.lead:
+                continue
+            hits = sum((1 if own in names else 2) for own, a in alts if a & s.terms)
+            if hits and (key is None or (hits, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, -(s.end - s.start))
+    return best
+
+
 def _window(src: _Source, i: int, terms: frozenset[str]) -> list[_Sent]:
     out = [src.sents[i]]
     for j in (i - 1, i + 1):
@@ -160,7 +193,8 @@ def clauses(claim: str) -> list[tuple[str, bool]]:
 
 def _inferential(piece: str) -> bool:
     low = f" {piece.lower()} "
-    return any(f" {c} " in low for c in lx.CAUSAL if c not in ("thus", "hence"))
+    # a Chinese connective stands between characters, with no spaces around it
+    return any((f" {c} " in low) if c.isascii() else (c in low) for c in lx.CAUSAL if c not in ("thus", "hence"))
 
 
 def fabricated_names(text: str, names: Names) -> list[str]:
@@ -231,6 +265,19 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                     reason="the sentence asserts nothing to check")
         return v
     located = _best(sources, terms, plain) if terms else None
+    if located is not None and mapping:
+        # a claim word may stand for several words of the text (WordNet is sense-blind): the
+        # sentence that holds most of the claim's words in any of their relatives is the one
+        # compared, and each word is read as the relative that sentence holds
+        alts = paraphrase.choices(claim, have, frozenset(name_words))
+        other = _best_alternatives(sources, alts, frozenset(name_words))
+        if other is not None and other != located:
+            near = frozenset().union(*(s.terms for s in _window(other[0], other[1], terms)))
+            local = paraphrase.rewrite(claim, near, frozenset(name_words))
+            mapping = {**mapping, **local}
+            terms = paraphrase.terms(claim, mapping)
+            plain = frozenset(t for t in terms if t not in name_words)
+            located = other
     coverage = len(terms & frozenset().union(*(s.terms for s in sources))) / len(terms) if sources and terms else 0.0
     if located is None:
         v = Verdict("unsupported", coverage=round(coverage, 3), missing=sorted(terms), facts=facts)
@@ -262,9 +309,19 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         # window) puts the sentence's name
         in_window = all(w in wwords or stem(w) in wstems_ for w in n.words)
         swap = None
-        if (strong or score >= ALIGNED) and not n.initial and not all(w in best.words for w in n.words):
+        if (strong or score >= ALIGNED) and not all(w in best.words for w in n.words):
             lo, hi = (best.start, best.end) if in_window else (wlo, whi)
-            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words)
+            swap = actors.slot_swap(claim, n, src.text[lo:hi], name_words | set(n.words),
+                                    known=lambda words: _known_name(src, words))
+            if swap is not None and n.initial:
+                # a capital opening the sentence says nothing; where the passage has a name in
+                # its place and no document holds the word, it is a made-up name ("Citadel, for
+                # example, will use ..." against "Bridgewater Associates, for example, will use")
+                if names.absent(n.words):
+                    facts.append(Fact("name", n.surface, "absent", "no document mentions it"))
+                    continue
+                if not _known_name(src, n.words):  # written capitalised mid-sentence: a name
+                    swap = None
             if swap is not None:
                 facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
                                   evidence=src.span(lo + swap.start, lo + swap.end)))
@@ -285,8 +342,10 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                               evidence=_word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
             facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
-        elif not n.initial:
+        elif not n.initial and not all(names.share(w) >= BACKGROUND for w in n.words):
             facts.append(Fact("name", n.surface, "not found"))
+        # a name most of the workspace's units hold is what the documents are about: a passage
+        # may say "we" for it, so its absence from the cited unit is no missing fact
     # the speaker: the sentence says someone said it, the passage gives another speaker
     speaker = actors.claim_speaker(claim, [n for n in found_names if n.surface not in absent])
     if speaker is not None and strong and not any(f.text == speaker.surface and f.status == "contradicted" for f in facts):
@@ -295,6 +354,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         given = actors.passage_speakers(src.text, best.start, best.end)
         for j in (i - 1, i + 1):
             if not given and 0 <= j < len(src.sents) and src.sents[j].start >= src.lead:
+                if j == i - 1 and actors.unnamed_speaker(src.text[src.sents[j].start:src.sents[j].end]):
+                    break  # "At last she said: 'I have known him walk ...'": a speaker, not named
                 given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
         if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
                              for g, _, _ in given):
@@ -304,7 +365,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                               evidence=src.span(a, b)))
     # a role the cited text gives another person by apposition ("I'm your host, Kevin Scott")
     role = _role_holder(claim, sources)
-    if role is not None and not any(f.text == role[0] and f.status == "contradicted" for f in facts):
+    if role is not None and not any(f.text == role[0] and f.status in ("contradicted", "absent") for f in facts):
         facts = [f for f in facts if f.text != role[0]]
         facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
     # numbers, each against the passage its own clause is about
@@ -351,7 +412,9 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
             facts.append(Fact("number", num.surface, "not found"))
     # polarity
     if strong:
-        pol = polarity.flipped(claim, src, window, best, terms, mapping) or polarity.reversed_comparison(claim, src, window)
+        part = _segment(src, best, terms)
+        pwin = [part if s is best else s for s in window]
+        pol = polarity.flipped(claim, src, pwin, part, terms, mapping) or polarity.reversed_comparison(claim, src, window)
         if pol is not None:
             facts.append(pol)
     v.facts = facts
@@ -359,6 +422,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if any(f.status in ("absent", "contradicted") for f in facts):
         return _finish(v, facts)
     held, missing_causal, n_clauses = 0, False, 0
+    claim_name_words = frozenset(w for n in found_names for w in n.words)
     for piece, causal in clauses(claim):
         ct = paraphrase.terms(piece, mapping)
         if not ct:
@@ -368,10 +432,18 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
         r = 0.0
         if loc is not None:
             csrc, ci = loc
-            have = frozenset().union(*(s.terms for s in _window(csrc, ci, ct)))
+            cwin = _window(csrc, ci, ct)
+            have = frozenset().union(*(s.terms for s in cwin))
+            named = claim_name_words & {w for w in _WORDS.findall(piece.lower())} & frozenset().union(*(s.words for s in cwin))
             r = _recall(ct, "", have)
             if len(ct & have) < min(2, len(ct)):
                 r = min(r, CLAUSE / 2)  # one shared word does not make a fact
+            elif len(pieces) > 1 and not (csrc is src and abs(ci - i) <= 1) and not named \
+                    and len(ct & have) < min(FAR, len(ct)):
+                # a clause held only by a sentence away from the one the rest of the claim is
+                # about needs more than two common words there: an added fact ("and promised
+                # to buy them new cloth") otherwise finds "new" and "put" somewhere in the unit
+                r = min(r, CLAUSE / 2)
         ok = r >= CLAUSE
         held += ok
         if not ok:
@@ -486,4 +558,4 @@ def _other_names(src: _Source, window: list[_Sent], claim_words: set[str], actor
 def _known_name(src: _Source, words: tuple[str, ...]) -> bool:
     """A sentence-initial word is a name when the unit also writes it capitalised mid-sentence."""
     w = words[-1]
-    return bool(re.search(rf"[a-z,;]\s+{re.escape(w.capitalize())}(?!\w)", src.text))
+    return bool(re.search(rf"(?:[a-z,;]\s+|[\u3001\uff0c\u3400-\u9fff]\s*){re.escape(w.capitalize())}(?!\w)", src.text))

@@ -56,3 +56,21 @@ def _relative_terms(word: str, then: str = "") -> frozenset[str]:
 def terms(text: str, mapping: dict[str, str]) -> frozenset[str]:
     """The content terms of text with the claim's words rewritten."""
     return frozenset(mapping.get(text[a:b].lower(), t) for t, a, b in fx.content_terms(text))
+
+
+def choices(claim: str, have: frozenset[str], skip: frozenset[str] = frozenset()) -> list[tuple[str, frozenset[str]]]:
+    """(the claim word's own term, the terms it may stand for in the cited text: its own and
+    every WordNet relative the text holds) for each content word of the claim; names (skip)
+    stand for themselves only."""
+    out = []
+    toks = [t for t in fx.tokens(claim) if t.text[:1].isalpha()]
+    nxt = {t.start: toks[i + 1].low for i, t in enumerate(toks[:-1])}
+    for term, a, b in fx.content_terms(claim):
+        word = claim[a:b].lower()
+        alts = {term}
+        if term not in have and word not in skip and word.isalpha():
+            alts |= _relative_terms(word) & have
+            if PHRASES and a in nxt:
+                alts |= _relative_terms(word, nxt[a]) & have
+        out.append((term, frozenset(alts)))
+    return out

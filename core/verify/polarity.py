@@ -12,10 +12,14 @@ import re
 
 from core.query.support import stem
 from core.verify import facts as fx
+from core.verify import wordnet
 from core.verify.verdict import Fact
 
 
-def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None) -> list[tuple[int, int]]:
+REACH = 3  # a source's negation governs a claim term among the next three content words
+
+
+def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None, reach: int = 4) -> list[tuple[int, int]]:
     """Negation cues with a term of the other side among the next four words (mapping: the
     claim's words rewritten in the cited text's, core.verify.paraphrase)."""
     out = []
@@ -24,7 +28,7 @@ def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str]
         near = [t for t, s, _ in ct if b <= s <= b + 40]
         if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
             near = near[:1]
-        if any(t in terms for t in near[:4]):
+        if any(t in terms for t in near[:reach]):
             out.append((a, b))
     return out
 
@@ -41,7 +45,11 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     found = _cues(claim, src, [best], terms)
     # the sentences around the best one count only when it does not say all of the claim itself
     if not found[0] and not found[1] and len(terms & best.terms) < 0.8 * len(terms):
-        found = _cues(claim, src, window, terms)
+        # a polar word of the claim that the best sentence itself holds is confirmed there: its
+        # opposite in a sentence around it is about another fact
+        piece = src.text[best.start:best.end]
+        confirmed = {x for st, _, _ in fx.raw_stems(piece) for x in (st, fx.canon(st))}
+        found = _cues(claim, src, window, terms, confirmed)
     ev_neg, flips = found
     if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
@@ -60,23 +68,50 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
 
 
-def _cues(claim: str, src, sents: list, terms: frozenset[str]):
+def _same_side(st: str, opposites: frozenset[str], confirmed) -> bool:
+    """Does the best sentence hold the word or one of the same polarity (one sharing an opposite
+    with it: "increased" for "rose")?"""
+    return st in confirmed or fx.canon(st) in confirmed or any(
+        fx.ANTONYMS.get(x, frozenset()) & opposites for x in confirmed)
+
+
+def _idioms(text: str) -> set[int]:
+    """Starts of the words that open a two-word WordNet lemma with no opposite among its
+    synonyms: "falling short" (fall_short = fail) is no fall, "grew up" no growth; "cut back"
+    (= reduce) stays a cut."""
+    out = set()
+    toks = [t for t in fx.tokens(text) if t.text[:1].isalpha()]
+    for t, nxt in zip(toks, toks[1:]):
+        if stem(t.low) not in fx.ANTONYMS or text[t.end:nxt.start].strip():
+            continue
+        syn = wordnet.phrase(t.low, nxt.low)
+        if syn is not None and not any(stem(w) in fx.ANTONYMS for w in syn):
+            out.add(t.start)
+    return out
+
+
+def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozenset[str] | set[str] = frozenset()):
     """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
     ev_neg: list[tuple[int, int]] = []
     for s in sents:
         piece = src.text[s.start:s.end]
-        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms)]
+        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms, reach=REACH)]
     wstems: dict[str, tuple[int, int]] = {}
     for s in sents:
-        for st, a, b in fx.raw_stems(src.text[s.start:s.end]):
+        piece = src.text[s.start:s.end]
+        idioms = _idioms(piece)
+        for st, a, b in fx.raw_stems(piece):
+            if a in idioms:
+                continue
             wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
             wstems.setdefault(st, (s.start + a, s.start + b))
-    claim_stems = fx.raw_stems(claim)
+    idioms = _idioms(claim)
+    claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms]
     cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
     flips, used = [], set()
     for st, _, _ in claim_stems:
         opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())
-        if not opposites or st in wstems or fx.canon(st) in wstems:
+        if not opposites or st in wstems or fx.canon(st) in wstems or _same_side(st, opposites, confirmed):
             continue
         for o in opposites:
             if (o in wstems or fx.canon(o) in wstems) and o not in cstems and o not in used:

@@ -164,3 +164,16 @@ def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> f
     # a multiword lemma ("put_away") is no one word's synonym; "(p)", "(a)" mark adjective positions
     single = {lemma.split("(", 1)[0] for lemma in out if "_" not in lemma}
     return frozenset(single - {word, then})
+
+
+@functools.lru_cache(maxsize=65536)
+def phrase(word: str, then: str) -> frozenset[str] | None:
+    """The single-word synonyms of the two-word lemma that word and the word after it make
+    ("falling" then "short": fall_short = fail, miss), or None when WordNet has no such lemma."""
+    wn = _wordnet()
+    word, then = word.lower(), then.lower()
+    if wn is None or not word.isalpha() or not then.isalpha():
+        return None
+    if not any(wn.offsets(f"{b}_{then}", pos) for b, pos in wn.bases(word)):
+        return None
+    return related(word, links=False, then=then)
