@@ -93,8 +93,8 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 # body of it (a local minimum: cuts are at least that far apart). An edit can change the cuts
 # within that radius of itself and nowhere else; there is no left-to-right greedy walk whose moved
 # cut has to fall back in step. A stretch between cuts longer than a body is split inside itself
-# (halved at its best-ranked sentence end, each half alone), so a forced cut cannot cascade. A body may take part of the
-# overlap's tokens (BODY_SLACK_SHARE: the chunk then repeats fewer sentences before it), so a
+# (halved at its best-ranked sentence end, each half alone), so a forced cut cannot cascade. A
+# body may take part of the overlap's tokens (BODY_SLACK_SHARE: the chunk then repeats fewer sentences before it), so a
 # stretch that an added sentence pushes just past size - overlap is not split: a stretch is split
 # only past size - 40% of the overlap, where fewer stretches end. What is left: a cut within the
 # radius that an edit moves (its rank changed, or a pair of sentence ends moved across the radius)
