@@ -98,7 +98,7 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 # stretch that an added sentence pushes just past size - overlap is not split: a stretch is split
 # only past size - 40% of the overlap, where fewer stretches end. What is left: a cut within the
 # radius that an edit moves (its rank changed, or a pair of sentence ends moved across the radius)
-# can change a third unit, in about 1 edit in 100 (bench/chunk_edits.py; never a fourth there).
+# can change a third unit, in about 1 edit in 100, a fourth in 1 of 1900 (bench/chunk_edits.py).
 
 RADIUS_SHARE = 0.4  # a cut is the best-ranked sentence end within 40% of size - overlap tokens
 BODY_SLACK_SHARE = 0.6  # a body may hold size - overlap + 60% of the overlap tokens (the chunk's
