@@ -9,7 +9,12 @@ current rule (core.index.chunking.content_chunks) and the rule of an older commi
 from git), and print per corpus and kind the share of edits changing <= 2 units and the max;
 also units per corpus and their mean size under both rules and under plain token windows.
 
-    .venv/bin/python bench/chunk_edits.py [--edits 30] [--size 600] [--overlap 100] [--old 397222d]
+    .venv/bin/python bench/chunk_edits.py [--edits 30] [--size 600] [--overlap 100] [--old 51abfd3]
+        [--wide] [--rules before,after]
+
+--wide: the 20 kinds of WIDE_KINDS (a word changed / inserted / deleted, a sentence added /
+deleted / rewritten, each at the paragraph's start, middle and end; the paragraph rewritten; split).
+--rules after: the current rule only (two processes can run the two rules side by side).
 """
 from __future__ import annotations
 
@@ -37,6 +42,12 @@ from core.tokens import get_encoding  # noqa: E402
 
 KINDS = ["word_inserted", "word_deleted", "sentence_appended", "sentence_deleted", "paragraph_rewritten",
          "paragraph_split"]
+# the wide set (--wide): a word changed / inserted / deleted, a sentence added / deleted /
+# rewritten, each at the paragraph's start, middle and end; then the whole paragraph rewritten, split
+WHERE = ["start", "middle", "end"]
+WIDE_KINDS = [f"{k}@{w}" for k in ["word_changed", "word_inserted", "word_deleted", "sentence_added",
+                                   "sentence_deleted", "sentence_rewritten"] for w in WHERE] + [
+    "paragraph_rewritten", "paragraph_split"]
 PARA = re.compile(r"\r?\n[ \t]*\r?\n\s*")
 
 
@@ -68,13 +79,77 @@ def paragraphs(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if b > a]
 
 
+def _pick(n: int, where: str, rnd: random.Random, edge: int = 1) -> int:
+    """An index of 0..n-1 at the start (the first `edge`), the end (the last `edge`) or the middle."""
+    if where == "start":
+        return rnd.randrange(min(edge, n))
+    if where == "end":
+        return n - 1 - rnd.randrange(min(edge, n))
+    return rnd.randrange(min(edge, n - 1), max(min(edge, n - 1) + 1, n - edge))
+
+
+def _new_sentence(text: str, zh: bool, rnd: random.Random) -> str:
+    w = rnd.choice(re.findall(r"[A-Za-z]{4,}", text) or ["that"])
+    return (rnd.choice(["这一点后来也没有人再提起。", "他们随后又讨论了很久。", "此外还有一个问题。"]) if zh else
+            f"{rnd.choice(['Nobody', 'Everyone', 'Later', 'Then'])} {rnd.choice(['said', 'noted', 'recalled'])} "
+            f"the {w.lower()} again afterwards.")
+
+
+def _wide_edit(text: str, p: str, kind: str, where: str, zh: bool, sents: list, rnd: random.Random) -> str | None:
+    """One paragraph `p` edited by a wide kind at `where` (start / middle / end of the paragraph)."""
+    if kind.startswith("word_"):
+        if zh:
+            i = _pick(len(p) - 2, where, rnd, 4)
+            return (p[:i] + "确实" + p[i:] if kind == "word_inserted" else p[:i] + p[i + 2:]
+                    if kind == "word_deleted" else p[:i] + "也" + p[i + 1:])
+        w = p.split(" ")
+        if len(w) < 4:
+            return None
+        j = _pick(len(w), where, rnd, 3)
+        if kind == "word_inserted":
+            return " ".join(w[:j] + ["indeed"] + w[j:])
+        if kind == "word_deleted":
+            return " ".join(w[:j] + w[j + 1:]) if j else " ".join(w[1:])
+        trail = w[j][len(w[j].rstrip(".,;:!?'\"")):]  # keep the punctuation after the word
+        return " ".join(w[:j] + ["something" + trail] + w[j + 1:])
+    if kind == "sentence_added":
+        new = _new_sentence(text, zh, rnd)
+        k = _pick(len(sents) + 1, where, rnd)
+        at = sents[k][0] if k < len(sents) else len(p)
+        return p[:at] + (new if zh else (new + " " if k < len(sents) else " " + new)) + p[at:]
+    if len(sents) < 2:
+        return None
+    k = _pick(len(sents), where, rnd)
+    s0, s1 = sents[k]
+    if kind == "sentence_deleted":
+        nxt = sents[k + 1][0] if k + 1 < len(sents) else len(p)
+        return (p[:s0].rstrip() + p[s1:]) if k + 1 == len(sents) else p[:s0] + p[nxt:]
+    s = p[s0:s1]  # sentence_rewritten: three words of it replaced, one inserted
+    if zh:
+        for _ in range(3):
+            i = rnd.randrange(max(1, len(s) - 1))
+            s = s[:i] + "也" + s[i + 1:]
+        s = s[:-1] + "的说法" + s[-1:]
+    else:
+        w = s.split(" ")
+        for _ in range(min(3, len(w))):
+            w[rnd.randrange(len(w))] = "something"
+        w.insert(rnd.randrange(len(w) + 1), "quite")
+        s = " ".join(w)
+    return p[:s0] + s + p[s1:]
+
+
 def edit(text: str, kind: str, rnd: random.Random) -> str | None:
     """The text with one paragraph edited by `kind`, or None when the chosen paragraph does not
-    allow it (too short, one sentence)."""
+    allow it (too short, one sentence). A kind "x@where" is one of WIDE_KINDS."""
     a, b = rnd.choice([s for s in paragraphs(text) if s[1] - s[0] >= 60])
     p = text[a:b]
     zh = is_cjk(p)
     sents = split_sentences(p)
+    if "@" in kind:
+        base, where = kind.split("@")
+        q = _wide_edit(text, p, base, where, zh, sents, rnd)
+        return text[:a] + q + text[b:] if q is not None and q != p else None
     if kind == "word_inserted":
         if zh:
             i = rnd.randrange(1, len(p))
@@ -161,13 +236,16 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=30, help="edits per corpus and kind")
     ap.add_argument("--size", type=int, default=600)
     ap.add_argument("--overlap", type=int, default=100)
-    ap.add_argument("--old", default="397222d", help="commit whose content_chunks is the 'before' rule")
+    ap.add_argument("--old", default="51abfd3", help="commit whose content_chunks is the 'before' rule")
+    ap.add_argument("--wide", action="store_true", help="the 20 kinds of WIDE_KINDS instead of the 6 of KINDS")
+    ap.add_argument("--rules", default="before,after")
     ap.add_argument("--episodes", type=int, default=6)
     ap.add_argument("--calls", type=int, default=3)
     ap.add_argument("--name", default="chunk_edits")
     args = ap.parse_args()
     enc = _CachedEncoding(get_encoding())
-    rules = {"before": load_rule(args.old), "after": current}
+    rules = {r: m for r, m in {"before": load_rule(args.old), "after": current}.items() if r in args.rules.split(",")}
+    kinds = WIDE_KINDS if args.wide else KINDS
     for m in rules.values():
         m.get_encoding = lambda *_a, **_k: enc
     docs = corpora(args.episodes, args.calls)
@@ -179,15 +257,18 @@ def main() -> None:
         sizes[corpus] = {"documents": len(texts), "token_windows": windows, **{
             r: {"units": sum(map(len, b)), "mean_tokens": round(sum(c.n_tokens for x in b for c in x) / max(1, sum(map(len, b))), 1),
                 "max_tokens": max(c.n_tokens for x in b for c in x)} for r, b in base.items()}}
+        for r in rules:
+            for x in base[r]:
+                sizes[corpus][r].setdefault("all_tokens", []).extend(c.n_tokens for c in x)
         s = sizes[corpus]
-        print(f"{corpus:<17} {len(texts)} docs: units before {s['before']['units']} (mean {s['before']['mean_tokens']}) "
-              f"after {s['after']['units']} (mean {s['after']['mean_tokens']}, max {s['after']['max_tokens']}); "
-              f"token windows {windows}", flush=True)
-        for kind in KINDS:
+        print(f"{corpus:<17} {len(texts)} docs, token windows {windows}: " + "; ".join(
+            f"units {r} {s[r]['units']} (mean {s[r]['mean_tokens']}, max {s[r]['max_tokens']})" for r in rules), flush=True)
+        for kind in kinds:
             rnd = random.Random(f"{corpus}/{kind}")
             counts: dict[str, list[int]] = {r: [] for r in rules}
             tries = 0
-            while len(counts["after"]) < args.edits and tries < args.edits * 20:
+            first = next(iter(rules))
+            while len(counts[first]) < args.edits and tries < args.edits * 20:
                 tries += 1
                 d = rnd.choices(range(len(texts)), weights=[len(t) for t in texts])[0]
                 new = edit(texts[d], kind, rnd)
@@ -195,18 +276,21 @@ def main() -> None:
                     continue
                 for r, m in rules.items():
                     counts[r].append(changed(base[r][d], m.content_chunks(new, args.size, args.overlap)))
-            row = {"corpus": corpus, "kind": kind, "edits": len(counts["after"]), **{
+            row = {"corpus": corpus, "kind": kind, "edits": len(counts[first]), **{
                 r: {"le2": sum(n <= 2 for n in v), "max": max(v, default=0), "hist": dict(sorted(Counter(v).items()))}
                 for r, v in counts.items()}}
             rows.append(row)
             n = row["edits"]
-            print(f"  {kind:<20} {n:>3} edits  <=2 units: before {row['before']['le2']:>3}/{n} (max {row['before']['max']})"
-                  f"  after {row['after']['le2']:>3}/{n} (max {row['after']['max']})  after hist {row['after']['hist']}",
-                  flush=True)
+            print(f"  {kind:<25} {n:>3} edits  <=2 units: " + "  ".join(
+                f"{r} {row[r]['le2']:>3}/{n} (max {row[r]['max']}, hist {row[r]['hist']})" for r in rules), flush=True)
     tot = {r: (sum(x[r]["le2"] for x in rows), sum(x["edits"] for x in rows), max(x[r]["max"] for x in rows)) for r in rules}
     for r, (k, n, mx) in tot.items():
         print(f"all {r:<7} {k}/{n} edits change <= 2 units ({100 * k / n:.1f}%), max {mx}")
-    res = {"size": args.size, "overlap": args.overlap, "old_rule": args.old, "seconds": round(time.perf_counter() - t0, 1),
+    for s in sizes.values():  # the size distribution: deciles of chunk tokens, then drop the list
+        for r in rules:
+            t = sorted(s[r].pop("all_tokens"))
+            s[r]["deciles"] = [t[min(len(t) - 1, len(t) * q // 10)] for q in range(11)]
+    res = {"size": args.size, "wide": args.wide, "overlap": args.overlap, "old_rule": args.old, "seconds": round(time.perf_counter() - t0, 1),
            "units": sizes, "edits": rows, "total": {r: {"le2": k, "edits": n, "max": mx} for r, (k, n, mx) in tot.items()}}
     print(f"  -> {write_result(args.name, res)}")
 

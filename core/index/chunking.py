@@ -93,12 +93,17 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 # body of it (a local minimum: cuts are at least that far apart). An edit can change the cuts
 # within that radius of itself and nowhere else; there is no left-to-right greedy walk whose moved
 # cut has to fall back in step. A stretch between cuts longer than a body is split inside itself
-# (at its best-ranked sentence ends), so a forced cut cannot cascade. What is left: a cut within
-# the radius that an edit moves (its rank changed, or a pair of sentence ends moved across the
-# radius) can change a third unit, in about 1 edit in 80 (bench/chunk_edits.py).
+# (halved at its best-ranked sentence end, each half alone), so a forced cut cannot cascade. A
+# body may take part of the overlap's tokens (BODY_SLACK_SHARE: the chunk then repeats fewer sentences before it), so a
+# stretch that an added sentence pushes just past size - overlap is not split: a stretch is split
+# only past size - 40% of the overlap, where fewer stretches end. What is left: a cut within the
+# radius that an edit moves (its rank changed, or a pair of sentence ends moved across the radius)
+# can change a third unit, in about 1 edit in 100, a fourth in 1 of 1900 (bench/chunk_edits.py).
 
 RADIUS_SHARE = 0.4  # a cut is the best-ranked sentence end within 40% of size - overlap tokens
-MEAN_BODY_SHARE = 0.64  # measured: a body holds 64% of size - overlap tokens on average (five
+BODY_SLACK_SHARE = 0.6  # a body may hold size - overlap + 60% of the overlap tokens (the chunk's
+# overlap shrinks to fit the size); alone it took 13 -> 8 of 900 bench edits changing 3 units
+MEAN_BODY_SHARE = 0.65  # measured: a body holds 65% of size - overlap tokens on average (five
 # corpora, 600/100, bench/chunk_edits.py); the run estimate divides by it
 
 
@@ -196,31 +201,25 @@ def _anchors(segs: list[_Segment], pos: list[int], radius: int) -> list[int]:
             if radius <= pos[i + 1] <= total - radius and _is_anchor(segs, pos, i, 0, len(segs), radius)]
 
 
-def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, body_max: int,
-           radius: int) -> list[tuple[int, int]]:
-    """Bodies (segment ranges) of the stretch lo..hi-1: itself when it fits, else the fewest
-    bodies that fit, cut at a segment end among those that allow that many (each side keeps a
-    quarter of a body if it can): one that would be a cut if the stretch were the whole text (a
-    cut of before an edit that put a better one near it), else the best-ranked. Only the
-    stretch's own content decides, so a forced cut cannot move the cuts of other stretches."""
-    g = pos[hi] - pos[lo]
-    if g <= body_max or hi - lo == 1:
+def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, fit: int,
+           guard: int) -> list[tuple[int, int]]:
+    """Bodies (segment ranges) of the stretch lo..hi-1: itself when it holds at most `fit`
+    tokens, else cut at its best-ranked segment end that leaves `guard` tokens on either side
+    (without one: the end nearest its middle) and each side split the same way. A side's bodies
+    depend on that side's content only, so an edit reshapes only the bodies on its own side down
+    the halvings. (Session 5 cut a stretch into the fewest bodies that fit: when an edit changed
+    that number, every body of the stretch changed: a 2-token edit of A Christmas Carol changed 4
+    units.)"""
+    if pos[hi] - pos[lo] <= fit or hi - lo == 1:
         return [(lo, hi)]
-    k = -(-g // body_max)
-    k1 = k // 2
-    lo_left, hi_left = g - (k - k1) * body_max, k1 * body_max  # the left side holds k1 bodies
-    guard = body_max // 4
     cands = range(lo, hi - 1)
-    fits = [j for j in cands if lo_left <= pos[j + 1] - pos[lo] <= hi_left]
-    guarded = [j for j in fits if min(pos[j + 1] - pos[lo], pos[hi] - pos[j + 1]) >= guard]
-    pool = guarded or fits
+    pool = [j for j in cands if min(pos[j + 1] - pos[lo], pos[hi] - pos[j + 1]) >= guard]
     if pool:
-        inner = [j for j in pool if _is_anchor(segs, pos, j, lo, hi, radius)]
-        j = min(inner or pool, key=lambda j: (segs[j].rank, j))
-    else:  # segments too long to meet the window: the end nearest to it
-        mid = (lo_left + hi_left) / 2
+        j = min(pool, key=lambda j: (segs[j].rank, j))
+    else:  # segments too long for the guard: the end nearest the middle
+        mid = (pos[hi] - pos[lo]) / 2
         j = min(cands, key=lambda j: (abs(pos[j + 1] - pos[lo] - mid), j))
-    return _split(segs, pos, lo, j + 1, body_max, radius) + _split(segs, pos, j + 1, hi, body_max, radius)
+    return _split(segs, pos, lo, j + 1, fit, guard) + _split(segs, pos, j + 1, hi, fit, guard)
 
 
 def content_chunks(text: str, size: int = 600, overlap: int = 100,
@@ -228,22 +227,27 @@ def content_chunks(text: str, size: int = 600, overlap: int = 100,
     """Chunks of at most `size` tokens that end at sentence (preferably paragraph) ends chosen by
     local content; each chunk after the first opens with the whole sentences before its body, up
     to `overlap` tokens (the overlap of token windows, in sentences). A body is the text between
-    two cuts (`_anchors`), split inside itself when longer than size - overlap (`_split`)."""
+    two cuts (`_anchors`), split inside itself when longer than size - overlap plus the slack
+    (`_split`); the overlap repeats sentences of the previous body only, so an edited sentence is
+    in its own chunk and at most the next one's."""
     if size <= 0 or not 0 <= overlap < size:
         raise ValueError("chunk size must be positive and overlap smaller than size")
     if not text:
         return []
     body_max = size - overlap
     radius = max(overlap, int(body_max * RADIUS_SHARE), 1)
+    fit = body_max + int(overlap * BODY_SLACK_SHARE)  # the longest stretch left whole
     segs = _segments(text, body_max, encoding)
     pos = [0, *accumulate(s.n_tokens for s in segs)]
     cuts = [-1, *_anchors(segs, pos, radius), len(segs) - 1]
-    bodies = [b for a, z in zip(cuts, cuts[1:]) for b in _split(segs, pos, a + 1, z + 1, body_max, radius)]
+    guard = body_max // 4  # a stretch is split at least a quarter of a body from its ends
+    bodies = [b for a, z in zip(cuts, cuts[1:]) for b in _split(segs, pos, a + 1, z + 1, fit, guard)]
     enc = get_encoding(encoding)
     chunks: list[Chunk] = []
+    prev_lo = 0
     for lo, hi in bodies:
-        first = lo  # the overlap: whole segments before the body, up to `overlap` tokens
-        while first > 0 and pos[lo] - pos[first - 1] <= overlap:
+        first = lo  # the overlap: whole segments of the previous body, up to `overlap` tokens
+        while first > prev_lo and pos[lo] - pos[first - 1] <= overlap:
             first -= 1
         while True:
             c0, c1 = segs[first].start, segs[hi - 1].end
@@ -251,6 +255,7 @@ def content_chunks(text: str, size: int = 600, overlap: int = 100,
             n = len(enc.encode_ordinary(piece))
             if n <= size or first == lo:
                 break
-            first += 1  # tokens merged differently across segments: drop a sentence of overlap
+            first += 1  # over the size (a body using the slack): drop a sentence of overlap
         chunks.append(Chunk(len(chunks), piece, n, c0, c1))
+        prev_lo = lo
     return chunks
