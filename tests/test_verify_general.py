@@ -226,7 +226,8 @@ def test_a_name_most_units_hold_is_the_documents_subject(tmp_path):
     names = Names(store)
     ev = "it’s no different than leases that we would have done in the past."
     unit = next(u for u in store.query("SELECT id, text, char_start, char_end FROM text_units") if ev in u["text"])
-    assert names.share("microsoft") >= 0.5 and names.share("nadella") < 0.5
+    from core.verify.offline import BACKGROUND
+    assert names.share("microsoft") >= BACKGROUND and names.share("nadella") < BACKGROUND
     v = judge("Satya Nadella said that, in his view, these arrangements are just like the leases Microsoft "
               "entered into previously [Data: Sources (1)].", [unit], names=names)
     assert v.verdict == "supported", v.reason
