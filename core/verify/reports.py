@@ -25,7 +25,7 @@ from typing import Callable
 from core.query.citations import sentences_with_citations, strip_citations
 from core.query.resolve import Resolver
 from core.verify.names import Names
-from core.verify.offline import fabricated_names
+from core.verify.absent import fabricated_names
 from core.verify.verdict import FLAGGED, RANK, VERDICTS, Fact, Verdict
 
 _SECTION = re.compile(r"^##\s+(.+)$", re.M)
