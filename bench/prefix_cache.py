@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 from unittest import mock
 
@@ -50,8 +51,7 @@ def served(src: Path, affinity: bool) -> list[tuple[str, str]]:
             order.append((conversation_key(messages), text))
         return text
 
-    patch = mock.patch.object(Affinity, "may_go", lambda self, t, now: (True, None)) if not affinity \
-        else mock.patch.object(Affinity, "may_go", Affinity.may_go)
+    patch = nullcontext() if affinity else mock.patch.object(Affinity, "may_go", lambda self, t, now: (True, None))
     with patch, tempfile.TemporaryDirectory() as tmp, \
             FakeOpenAIServer(answer, interrupt="drop", identify="llama-cpp-python", token_delay=0.0005,
                              models=("test-model",)) as server:
