@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass
 from math import log
 from typing import Iterable
@@ -82,9 +83,16 @@ _EARLY = re.compile(r"\b(?:at|in) the (?:very )?(?:beginning|start|outset)\b|\ba
 _SIGNPOST_WORDS = 9     # a sentence of at most this many words may just introduce the next one
 
 
-@functools.lru_cache(maxsize=1)
+_LOCAL = threading.local()
+
+
 def _stemmer():
-    return snowballstemmer.stemmer("english")
+    """One Snowball stemmer per thread: a stemmer keeps the word it works on in itself, so two
+    threads sharing one (two sessions asking at once) corrupt each other's word."""
+    st = getattr(_LOCAL, "stemmer", None)
+    if st is None:
+        st = _LOCAL.stemmer = snowballstemmer.stemmer("english")
+    return st
 
 
 @functools.lru_cache(maxsize=200000)
