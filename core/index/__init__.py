@@ -9,6 +9,7 @@ chunking           chunks that keep their span in their document: token windows,
                    content-defined chunks (cut at sentence/paragraph ends) the index uses
 chunk_stage        documents into text units (ids from their text: an edit keeps the others)
 extract_stage      entities, relationships and claims per unit; grounding  rejecting invented ones
+name_shape         rejecting a model's names shaped like sentence openers (adverbs, phrases)
 graph_stage        merging entities and relationships, summarising their descriptions
 cooccurrence       inferred edges between entities of one sentence where the model stated none
 entity_resolution  near-duplicate names merged where the graph supports it (undoable)

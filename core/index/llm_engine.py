@@ -12,6 +12,7 @@ from typing import Any
 from core.index.cooccurrence import sentence_edges
 from core.index.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
+from core.index.name_shape import not_a_name
 from core.llm.jsonparse import JSONParseError, chat_json, is_complete_json
 from core.llm.client import LLM, ContextOverflowError
 from core.llm.context_window import DEFAULT_WINDOW, MARGIN, fit_to_window
@@ -204,6 +205,10 @@ class LLMEngine:
             if not is_grounded(name, text, folded):
                 out.rejected.append({"kind": "entity", "name": name,
                                      "reason": "the name does not occur in its source text"})
+                continue
+            shape = not_a_name(name, text)
+            if shape:
+                out.rejected.append({"kind": "entity", "name": name, "reason": shape})
                 continue
             seen.add(normalize_title(name))
             etype = str(e.get("type") or "other").strip().lower()
