@@ -126,7 +126,7 @@ def _lead(unit: dict, text: str) -> int:
 @dataclass
 class Support:
     verdict: str
-    score: float
+    score: float = 0.0
     best_sentence: str = ""
     text_unit_id: str | None = None
     char_start: int | None = None

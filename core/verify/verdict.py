@@ -5,12 +5,15 @@ workspace's documents), contradicted (the cited text gives another number, actor
 polarity for the same fact), unsupported (its key facts or meaning are not in the cited text),
 partial (some are, some are not), supported.
 
-A Verdict keeps the fields of core.query.support.Support (score, best_sentence, its spans in the
-unit and the document, coverage, matched, missing) so every screen that highlights the best
-sentence keeps working: `document.text[char_start:char_end] == best_sentence`."""
+A Verdict is a core.query.support.Support (score, best_sentence, its spans in the unit and the
+document, coverage, matched, missing) with its facts, its judge and a reason, so every screen
+that highlights the best sentence keeps working: `document.text[char_start:char_end] ==
+best_sentence`."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+
+from core.query.support import Support
 
 VERDICTS = ("fabricated", "contradicted", "unsupported", "partial", "supported")
 RANK = {v: i for i, v in enumerate(VERDICTS)}  # lower is worse
@@ -51,19 +54,7 @@ class Fact:
 
 
 @dataclass
-class Verdict:
-    verdict: str
-    score: float = 0.0
-    best_sentence: str = ""
-    text_unit_id: str | None = None
-    char_start: int | None = None
-    char_end: int | None = None
-    unit_start: int | None = None
-    unit_end: int | None = None
-    coverage: float = 0.0
-    record_score: float = 0.0
-    matched: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
+class Verdict(Support):
     facts: list[Fact] = field(default_factory=list)
     judge: str = "offline"
     reason: str = ""
