@@ -142,9 +142,18 @@ class Support:
         return asdict(self)
 
 
+# what an answer's Markdown puts around a sentence: a list item's number or bullet, a heading's
+# hashes, a quote's ">" (at its start) and emphasis ("**Ebenezer Scrooge**:"); none of it is
+# what the sentence asserts ("1. **Ebenezer" is no number of the claim)
+_MD_LEAD = re.compile(r"^\s*(?:(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+)+")
+_MD_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
+
+
 def claim_text(sentence: str) -> str:
-    """The sentence without its citation markers."""
-    return strip_citations(sentence, parse_citations(sentence))
+    """The sentence without its citation markers and without the Markdown of the answer around
+    it (list number or bullet, heading, emphasis)."""
+    text = strip_citations(sentence, parse_citations(sentence))
+    return _MD_EMPHASIS.sub("", _MD_LEAD.sub("", text))
 
 
 def judge(sentence: str, sources: Iterable[dict], record_texts: Iterable[str] = ()) -> Support:
