@@ -204,6 +204,14 @@ def test_stored_citations_of_removed_units_say_source_removed(indexed):
     page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], "A cited sentence.", False),
                                         ("Sources", 99999, "Another.", False)])
     assert "(source removed)" in page and "(missing)" in page and doc["title"] in page
+    # the sentence's verdict says why it has no source, not "nothing it cites exists"
+    from core.query.citations import parse_citations
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    from core.verify.reports import judge_sentence
+    sentence = f"A cited sentence [Data: Sources ({unit['human_readable_id']})]."
+    v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
+    assert v.verdict == "unsupported" and v.reason == f"its sources were removed with {doc['title']}"
 
 
 def test_remove_refuses_an_unknown_document_and_changes_nothing(indexed):

@@ -152,17 +152,23 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     """One cited sentence judged against the union of its references' text units."""
     units: dict[str, dict] = {}
     record_texts: list[str] = []
+    removed: list[str] = []
     for c in cites:
         for ref in c.refs:
             res = resolver.resolve(ref)
             if res.dangling and on_dangling:
                 on_dangling(c, ref)
             if res.record is None:
+                if res.removed:
+                    removed.append(res.removed)
                 continue
             for u in res.text_units:
                 units.setdefault(u["id"], u)
             record_texts += res.record_texts()
     if not units and not record_texts:
+        if removed:  # a saved answer whose sources went with a removed or replaced document
+            titles = ", ".join(dict.fromkeys(removed))
+            return Verdict("unsupported", reason=f"its sources were removed with {titles}")
         return Verdict("unsupported", reason="nothing it cites exists")
     return judge(sentence, list(units.values()), record_texts, names=names)
 
