@@ -212,7 +212,9 @@ def past_queries(store: Store) -> None:
     current = (st.session_state.get("ask_result") or {}).get("trace_id")
     with st.container(key="sm-past"):
         for t in traces:
-            label = t["question"] if len(t["question"]) <= 70 else t["question"][:67] + "..."
+            # the method in the label: the same question asked twice is two answers to tell apart
+            label = t["question"] if len(t["question"]) <= 60 else t["question"][:57] + "..."
+            label = f"{label} \u00b7 {t['method']}"
             if st.button(label, key=f"trace_{t['id']}", width="stretch",
                          type="primary" if t["id"] == current else "secondary",
                          help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 "

@@ -83,7 +83,10 @@ def test_a_reopened_question_brings_back_its_method_and_text(two_homes, monkeypa
     at.segmented_control(key="ask_method").set_value("local").run()
     _ask(at, "Who is Maria Okafor?")                            # then a local one
     assert at.segmented_control(key="ask_method").value == "local"
-    next(b for b in at.button if b.label == "What are the main themes?").click().run()
+    # each past question says its method: the same question asked twice is told apart
+    past = [b for b in at.button if b.key and b.key.startswith("trace_")]
+    assert [b.label for b in past] == ["Who is Maria Okafor? \u00b7 local", "What are the main themes? \u00b7 global"]
+    next(b for b in past if b.label == "What are the main themes? \u00b7 global").click().run()
     assert not at.exception
     assert at.segmented_control(key="ask_method").value == "global"
     assert at.text_area(key="ask_question").value == "What are the main themes?"

@@ -74,8 +74,10 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
     if not entities:
         result.no_data = True
         result.answer = offline.no_data_answer(
-            question, "它没有提到索引中的任何实体" if offline.has_cjk(question)
-            else "it names no entity found in the index")
+            question, "它没有提到索引中的任何实体（局部搜索从一个实体出发；关于整个语料的问题请用全局搜索）"
+            if offline.has_cjk(question)
+            else "it names no entity found in the index (local search starts from an entity; for a "
+                 "question about the corpus as a whole, ask with global search)")
     elif llm is None:
         result.answer = _offline_answer(question, tables, params, store, entities)
     else:
