@@ -51,6 +51,8 @@ def test_remove_a_document_from_the_corpus_page(tmp_path, monkeypatch):
     history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
     assert history.iloc[0]["operation"] == "remove" and history.iloc[0]["status"] == "finished"
     assert "documents +0 -1" in history.iloc[0]["changes"]
+    done = [_plain(x.value) for x in at.success]
+    assert any(m.startswith("The removal finished. The corpus now holds 2 documents:") for m in done), done
 
 
 def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):

@@ -49,6 +49,7 @@ def remove_panel(store: Store, workspace: Path, running: bool) -> None:
             with ui.guard():
                 remove_documents(store, ids)
                 st.session_state.pop("remove_pick", None)
+                st.session_state.pop("last_ingest", None)  # "Added ..." of an earlier upload: stale now
                 _start(workspace)
                 st.rerun()
         if running:

@@ -40,14 +40,18 @@ def ended_panel(store: Store) -> None:
     status, counts = run.get("status") or "", run.get("counts") or {}
     if status.startswith("finished"):
         levels = counts.get("levels")
-        built = (f"{counts.get('documents', 0):,} documents became {counts.get('entities', 0):,} "
-                 f"entities, {counts.get('relationships', 0):,} relationships and "
+        docs = counts.get("documents", 0)
+        what = {"remove": "The removal", "replace": "The replacement"}.get(run.get("operation") or "", "Indexing")
+        graph = (f"{counts.get('entities', 0):,} entities, {counts.get('relationships', 0):,} relationships and "
                  f"{counts.get('communities', 0):,} communities"
                  + (f" on {levels} level{'s' if levels != 1 else ''}" if isinstance(levels, int) else "")
                  + f", with {counts.get('community_reports', 0):,} reports.")
+        plural = "s" if docs != 1 else ""
+        built = (f"{docs:,} document{plural} became {graph}" if what == "Indexing"
+                 else f"The corpus now holds {docs:,} document{plural}: {graph}")
         with st.container(border=True):
-            st.success(("Indexing finished with failures (listed below). " if "failures" in status
-                        else "Indexing finished. ") + built, icon=":material/check_circle:")
+            st.success((f"{what} finished with failures (listed below). " if "failures" in status
+                        else f"{what} finished. ") + built, icon=":material/check_circle:")
             if run.get("error"):
                 st.caption(ui.md(run["error"]))
             c1, c2, _ = st.columns([1, 1, 2])
