@@ -1,7 +1,8 @@
 """An answer's Markdown is not what its sentences assert: the list numbers and emphasis of a
 global answer ("1. **Ebenezer Scrooge**: ...") were read as numbers of the claim, so exact quotes
 came out partial ("number “1. **Ebenezer”: not in the cited text") or contradicted ("number
-“8. **Arc”: the source says 36,000 Arc"), and half of an answer's chips turned orange."""
+“8. **Arc”: the source says 36,000 Arc"; a point's label "increased, decreased, grew" read as the
+sentence's polarity), and half of an answer's chips turned orange."""
 from __future__ import annotations
 
 import re
@@ -29,6 +30,12 @@ def test_a_quoted_list_item_is_supported_and_its_number_and_bold_are_no_facts():
         v = judge(item, [unit], names=names)
         assert v.verdict == "supported", (item, [f.describe() for f in v.facts])
         assert not [f.text for f in v.facts if _LIST_NUMBER.search(f.text)]
+    # an offline point's bold label is its heading, not part of the quoted sentence: its words
+    # ("decreased" among "increased, decreased, grew") are no polarity of the claim
+    unit2 = {"id": "u2", "char_start": 0, "text": "In our largest quarter, revenue increased 10% and costs rose."}
+    v = judge("5. **revenue and margin: increased, decreased, grew** \u2014 In our largest quarter, revenue "
+              "increased 10% [Data: Sources (1)].", [unit2], names=Names(texts=[unit2["text"]]))
+    assert v.verdict == "supported", [f.describe() for f in v.facts]
     # a number of the claim is still a number: another amount is still contradicted
     v = judge("2. **Arc users**: 46,000 Arc users joined [Data: Sources (1)].", [unit], names=names)
     assert v.verdict == "contradicted" and v.failing.text.startswith("46,000")

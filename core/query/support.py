@@ -146,14 +146,17 @@ class Support:
 # hashes, a quote's ">" (at its start) and emphasis ("**Ebenezer Scrooge**:"); none of it is
 # what the sentence asserts ("1. **Ebenezer" is no number of the claim)
 _MD_LEAD = re.compile(r"^\s*(?:(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+)+")
+# a list item's bold label before a dash or colon ("**Amy Hood and Satya Nadella: chief, officer,
+# capex** — The first is, ..."): a heading of the point, not part of the sentence it introduces
+_MD_LABEL = re.compile(r"^(?:\*\*|__)[^*_\n]{1,200}(?:\*\*|__)\s*(?:[:\u2014\u2013]|-\s)\s*(?=\S)")
 _MD_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
 
 
 def claim_text(sentence: str) -> str:
     """The sentence without its citation markers and without the Markdown of the answer around
-    it (list number or bullet, heading, emphasis)."""
+    it (list number or bullet, heading, a point's bold label, emphasis)."""
     text = strip_citations(sentence, parse_citations(sentence))
-    return _MD_EMPHASIS.sub("", _MD_LEAD.sub("", text))
+    return _MD_EMPHASIS.sub("", _MD_LABEL.sub("", _MD_LEAD.sub("", text)))
 
 
 def judge(sentence: str, sources: Iterable[dict], record_texts: Iterable[str] = ()) -> Support:
