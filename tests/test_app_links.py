@@ -3,6 +3,8 @@ workspace leaves nothing of the old one on screen, and a re-opened question puts
 and text back in the form."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -85,8 +87,10 @@ def test_a_reopened_question_brings_back_its_method_and_text(two_homes, monkeypa
     assert at.segmented_control(key="ask_method").value == "local"
     # each past question says its method: the same question asked twice is told apart
     past = [b for b in at.button if b.key and b.key.startswith("trace_")]
-    assert [b.label for b in past] == ["Who is Maria Okafor? \u00b7 local", "What are the main themes? \u00b7 global"]
-    next(b for b in past if b.label == "What are the main themes? \u00b7 global").click().run()
+    assert [b.label.rsplit(" \u00b7 ", 1)[0] for b in past] == \
+        ["Who is Maria Okafor? \u00b7 local", "What are the main themes? \u00b7 global"]
+    assert all(re.fullmatch(r"\d\d:\d\d", b.label.rsplit(" \u00b7 ", 1)[1]) for b in past)  # and when
+    next(b for b in past if b.label.startswith("What are the main themes? \u00b7 global")).click().run()
     assert not at.exception
     assert at.segmented_control(key="ask_method").value == "global"
     assert at.text_area(key="ask_question").value == "What are the main themes?"
