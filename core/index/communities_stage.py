@@ -21,14 +21,34 @@ from core.store.db import Store
 
 def leiden_hierarchy(edges: list[tuple[str, str, float]], max_cluster_size: int, seed: int
                      ) -> list[tuple[str, int, int, int]]:
-    """(node, cluster, parent (-1 for none), level) for every node at every level."""
+    """(node, cluster, parent (-1 for none), level) for every node at every level.
+
+    Each connected component is clustered on its own (largest first, then by its first node), its
+    clusters numbered after the previous component's: modularity weighs a community against the
+    whole graph's edges, so clustered together, a document removed elsewhere would reshape the
+    communities of one it shares no entity with."""
     if not edges:
         return []
-    result = gn.hierarchical_leiden(edges=edges, max_cluster_size=max_cluster_size,
-                                    seed=seed & 0xFFFFFFFF, resolution=1.0, randomness=0.001,
-                                    use_modularity=True, iterations=1)
-    return [(c.node, c.cluster, -1 if c.parent_cluster is None else c.parent_cluster, c.level)
-            for c in result]
+    g = nx.Graph()
+    g.add_weighted_edges_from(edges)
+    comps = sorted((sorted(c) for c in nx.connected_components(g)), key=lambda c: (-len(c), c[0]))
+    comp_of = {n: i for i, nodes in enumerate(comps) for n in nodes}
+    parts: list[list[tuple[str, str, float]]] = [[] for _ in comps]
+    for e in edges:
+        parts[comp_of[e[0]]].append(e)
+    out: list[tuple[str, int, int, int]] = []
+    base = 0
+    for part in parts:
+        result = gn.hierarchical_leiden(edges=part, max_cluster_size=max_cluster_size,
+                                        seed=seed & 0xFFFFFFFF, resolution=1.0, randomness=0.001,
+                                        use_modularity=True, iterations=1)
+        top = -1
+        for c in result:
+            parent = -1 if c.parent_cluster is None else c.parent_cluster + base
+            out.append((c.node, c.cluster + base, parent, c.level))
+            top = max(top, c.cluster)
+        base += top + 1
+    return out
 
 
 def _graph(entities: list[dict], rels: list[dict], use_lcc: bool) -> dict[tuple[str, str], float]:
