@@ -230,6 +230,8 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
           "trillion": 1_000_000_000_000, "k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 FRACTIONS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+# Collective numerals: the noun is the group it counts ("the trio moved deeper": three).
+COLLECTIVES = {"duo": 2, "trio": 3, "threesome": 3, "quartet": 4, "foursome": 4, "quintet": 5, "sextet": 6}
 ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
              "八": 8, "九": 9, "十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 
