@@ -34,7 +34,7 @@ the thresholds below were chosen on a development part of the set and checked on
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from core.query.support import claim_text, stem
@@ -138,7 +138,10 @@ def _read(sentence: str, units: Iterable[dict], record_texts: Iterable[str], nam
     sources = [Source(u) for u in units if u.get("text")]
     record_texts = [t for t in record_texts if t]
     names = names or Names(texts=[s.text for s in sources] + record_texts)
-    found_names = fx.names(claim)
+    # a word opening the sentence says nothing by its capital, unless the workspace's documents
+    # write it capitalised mid-sentence ("Siemens shared last week ...": ", Siemens shared how")
+    found_names = [replace(n, initial=False) if n.initial and all(names.written_as_name(w) for w in n.words) else n
+                   for n in fx.names(claim)]
     name_words = {w for n in found_names if not n.initial for w in n.words}  # "The", "Meeting" opening a sentence are words
     # the claim's words that the cited text does not hold, in the text's words where WordNet
     # relates them (core.verify.paraphrase)
