@@ -127,3 +127,32 @@ def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], k
         if shared >= 2 and adjacent:
             return m
     return None
+
+
+_SYMMETRIC = re.compile(r"^[\s,\u3001\uff0c]*(?:and|or|&|with|vs\.?|versus|\u548c|\u4e0e|\u53ca|\u540c|\u8ddf)?[\s,\u3001\uff0c]*$", re.I)
+
+
+def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Name, fx.Name] | None:
+    """Two names of the sentence that trade places in the passage ("X 于 2016 年被 Y 收购" against
+    "Y ... 被 X 收购"; "Nuance acquired Microsoft"): each stands in the other's slot (two of the
+    two words either side the same, one next to it). Names joined by "and", "or", "with" or a
+    comma alone say nothing by their order. Returns the passage's names in a's and b's slots."""
+    if a.start > b.start:
+        a, b = b, a
+    if _SYMMETRIC.match(claim[a.end:b.start]):
+        return None
+    found = fx.names(text)
+    def slot(n: fx.Name, words: tuple[str, ...]) -> fx.Name | None:
+        cb, ca = _context(claim, n.start, n.end)
+        for m in found:
+            if m.words != words:
+                continue
+            wb, wa = _context(text, m.start, m.end)
+            shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
+            if shared >= 2 and ((cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])):
+                return m
+        return None
+    in_a, in_b = slot(a, b.words), slot(b, a.words)
+    if in_a is None or in_b is None:
+        return None
+    return in_a, in_b

@@ -122,6 +122,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                 coverage=round(coverage, 3), matched=sorted(c.terms & a.wterms), missing=sorted(c.terms - a.wterms))
     absent = {f.text for f in c.facts}
     _check_names(c, a, absent)
+    _check_reversal(c, a)
     _check_speaker(c, a, absent)
     _check_role(c)
     _check_numbers(c, a)
@@ -247,6 +248,23 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
             c.facts.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
         # may say "we" for it, so its absence from the cited unit is no missing fact
+
+
+def _check_reversal(c: _Claim, a: _Aligned) -> None:
+    """Two names of the sentence that trade places in the matched sentence -> contradicted
+    (core.verify.actors.role_reversal)."""
+    if not (a.strong or a.score >= ALIGNED) or any(f.kind == "name" and f.status != "found" for f in c.facts):
+        return
+    text = a.src.text[a.best.start:a.best.end]
+    named = [n for n in c.found_names if not n.initial and all(w in a.best.words for w in n.words)]
+    for x, y in zip(named, named[1:]):
+        if x.words == y.words:
+            continue
+        hit = actors.role_reversal(c.claim, x, y, text)
+        if hit is not None:
+            c.facts.append(Fact("name", x.surface, "contradicted", f"the source puts {y.surface} in its place",
+                                evidence=a.src.span(a.best.start + hit[0].start, a.best.start + hit[0].end)))
+            return
 
 
 def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
