@@ -106,7 +106,7 @@ def _words(text: str) -> list[tuple[str, int, int]]:
             for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+|[\u3400-\u9fff]", text)]  # a CJK character is a word
 
 
-def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
+def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
     """k words before start and after end (a possessive 's dropped)."""
     before = [w for w, _, e in _words(text[max(0, start - 60):start])][-k:]
     after = [w for w, _, _ in _words(text[end:end + 60]) if w not in ("s",)][:k]
@@ -117,11 +117,11 @@ def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], k
     """Another name of the window standing where the sentence puts n: at least two of the two
     words on either side the same, one of them next to the name. A one-word name opening a
     sentence counts only when known(words) says the text writes it as a name elsewhere."""
-    cb, ca = _context(claim, n.start, n.end)
+    cb, ca = context(claim, n.start, n.end)
     for m in fx.names(window_text):
         if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
             continue
-        wb, wa = _context(window_text, m.start, m.end)
+        wb, wa = context(window_text, m.start, m.end)
         shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
         adjacent = (cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])
         if shared >= 2 and adjacent:
@@ -143,11 +143,11 @@ def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Nam
         return None
     found = fx.names(text)
     def slot(n: fx.Name, words: tuple[str, ...]) -> fx.Name | None:
-        cb, ca = _context(claim, n.start, n.end)
+        cb, ca = context(claim, n.start, n.end)
         for m in found:
             if m.words != words:
                 continue
-            wb, wa = _context(text, m.start, m.end)
+            wb, wa = context(text, m.start, m.end)
             shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
             if shared >= 2 and ((cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])):
                 return m
