@@ -252,5 +252,8 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",
           "in order", "only because", "out of fear", "making it", "making them", "making him", "making her",
-          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明")
+          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明",
+          # a purpose is a reason too ("..., 目的是降低调用成本", "in an effort to")
+          "so as to", "in an effort to", "with the aim of", "aimed at", "the main reason", "the reason",
+          "目的是", "为的是", "为了", "以便", "旨在")
 CAUSAL = CAUSAL + tuple(c for c in INFERENCE if c not in CAUSAL)  # every inference is a reason clause too
