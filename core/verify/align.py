@@ -78,9 +78,12 @@ def best(sources: list[Source], terms: frozenset[str], plain: frozenset[str] = f
         for i, s in enumerate(src.sents):
             if s.start < src.lead:
                 continue
-            hits = len(terms & s.terms) + len(plain & s.terms)
-            if hits and (key is None or (hits, -(s.end - s.start)) > key):
-                best, key = (src, i), (hits, -(s.end - s.start))
+            said = len(plain & s.terms)
+            hits = len(terms & s.terms) + said
+            # at equal hits the sentence that says something of the claim beats one that only
+            # names its subject ("KEVIN SCOTT: Yeah, for sure.")
+            if hits and (key is None or (hits, said, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, said, -(s.end - s.start))
     return best
 
 
@@ -107,9 +110,10 @@ def best_alternatives(sources: list[Source], alts: list[tuple[str, frozenset[str
         for i, s in enumerate(src.sents):
             if s.start < src.lead:
                 continue
+            said = sum(1 for own, a in alts if own not in names and a & s.terms)
             hits = sum((1 if own in names else 2) for own, a in alts if a & s.terms)
-            if hits and (key is None or (hits, -(s.end - s.start)) > key):
-                best, key = (src, i), (hits, -(s.end - s.start))
+            if hits and (key is None or (hits, said, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, said, -(s.end - s.start))
     return best
 
 

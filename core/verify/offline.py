@@ -78,11 +78,15 @@ class _Claim:
     terms: frozenset[str]
     plain: frozenset[str]
     facts: list[Fact] = field(default_factory=list)
+    said: frozenset[str] = frozenset()
 
     def reterm(self, mapping: dict) -> None:
         self.mapping = mapping
         self.terms = paraphrase.terms(self.claim, mapping)
         self.plain = frozenset(t for t in self.terms if t not in self.name_words)
+        # what the claim says of its names: the plain terms less the names' own stems ("scot")
+        named = {t for t, _, _ in fx.content_terms(" ".join(self.name_words))}
+        self.said = frozenset(t for t in self.plain if t not in named)
 
 
 @dataclass
@@ -165,7 +169,7 @@ def _locate(c: _Claim) -> tuple[Source, int] | None:
     words of the text (WordNet is sense-blind): the sentence that holds most of the claim's words
     in any of their relatives is the one compared, and each word is read as the relative that
     sentence holds (which re-terms the claim)."""
-    located = al.best(c.sources, c.terms, c.plain) if c.terms else None
+    located = al.best(c.sources, c.terms, c.said) if c.terms else None
     if located is not None and c.mapping:
         alts = paraphrase.choices(c.claim, c.have, frozenset(c.name_words))
         other = al.best_alternatives(c.sources, alts, frozenset(c.name_words))
