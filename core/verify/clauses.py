@@ -9,6 +9,7 @@ from core.verify import lexicon as lx
 
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
+                         r"|,\s+(?=(?:much|most|some|all|half|part|many|none|each)\s+of\s+(?:it|them|this|these|those|which)\s)"  # ", much of it for ..."
                          r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
                          r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an|also|then|later)\s)|，|；|并且|而且|但")
 
