@@ -242,7 +242,8 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         if a.strong and not n.initial and al.is_actor(c.claim, n):
             # nowhere in the cited text and the passage names someone else; or in it elsewhere,
             # while the passage's own actor (who says or does it) is someone else
-            other = al.other_names(src, window, c.name_words, actors_only=elsewhere is not None)
+            other = al.other_names(src, [best] + [s for s in window if s is not best], c.name_words,
+                                   actors_only=elsewhere is not None)  # the matched sentence's first
         if other:
             c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
