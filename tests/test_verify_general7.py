@@ -102,6 +102,11 @@ def test_as_companies_opens_a_reason_clause():
     v = _check(call, "Teams Rooms revenue more than doubled year-over-year as companies rebuilt their offices for hybrid work.", ev)
     assert v.verdict == "unsupported" and "offices" in _fact(v, "meaning", "not found").text
     assert _check(call, "Teams Rooms revenue more than doubled year-over-year.", ev).verdict == "supported"
+    # a short participle keeps its complement: no cut inside ", matching expectations as customers ..."
+    q2 = _doc(CALLS, "TranscriptFY22Q2.txt")
+    v = _check(q2, "Office commercial licensing fell 17%, matching expectations as customers kept moving to the cloud.",
+               "Office commercial licensing decreased 17%, in line with expectations and consistent with the ongoing customer shift to the cloud.")
+    assert v.verdict == "supported", v.facts
 
 
 def test_much_of_it_opens_a_clause_of_its_own():

@@ -23,10 +23,13 @@ def clauses(claim: str) -> list[tuple[str, bool]]:
     out, last, causal = [], 0, False
     for m in _CLAUSE_CUT.finditer(claim):
         piece = claim[last:m.start()]
+        as_cut = re.fullmatch(r",?\s*as\s*", m.group(0)) is not None
+        if as_cut and re.match(r"\s*[a-z]+ing\s", piece) and len(fx.content_terms(piece)) < 3:
+            continue  # a short participle keeps its complement: ", matching expectations as customers ..."
         if piece.strip():
             out.append((piece, causal))
         causal = any(c in m.group(0).lower() for c in ("because", "since", "so that", "in order", "due to", "so ")) \
-            or (re.fullmatch(r",?\s*as\s*", m.group(0)) is not None and re.match(_AS_SUBJECT, claim[m.end():]) is not None)
+            or (as_cut and re.match(_AS_SUBJECT, claim[m.end():]) is not None)
         last = m.end()
     out.append((claim[last:], causal))
     merged: list[tuple[str, bool]] = []
