@@ -11,7 +11,8 @@
      search over every text unit: core.verify.names) -> fabricated; not in a strongly aligned
      window that names someone else, another name in its slot of the matched sentence, or a
      speaker the passage does not give ("Amy Hood said" under a "SATYA NADELLA:" label), or a
-     role the text gives another person ("I'm your host, Kevin Scott": core.verify.roles) ->
+     role the text gives another person ("I'm your host, Kevin Scott": core.verify.roles), or two
+     of the sentence's names trading places in the matched sentence (a role reversal) ->
      contradicted (another actor: core.verify.actors);
    - a number (with its kind and unit): found when the cited text has the same value; otherwise
      contradicted when the aligned window gives another value of the same kind and unit, or gives
