@@ -9,7 +9,8 @@ test fails on the session-start judge:
 - two names that trade places in the matched sentence are a role reversal;
 - an antonym in the claim word's own slot contradicts, whatever else the sentence flips;
 - a purpose ("目的是 ...") and "as companies ..." open reason clauses; ", much of it ..." a clause;
-- the compared sentence is chosen on what the claim says of its names, not on the names."""
+- the compared sentence is chosen on what the claim says of its names, not on the names;
+- a name only in a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") stands in no slot."""
 from __future__ import annotations
 
 import re
@@ -125,3 +126,13 @@ def test_the_compared_sentence_says_something_of_the_names():
     f = _fact(v, "number", "contradicted")
     assert v.verdict == "contradicted" and f.text.startswith("16") and f.evidence.text.startswith("14")
     assert "KEVIN SCOTT: Yeah" not in v.best_sentence
+
+
+def test_a_name_only_in_the_speaker_label_stands_in_no_slot():
+    part = _doc(PODCASTS, "Simone-Giertz-part2.txt")
+    ev = "KEVIN SCOTT: Simone Giertz is a Swedish inventor maker, robotics enthusiast, TV host, professional YouTuber, and most recently, entrepreneur."
+    v = _check(part, "Kevin Scott is a Swedish inventor maker, robotics enthusiast, TV host and professional YouTuber.", ev)
+    f = _fact(v, "name", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "Kevin Scott" and "Simone Giertz" in f.note
+    assert _check(part, "Simone Giertz is a Swedish inventor maker, robotics enthusiast, TV host and professional YouTuber.",
+                  ev).verdict == "supported"

@@ -61,6 +61,7 @@ BACKGROUND = 0.4  # share of the workspace's units holding a name for it to be t
 # (0.5 at first; with session 6's chunk rule Microsoft is in 46% of its own call's units)
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+_LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")
 
 
 @dataclass
@@ -209,6 +210,11 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
     (unless most of the workspace's units hold it: what the documents are about)."""
     src, window, best = a.src, a.window, a.best
     wstems_ = {stem(w) for w in a.wwords}
+    # a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") names who speaks, not who
+    # the sentence is about: a name only there stands in no slot of it
+    piece = src.text[best.start:best.end]
+    label = _LABEL.search(piece[:120])
+    said = frozenset(_WORDS.findall(piece[label.end():].lower())) if label else best.words
     for n in c.found_names:
         if n.surface in absent:
             continue
@@ -216,7 +222,7 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         # window) puts the sentence's name
         in_window = all(w in a.wwords or stem(w) in wstems_ for w in n.words)
         swap = None
-        if (a.strong or a.score >= ALIGNED) and not all(w in best.words for w in n.words):
+        if (a.strong or a.score >= ALIGNED) and not all(w in said for w in n.words):
             lo, hi = (best.start, best.end) if in_window else (a.wlo, a.whi)
             swap = actors.slot_swap(c.claim, n, src.text[lo:hi], c.name_words | set(n.words),
                                     known=lambda words: al.known_name(src, words))
