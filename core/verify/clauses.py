@@ -7,9 +7,14 @@ import re
 from core.verify import facts as fx
 from core.verify import lexicon as lx
 
+# "as" before a plural subject opens a reason clause ("... doubled as companies rebuilt their
+# offices"); before "a", "its", "the" it mostly names a role ("chose Microsoft as its partner")
+_AS_SUBJECT = r"(?:companies|customers|businesses|organizations|organisations|enterprises|firms|people|users|consumers|investors)\s"
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
+                         r"|,\s+(?=(?:much|most|some|all|half|part|many|none|each)\s+of\s+(?:it|them|this|these|those|which)\s)"  # ", much of it for ..."
                          r"|\s+(?:because|since|so that|in order to|due to|after|before|while)\s+"
+                         r"|\s+as\s+(?=" + _AS_SUBJECT + r")"
                          r"|\s+and\s+(?=(?:the|his|her|its|their|he|she|it|they|a|an|also|then|later)\s)|，|；|并且|而且|但")
 
 
@@ -18,9 +23,13 @@ def clauses(claim: str) -> list[tuple[str, bool]]:
     out, last, causal = [], 0, False
     for m in _CLAUSE_CUT.finditer(claim):
         piece = claim[last:m.start()]
+        as_cut = re.fullmatch(r",?\s*as\s*", m.group(0)) is not None
+        if as_cut and re.match(r"\s*[a-z]+ing\s", piece) and len(fx.content_terms(piece)) < 3:
+            continue  # a short participle keeps its complement: ", matching expectations as customers ..."
         if piece.strip():
             out.append((piece, causal))
-        causal = any(c in m.group(0).lower() for c in ("because", "since", "so that", "in order", "due to", "so "))
+        causal = any(c in m.group(0).lower() for c in ("because", "since", "so that", "in order", "due to", "so ")) \
+            or (as_cut and re.match(_AS_SUBJECT, claim[m.end():]) is not None)
         last = m.end()
     out.append((claim[last:], causal))
     merged: list[tuple[str, bool]] = []

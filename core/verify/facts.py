@@ -33,6 +33,7 @@ class Token(NamedTuple):
         return self.text.lower().replace("\u2019", "'")
 
 
+_CJK_NEXT = re.compile(r"[ \t]*[\u3400-\u9fff]")
 _OPENERS = frozenset(".!?:;\"\u201c\u201d([\u2014\u2013'\u2018")
 
 
@@ -46,6 +47,8 @@ def tokens(text: str) -> tuple[Token, ...]:
             k -= 1
         initial = k < 0 or text[k] in _OPENERS or text[k] == "-" and k > 0 and text[k - 1] == "-" \
             or text.count("\n", k, s) >= 2
+        if initial and _CJK_NEXT.match(text, m.end()):
+            initial = False  # Chinese text capitalises nothing: "Gao 等人在综述中" opens with a name
         out.append(Token(m.group(0), s, m.end(), initial))
     return tuple(out)
 
@@ -181,6 +184,10 @@ def numbers(text: str) -> list[Number]:
                 value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
                 if parts[0] in ("a", "one"):
                     value = _written(words)
+            elif low in lx.COLLECTIVES:
+                out.append(Number(float(lx.COLLECTIVES[low]), "count", "", t.text, t.start, t.end))
+                i += 1
+                continue  # "the trio": three, counting the group itself (no unit after it)
             elif low == "a" and i + 2 < len(toks) and toks[i + 1].low == "couple" and toks[i + 2].low == "of":
                 value, j = 2.0, i + 3  # "a couple of biology classes": two ("a pair of tongs" is one thing)
             elif low in ("a", "one") and i + 2 < len(toks) and toks[i + 1].low in lx.FRACTIONS \

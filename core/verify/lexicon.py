@@ -230,6 +230,8 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
           "trillion": 1_000_000_000_000, "k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 FRACTIONS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+# Collective numerals: the noun is the group it counts ("the trio moved deeper": three).
+COLLECTIVES = {"duo": 2, "trio": 3, "threesome": 3, "quartet": 4, "foursome": 4, "quintet": 5, "sextet": 6}
 ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
              "八": 8, "九": 9, "十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 
@@ -250,5 +252,8 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",
           "in order", "only because", "out of fear", "making it", "making them", "making him", "making her",
-          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明")
+          "which made", "which makes", "resulting in", "thereby", "因为", "所以", "因此", "导致", "表明", "说明",
+          # a purpose is a reason too ("..., 目的是降低调用成本", "in an effort to")
+          "so as to", "in an effort to", "with the aim of", "aimed at", "the main reason", "the reason",
+          "目的是", "为的是", "为了", "以便", "旨在")
 CAUSAL = CAUSAL + tuple(c for c in INFERENCE if c not in CAUSAL)  # every inference is a reason clause too

@@ -15,7 +15,8 @@ class Names:
         self._cache: dict[str, bool] = {}
         self._shares: dict[str, float] = {}
         self._titles: set[str] | None = None
-        self._texts = " ".join(texts or []).lower()
+        self._raw = " ".join(texts or [])
+        self._texts = self._raw.lower()
 
     def _entity_words(self) -> set[str]:
         if self._titles is None:
@@ -63,6 +64,24 @@ class Names:
             return False
         pattern = _bounded(word)
         return any(pattern.search((t.get("text") or "").lower()) for t in texts)
+
+    def written_as_name(self, word: str) -> bool:
+        """Does a text unit write the word capitalised after a lower-case word or a comma (a name,
+        not a capital opening a sentence)? With texts only, those texts are read."""
+        key = "\0cap:" + word
+        if key not in self._cache:
+            pattern = re.compile(rf"(?:[a-z,;]\s+|[\u3001\uff0c\u3400-\u9fff]\s*){re.escape(word.capitalize())}(?![\w])")
+            texts = [self._raw] if self._raw else []
+            if self.store is not None:
+                q = '"' + word.replace('"', '""') + '"'
+                try:
+                    texts = [t.get("text") or "" for t in self.store.query(
+                        "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
+                        "text_units_fts MATCH ? LIMIT 50)", [q])]
+                except Exception:
+                    texts = []
+            self._cache[key] = any(pattern.search(t) for t in texts)
+        return self._cache[key]
 
     def share(self, word: str) -> float:
         """The share of the workspace's text units that hold the word (the full-text index; with

@@ -12,6 +12,7 @@ import re
 
 from core.query.support import stem
 from core.verify import facts as fx
+from core.verify.actors import context as actors_context
 from core.verify import wordnet
 from core.verify.verdict import Fact
 
@@ -19,18 +20,48 @@ from core.verify.verdict import Fact
 REACH = 3  # a source's negation governs a claim term among the next three content words
 
 
-def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None, reach: int = 4) -> list[tuple[int, int]]:
-    """Negation cues with a term of the other side among the next four words (mapping: the
-    claim's words rewritten in the cited text's, core.verify.paraphrase)."""
+def _scopes(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None,
+            reach: int = 4) -> list[tuple[int, int, frozenset[str], int]]:
+    """(start, end, the terms it governs, end of its reach) of each negation cue with a term of the
+    other side among the next four words (mapping: the claim's words rewritten in the cited
+    text's, core.verify.paraphrase)."""
     out = []
-    ct = [((mapping or {}).get(piece[a:b].lower(), t), a, b) for t, a, b in fx.content_terms(piece)]
+    ct = [((mapping or {}).get(piece[a:b].lower(), t), a, b, e) for t, a, b, e in
+          ((t, a, b, b) for t, a, b in fx.content_terms(piece))]
     for a, b in fx.negation_positions(piece):
-        near = [t for t, s, _ in ct if b <= s <= b + 40]
+        near = [(t, e) for t, s, _, e in ct if b <= s <= b + 40]
         if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
             near = near[:1]
-        if any(t in terms for t in near[:reach]):
-            out.append((a, b))
+        governed = frozenset(t for t, _ in near[:reach] if t in terms)
+        if governed:
+            out.append((a, b, governed, near[:reach][-1][1]))
     return out
+
+
+def _scoped_negations(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None, reach: int = 4) -> list[tuple[int, int]]:
+    """Negation cues with a term of the other side among the next four words."""
+    return [(a, b) for a, b, _, _ in _scopes(piece, terms, mapping, reach)]
+
+
+def _direct(claim: str, cpos: int, text: str, spos: int, claim_scopes: list, ev_scopes: list) -> bool:
+    """An antonym in the claim word's own slot (two of the two words either side the same, one
+    next to it: "percentage increased slightly" against "percentage decreased slightly"), with no
+    negation governing either word: a reversal of that fact whatever else the sentence flips."""
+    if any(a <= cpos <= e for a, _, _, e in claim_scopes) or any(a <= spos <= e for a, _, _, e in ev_scopes):
+        return False
+    cw = _word_at(claim, cpos)
+    sw = _word_at(text, spos)
+    if cw is None or sw is None:
+        return False
+    cb, ca = actors_context(claim, cpos, cw)
+    sb, sa = actors_context(text, spos, sw)
+    shared = len(set(cb) & set(sb)) + len(set(ca) & set(sa))
+    return shared >= 2 and bool((cb and sb and cb[-1] == sb[-1]) or (ca and sa and ca[0] == sa[0]))
+
+
+def _word_at(text: str, pos: int) -> int | None:
+    m = re.match(r"[A-Za-z\u00c0-\u024f'\u2019-]+", text[pos:])
+    return pos + m.end() if m else None
 
 
 def flipped(claim: str, src, window: list, best, terms: frozenset[str],
@@ -40,7 +71,8 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     sentences around it only when it holds no cue at all."""
     # a claim's negation counts where what it negates is in the window to compare with
     wterms = frozenset().union(*(s.terms for s in window))
-    claim_neg = _scoped_negations(claim, wterms, mapping)
+    claim_scopes = _scopes(claim, wterms, mapping)
+    claim_neg = [(x, y) for x, y, _, _ in claim_scopes]
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
     # the sentences around the best one count only when it does not say all of the claim itself
@@ -50,8 +82,11 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         piece = src.text[best.start:best.end]
         confirmed = {x for st, _, _ in fx.raw_stems(piece) for x in (st, fx.canon(st))}
         found = _cues(claim, src, window, terms, confirmed)
-    ev_neg, flips = found
-    if (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
+    ev_neg, flips, ev_scopes, flip_at = found
+    direct = next((f for c, f in zip(flip_at, flips) if _direct(claim, c, src.text, f[0], claim_scopes, ev_scopes)), None)
+    if direct is not None:
+        flips = [direct]
+    elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
     if flips:
         at = flips[0]
@@ -93,9 +128,12 @@ def _idioms(text: str) -> set[int]:
 def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozenset[str] | set[str] = frozenset()):
     """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
     ev_neg: list[tuple[int, int]] = []
+    ev_scopes: list[tuple[int, int, frozenset[str], int]] = []
     for s in sents:
         piece = src.text[s.start:s.end]
-        ev_neg += [(s.start + a, s.start + b) for a, b in _scoped_negations(piece, terms, reach=REACH)]
+        got = [(s.start + a, s.start + b, g, s.start + e) for a, b, g, e in _scopes(piece, terms, reach=REACH)]
+        ev_scopes += got
+        ev_neg += [(a, b) for a, b, _, _ in got]
     wstems: dict[str, tuple[int, int]] = {}
     for s in sents:
         piece = src.text[s.start:s.end]
@@ -108,8 +146,8 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
     idioms = _idioms(claim)
     claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms]
     cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
-    flips, used = [], set()
-    for st, _, _ in claim_stems:
+    flips, used, flip_at = [], set(), []
+    for st, cpos, _ in claim_stems:
         opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())
         if not opposites or st in wstems or fx.canon(st) in wstems or _same_side(st, opposites, confirmed):
             continue
@@ -117,8 +155,9 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
             if (o in wstems or fx.canon(o) in wstems) and o not in cstems and o not in used:
                 used.add(o)
                 flips.append(wstems.get(o) or wstems.get(fx.canon(o)))
+                flip_at.append(cpos)
                 break
-    return ev_neg, flips
+    return ev_neg, flips, ev_scopes, flip_at
 
 
 _COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)|\b(\w+)\s+rather\s+than\s+(\w+)"

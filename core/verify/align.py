@@ -1,0 +1,183 @@
+"""The offline judge's alignment: the cited text units prepared as sentences with their content
+terms, the source sentence that shares most of a claim's terms, the window around it, and the
+word-level look-ups the fact checks use (where a word or a name stands in the cited text).
+core.verify.offline judges with them."""
+from __future__ import annotations
+
+import functools
+import re
+
+from core.query.citations import sentence_spans
+from core.verify import facts as fx
+from core.verify.verdict import Span
+
+_WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+
+
+class Sent:
+    __slots__ = ("start", "end", "terms", "words")
+
+    def __init__(self, text: str, start: int, end: int):
+        self.start, self.end = start, end
+        piece = text[start:end]
+        self.terms = frozenset(t for t, _, _ in fx.content_terms(piece))
+        self.words = frozenset(_WORDS.findall(piece.lower()))
+
+
+@functools.lru_cache(maxsize=8192)
+def prepared(text: str) -> tuple[tuple[Sent, ...], frozenset[str]]:
+    sents = tuple(Sent(text, s, e) for s, e in sentence_spans(text))
+    union: set[str] = set()
+    for s in sents:
+        union |= s.terms
+    return sents, frozenset(union)
+
+
+@functools.lru_cache(maxsize=8192)
+def numbers(text: str) -> tuple[fx.Number, ...]:
+    return tuple(fx.numbers(text))
+
+
+def _lead(unit: dict, text: str) -> int:
+    start, end = unit.get("char_start"), unit.get("char_end")
+    if start is None or end is None:
+        return 0
+    return max(0, len(text) - (end - start))
+
+
+class Source:
+    """One cited text unit, prepared."""
+
+    def __init__(self, unit: dict):
+        self.unit = unit
+        self.text = unit.get("text") or ""
+        self.sents, self.terms = prepared(self.text)
+        self.lead = _lead(unit, self.text)
+        base = unit.get("char_start")
+        self.base = None if base is None else base - self.lead
+
+    def span(self, s: int, e: int) -> Span:
+        return Span(self.text[s:e], self.unit.get("id"), s, e,
+                    None if self.base is None else self.base + s,
+                    None if self.base is None else self.base + e)
+
+    def sentence_at(self, pos: int) -> Sent | None:
+        for s in self.sents:
+            if s.start <= pos < s.end:
+                return s
+        return None
+
+
+def best(sources: list[Source], terms: frozenset[str], plain: frozenset[str] = frozenset()) -> tuple[Source, int] | None:
+    """The sentence sharing most terms; the plain ones (besides names) count twice: a name is
+    what a passage is about, its other words say what it says about it."""
+    best, key = None, None
+    for src in sources:
+        if not terms & src.terms:
+            continue
+        for i, s in enumerate(src.sents):
+            if s.start < src.lead:
+                continue
+            said = len(plain & s.terms)
+            hits = len(terms & s.terms) + said
+            # at equal hits the sentence that says something of the claim beats one that only
+            # names its subject ("KEVIN SCOTT: Yeah, for sure.")
+            if hits and (key is None or (hits, said, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, said, -(s.end - s.start))
+    return best
+
+
+_SEGMENT = re.compile(r"[;\uff1b]|\n[ \t]*\n|\n[ \t]*(?:[\u2022*\u00b7]|\d+[.)]\s)")  # not a wrapped line's break
+
+
+def segment(src: Source, sent: Sent, terms: frozenset[str]) -> Sent:
+    """The part of a sentence, cut at semicolons, blank lines and list bullets, that shares
+    most terms with the claim: a negation in another item of a list is about another fact."""
+    piece = src.text[sent.start:sent.end]
+    cuts = [0] + [m.end() for m in _SEGMENT.finditer(piece)] + [len(piece)]
+    if len(cuts) <= 2:
+        return sent
+    parts = [Sent(src.text, sent.start + a, sent.start + b) for a, b in zip(cuts, cuts[1:]) if piece[a:b].strip()]
+    best = max(parts, key=lambda p: len(terms & p.terms))
+    return best if terms & best.terms else sent
+
+
+def best_alternatives(sources: list[Source], alts: list[tuple[str, frozenset[str]]],
+                       names: frozenset[str]) -> tuple[Source, int] | None:
+    """best, with each claim word counted when the sentence holds any term it may stand for."""
+    best, key = None, None
+    for src in sources:
+        for i, s in enumerate(src.sents):
+            if s.start < src.lead:
+                continue
+            said = sum(1 for own, a in alts if own not in names and a & s.terms)
+            hits = sum((1 if own in names else 2) for own, a in alts if a & s.terms)
+            if hits and (key is None or (hits, said, -(s.end - s.start)) > key):
+                best, key = (src, i), (hits, said, -(s.end - s.start))
+    return best
+
+
+def window(src: Source, i: int, terms: frozenset[str]) -> list[Sent]:
+    out = [src.sents[i]]
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(src.sents) and src.sents[j].start >= src.lead and terms & src.sents[j].terms:
+            out.append(src.sents[j])
+    return sorted(out, key=lambda s: s.start)
+
+
+def recall(terms: frozenset[str], text: str, have: frozenset[str] | None = None) -> float:
+    if not terms:
+        return 0.0
+    have = have if have is not None else frozenset(t for t, _, _ in fx.content_terms(text))
+    return len(terms & have) / len(terms)
+
+
+def is_actor(claim: str, n: fx.Name) -> bool:
+    """Is the name the sentence's actor: among its first words ("Dick Wilkins called out...",
+    "It was Fred who...")?"""
+    head = re.sub(r"^(?:it\s+was|it\s+is|and|but|then)\s+", "", claim[:n.start].strip().lower())
+    return len(head.split()) <= 2
+
+
+def word_span(src: Source, window: list[Sent], word: str) -> Span | None:
+    for s in window:
+        m = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", src.text[s.start:s.end], re.I)
+        if m:
+            return src.span(s.start + m.start(), s.start + m.end())
+    return None
+
+
+def find_word(sources: list[Source], words: tuple[str, ...]) -> Span | None:
+    word = words[-1]
+    for src in sources:
+        m = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", src.text[src.lead:], re.I)
+        if m:
+            return src.span(src.lead + m.start(), src.lead + m.end())
+    return None
+
+
+_SPEECH = re.compile(r"(?:said|says|replied|cried|asked|answered|exclaimed|remarked|told|added|called)\s*$", re.I)
+
+
+def other_names(src: Source, window: list[Sent], claim_words: set[str], actors_only: bool = False) -> list[str]:
+    out = []
+    for s in window:
+        piece = src.text[s.start:s.end]
+        for n in fx.names(piece):
+            if n.initial and not known_name(src, n.words):
+                continue
+            if set(n.words) & claim_words:
+                continue
+            if actors_only:
+                before = piece[max(0, n.start - 20):n.start]
+                label = piece[n.end:n.end + 30].lstrip().startswith((":", ",")) and piece[n.start:n.end].isupper()
+                if not (_SPEECH.search(before) or label):
+                    continue
+            out.append(n.surface)
+    return out
+
+
+def known_name(src: Source, words: tuple[str, ...]) -> bool:
+    """A sentence-initial word is a name when the unit also writes it capitalised mid-sentence."""
+    w = words[-1]
+    return bool(re.search(rf"(?:[a-z,;]\s+|[\u3001\uff0c\u3400-\u9fff]\s*){re.escape(w.capitalize())}(?!\w)", src.text))
