@@ -52,3 +52,27 @@ def test_no_chip_of_an_offline_global_answer_judges_its_list_numbers(indexed_hom
     facts = [f.text for s, _, cites in sents if cites
              for f in judge_sentence(resolver, s, cites, judge, names).facts]
     assert facts and not [t for t in facts if _LIST_NUMBER.search(t)], facts
+
+
+def test_an_offline_themes_answer_on_carol_quotes_verbatim_and_is_supported():
+    """Two points of a real offline answer on A Christmas Carol that were flagged in the newcomer's
+    walk: a sentence quoted word for word is supported, whatever its neighbours say ("people who
+    were not to be trifled with" is no polarity of the Fezziwig caption) and whatever names it
+    repeats in parallel ("Mrs. Cratchit kissed him, ... the two young Cratchits kissed him" is no
+    role reversal)."""
+    import pytest
+    from tests.verify_corpus import CORPORA, assert_exact_highlights, read_doc, unit_around
+    path = CORPORA / "christmas_carol" / "a_christmas_carol_pg24022.txt"
+    if not path.exists():
+        pytest.skip("../shared/corpora is not available")
+    doc = read_doc(path)
+    names = Names(texts=[doc])
+    for label, quote, evidence in (
+            ("6. **Mrs. Fezziwig and Fezziwig: cleared, dance, partner** (community report 20) \u2014 ",
+             "Then old Fezziwig stood out to dance with Mrs. Fezziwig", "[Illustration: _Then old Fezziwig stood out"),
+            ("3. **Mrs. Cratchit and Peter Cratchit: collars, potatoes, wife** (community report 66) \u2014 ",
+             "Mrs. Cratchit kissed him, his daughters kissed him, the two young Cratchits kissed him, and Peter "
+             "and himself shook hands", "Mrs. Cratchit kissed him")):
+        v = judge(f"{label}{quote} [Data: Sources (1)].", [unit_around(doc, evidence, 900, 600)], names=names)
+        assert v.verdict == "supported", (quote, [f.describe() for f in v.facts])
+        assert_exact_highlights(doc, v)

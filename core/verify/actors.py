@@ -155,4 +155,7 @@ def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Nam
     in_a, in_b = slot(a, b.words), slot(b, a.words)
     if in_a is None or in_b is None:
         return None
+    if slot(a, a.words) is not None and slot(b, b.words) is not None:
+        return None  # each also stands in its own place ("Mrs. Cratchit kissed him, ... the two
+        # young Cratchits kissed him"): a parallel, not a reversal
     return in_a, in_b

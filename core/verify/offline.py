@@ -368,7 +368,9 @@ def _check_polarity(c: _Claim, a: _Aligned) -> None:
     if not a.strong:
         return
     part = al.segment(a.src, a.best, c.terms)
-    pwin = [part if s is a.best else s for s in a.window]
+    # a sentence the matched one holds word for word is read there alone: a "not" in the next
+    # sentence ("people who were not to be trifled with") is no polarity of a quote
+    pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
     pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping) \
         or polarity.reversed_comparison(c.claim, a.src, a.window)
     if pol is not None:
