@@ -6,10 +6,9 @@ A verdict stands only with a quote that is in a passage (whitespace aside; the s
 document's own text); otherwise the offline verdict stands, marked so. What the model cannot
 know it is never asked: a name no document holds is fabricated by the offline check, and a
 sentence the offline judge found contradicted (a number, actor, date or polarity against the
-source's span) stays contradicted. A "supported" over an offline partial or unsupported holds
-only when the model also calls the part the offline judge did not find supported on its own
-(and never over an inference the cited text does not draw): see _doubt. Calls are cached like
-every call (core.llm.client)."""
+source's span) stays contradicted. The model confirms or lowers the offline verdict, never
+raises it: its reading above the offline verdict is kept in the reason (see RAISE). Calls are
+cached like every call (core.llm.client)."""
 from __future__ import annotations
 
 import re
@@ -20,9 +19,16 @@ from core.prompts import render
 from core.textutil import is_cjk
 from core.verify.names import Names
 from core.verify.offline import judge as offline_judge
-from core.verify.verdict import Fact, Verdict
+from core.verify.verdict import RANK, Fact, Verdict
 
 VERDICTS = ("supported", "partial", "unsupported", "contradicted")
+# Qwen 1.5B's disagreements with the offline judge were nearly all readings above it, and most
+# of those wrong: 17 of 26 on claims, claims_fresh2 and claims_fresh3 and, with the missing
+# clause asked about alone as well, on claims_fresh4 (overreach: "..., which shows that he had
+# never cared what other people said about him"; added facts: "... and also taught him to
+# build radios"; "... because he suspected Taylor of sabotaging the base's power").
+# A model's reading above the offline verdict is said, not taken.
+RAISE = "the model reads it as {}; a model's reading does not raise the offline verdict"
 PASSAGE_CHARS = 1600   # around the best sentence, per passage
 MAX_PASSAGES = 3
 
@@ -89,13 +95,11 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
         offline.judge = "offline"
         offline.reason = (offline.reason + "; " if offline.reason else "") + f"the model failed: {exc}"
         return offline
-    upgrade = str(obj.get("verdict")).lower().strip() == "supported" and offline.verdict != "supported"
-    if upgrade:
-        doubt = _doubt(llm, claim, passages, offline)
-        if doubt:
-            offline.judge = "offline"
-            offline.reason = (offline.reason + "; " if offline.reason else "") + doubt
-            return offline
+    said = str(obj.get("verdict")).lower().strip()
+    if said in RANK and RANK[said] > RANK.get(offline.verdict, 0):
+        offline.judge = "offline"
+        offline.reason = (offline.reason + "; " if offline.reason else "") + RAISE.format(said)
+        return offline
     verdict = str(obj.get("verdict")).lower().strip()
     quotes = obj.get("quotes") or []
     if isinstance(quotes, str):
@@ -142,34 +146,3 @@ def _ask(llm, claim: str, passages: list[tuple[dict, int, int]]) -> dict:
     obj, _raw, _n = chat_json(llm, messages, max_tokens=400, stage="verify", validate=_valid)
     return obj
 
-
-def _doubt(llm, claim: str, passages: list[tuple[dict, int, int]], offline: Verdict) -> str:
-    """Why the model's "supported" does not undo the offline verdict ("" when it does).
-
-    Qwen 1.5B called every overreach and every partial claim it was asked about supported
-    (9 of 9 upgrades on claims_fresh2/3 were to supported, 6 of them wrong): a verdict that
-    rests on the part of the sentence the offline judge did not find is checked on that part.
-    - an inference the cited text does not draw ("which shows that ...") is kept, like a
-      contradiction: the offline check found the cue and no cause in the source;
-    - a clause of the sentence not found in the cited text is asked about alone; the model must
-      call that part supported too, with a quote in the source."""
-    parts = [f for f in offline.facts if f.kind == "meaning" and f.status == "not found"]
-    if any(f.note == "the cited text draws no such inference" for f in parts):
-        return "the cited text draws no such inference; the model's reading does not undo that"
-    part = next((f.text for f in parts if len(f.text) < len(claim) - 3), None)
-    if part is None:
-        return ""  # the sentence as a whole: the model's paraphrase reading stands
-    try:
-        obj = _ask(llm, part, passages)
-    except Exception:  # noqa: BLE001 - an unusable second answer leaves the offline verdict
-        return f"the model did not confirm its part \u201c{part}\u201d"
-    if str(obj.get("verdict")).lower().strip() != "supported" or not _quoted(obj, passages):
-        return f"the model did not confirm its part \u201c{part}\u201d"
-    return ""
-
-
-def _quoted(obj: dict, passages: list[tuple[dict, int, int]]) -> bool:
-    quotes = obj.get("quotes") or []
-    quotes = [quotes] if isinstance(quotes, str) else quotes
-    return any(isinstance(q, str) and find_quote(q, (u.get("text") or "")[lo:hi])
-               for q in quotes for u, lo, hi in passages)
