@@ -120,12 +120,12 @@ def test_model_judge_keeps_a_verdict_it_backs_with_an_exact_quote(llm):
     model, server = llm
     doc = _doc(CAROL)
     unit = _unit(doc, "Scrooge never painted out Old Marley's name.")
-    v = model_judge(model, "Scrooge never painted out Old Marley's name [Data: Sources (1)].", [unit],
+    v = model_judge(model, "Scrooge never bothered to paint out Old Marley's name [Data: Sources (1)].", [unit],
                     names=Names(texts=[doc]))
     assert v.judge == "model" and v.verdict == "supported" and server.count("chat") == 1
     assert doc[v.char_start:v.char_end] == v.best_sentence and "painted out" in v.best_sentence
     # cached like every call
-    model_judge(model, "Scrooge never painted out Old Marley's name [Data: Sources (1)].", [unit],
+    model_judge(model, "Scrooge never bothered to paint out Old Marley's name [Data: Sources (1)].", [unit],
                 names=Names(texts=[doc]))
     assert server.count("chat") == 1
 

@@ -20,7 +20,7 @@ from tests.verify_corpus import CORPORA, read_doc, unit_around
 MSFT = CORPORA / "msft_earnings_calls" / "TranscriptFY24Q4.txt"
 pytestmark = pytest.mark.skipif(not MSFT.exists(), reason="../shared/corpora is not available")
 
-LOWER = "LinkedIn revenue increased 10%"
+LOWER = "LinkedIn's sales went up by ten percent"
 WHOLE = {"LinkedIn revenue increased 10%, and LinkedIn's operating margin reached a record high",
          "LinkedIn revenue increased 10%, which shows that LinkedIn is the leading B2B advertising platform",
          "LinkedIn brought in a tenth more money than a year before"}
@@ -69,7 +69,17 @@ def test_a_reading_above_the_offline_verdict_is_said_not_taken(llm):
 def test_a_reading_below_the_offline_verdict_lowers_it(llm):
     model, server = llm
     doc = read_doc(MSFT)
-    offline, v = _both(model, doc, LOWER, LOWER)
+    offline, v = _both(model, doc, LOWER, "LinkedIn revenue increased 10%")
     assert offline.verdict == "supported"
     assert v.verdict == "partial" and v.judge == "model" and v.reason == "the year it compares with"
     assert doc[v.char_start:v.char_end] == v.best_sentence
+
+
+def test_a_word_for_word_quote_is_not_sent_to_the_model(llm):
+    model, server = llm
+    doc = read_doc(MSFT)
+    sentence = "LinkedIn revenue increased 10% and 9% in constant currency"
+    assert sentence in doc
+    offline, v = _both(model, doc, sentence, sentence)
+    assert offline.verdict == "supported" and offline.score >= 1.0
+    assert v.verdict == "supported" and v.judge == "offline" and server.count("chat") == 0

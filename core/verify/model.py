@@ -82,6 +82,12 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
     if hard:
         offline.judge = "offline"
         return offline
+    # every word of the sentence in the cited sentence it matched, nothing found against it: a
+    # quote; the model is not asked (it called a verbatim Chinese sentence of claims_fresh5
+    # unsupported, giving the sentence itself as the fact that fails)
+    if offline.verdict == "supported" and offline.score >= 1.0:
+        offline.judge = "offline"
+        return offline
     passages = _passages(units, offline)
     from core.query.support import claim_text
     claim = claim_text(sentence).strip()
