@@ -93,8 +93,7 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 # body of it (a local minimum: cuts are at least that far apart). An edit can change the cuts
 # within that radius of itself and nowhere else; there is no left-to-right greedy walk whose moved
 # cut has to fall back in step. A stretch between cuts longer than a body is split inside itself
-# (halved at the sentence end farthest from any end that outranks it, each half alone), so a
-# forced cut cannot cascade. A
+# (halved at its best-ranked sentence end, each half alone), so a forced cut cannot cascade. A
 # body may take part of the overlap's tokens (BODY_SLACK_SHARE: the chunk then repeats fewer sentences before it), so a
 # stretch that an added sentence pushes just past size - overlap is not split: a stretch is split
 # only past size - 40% of the overlap, where fewer stretches end. What is left: a cut within the
@@ -176,51 +175,51 @@ def _segments(text: str, body_max: int, encoding: str) -> list[_Segment]:
     return [_Segment(a, b, n, (kind, h)) for (a, b, n, kind), h in zip(parts, nexts)]
 
 
-def _dominance(segs: list[_Segment], pos: list[int], cap: int) -> list[int]:
-    """For the end of each segment i (at token pos[i+1]): the tokens to the nearest segment end
-    that outranks it, before or after (a tie goes to the earlier one), the text's start and end
-    counting as such, at most `cap`. A cut is an end whose dominance reaches the radius."""
-    total, n = pos[-1], len(segs) - 1
-    out = []
-    for i in range(n):
-        p, r = pos[i + 1], segs[i].rank
-        d = min(cap, p, total - p)
-        j = i - 1
-        while j >= 0 and p - pos[j + 1] < d:
-            if segs[j].rank <= r:
-                d = p - pos[j + 1]
-                break
-            j -= 1
-        j = i + 1
-        while j < n and pos[j + 1] - p < d:
-            if segs[j].rank < r:
-                d = pos[j + 1] - p
-                break
-            j += 1
-        out.append(d)
-    return out
+def _is_anchor(segs: list[_Segment], pos: list[int], i: int, lo: int, hi: int, radius: int) -> bool:
+    """Whether the end of segment i ranks better than every other segment end of lo..hi-2 within
+    `radius` tokens of it (a tie goes to the earlier one)."""
+    p, r = pos[i + 1], segs[i].rank
+    j = i - 1
+    while j >= lo and p - pos[j + 1] < radius:
+        if segs[j].rank <= r:
+            return False
+        j -= 1
+    j = i + 1
+    while j < hi - 1 and pos[j + 1] - p < radius:
+        if segs[j].rank < r:
+            return False
+        j += 1
+    return True
 
 
-def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, fit: int, guard: int,
-           dom: list[int]) -> list[tuple[int, int]]:
+def _anchors(segs: list[_Segment], pos: list[int], radius: int) -> list[int]:
+    """Indexes i of the segments after which a cut falls: the end of segment i (at token pos[i+1])
+    ranks better than every other segment end within `radius` tokens of it, and the text's start
+    and end (which rank best) are farther than `radius`."""
+    total = pos[-1]
+    return [i for i in range(len(segs) - 1)
+            if radius <= pos[i + 1] <= total - radius and _is_anchor(segs, pos, i, 0, len(segs), radius)]
+
+
+def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, fit: int,
+           guard: int) -> list[tuple[int, int]]:
     """Bodies (segment ranges) of the stretch lo..hi-1: itself when it holds at most `fit`
-    tokens, else cut at the segment end farthest from any end that outranks it (`dom`; then the
-    best-ranked) that leaves `guard` tokens on either side (without one: the end nearest its
-    middle), and each side split the same way. The farthest-dominant end is the one nearest to
-    being a cut: when an edit takes a cut away, the merged stretch is mostly split where the cut
-    was (the best-ranked end, session 6's choice, was often elsewhere: 21 of 1000 wide bench edits
-    over 2 units -> 13, 651 -> 642 units). A side's bodies depend on that side's content only, so
-    an edit reshapes only the bodies on its own side down the halvings."""
+    tokens, else cut at its best-ranked segment end that leaves `guard` tokens on either side
+    (without one: the end nearest its middle) and each side split the same way. A side's bodies
+    depend on that side's content only, so an edit reshapes only the bodies on its own side down
+    the halvings. (Session 5 cut a stretch into the fewest bodies that fit: when an edit changed
+    that number, every body of the stretch changed: a 2-token edit of A Christmas Carol changed 4
+    units.)"""
     if pos[hi] - pos[lo] <= fit or hi - lo == 1:
         return [(lo, hi)]
     cands = range(lo, hi - 1)
     pool = [j for j in cands if min(pos[j + 1] - pos[lo], pos[hi] - pos[j + 1]) >= guard]
     if pool:
-        j = min(pool, key=lambda j: (-dom[j], segs[j].rank, j))
+        j = min(pool, key=lambda j: (segs[j].rank, j))
     else:  # segments too long for the guard: the end nearest the middle
         mid = (pos[hi] - pos[lo]) / 2
         j = min(cands, key=lambda j: (abs(pos[j + 1] - pos[lo] - mid), j))
-    return _split(segs, pos, lo, j + 1, fit, guard, dom) + _split(segs, pos, j + 1, hi, fit, guard, dom)
+    return _split(segs, pos, lo, j + 1, fit, guard) + _split(segs, pos, j + 1, hi, fit, guard)
 
 
 def content_chunks(text: str, size: int = 600, overlap: int = 100,
@@ -228,9 +227,9 @@ def content_chunks(text: str, size: int = 600, overlap: int = 100,
     """Chunks of at most `size` tokens that end at sentence (preferably paragraph) ends chosen by
     local content; each chunk after the first opens with the whole sentences before its body, up
     to `overlap` tokens (the overlap of token windows, in sentences). A body is the text between
-    two cuts (ends whose `_dominance` reaches the radius), split inside itself when longer than
-    size - overlap plus the slack (`_split`); the overlap repeats sentences of the previous body
-    only, so an edited sentence is in its own chunk and at most the next one's."""
+    two cuts (`_anchors`), split inside itself when longer than size - overlap plus the slack
+    (`_split`); the overlap repeats sentences of the previous body only, so an edited sentence is
+    in its own chunk and at most the next one's."""
     if size <= 0 or not 0 <= overlap < size:
         raise ValueError("chunk size must be positive and overlap smaller than size")
     if not text:
@@ -240,12 +239,9 @@ def content_chunks(text: str, size: int = 600, overlap: int = 100,
     fit = body_max + int(overlap * BODY_SLACK_SHARE)  # the longest stretch left whole
     segs = _segments(text, body_max, encoding)
     pos = [0, *accumulate(s.n_tokens for s in segs)]
-    dom = _dominance(segs, pos, 4 * body_max)
-    # a cut: it outranks every segment end within the radius (so cuts are that far apart), and the
-    # text's start and end are farther
-    cuts = [-1, *(i for i, d in enumerate(dom) if d >= radius), len(segs) - 1]
+    cuts = [-1, *_anchors(segs, pos, radius), len(segs) - 1]
     guard = body_max // 4  # a stretch is split at least a quarter of a body from its ends
-    bodies = [b for a, z in zip(cuts, cuts[1:]) for b in _split(segs, pos, a + 1, z + 1, fit, guard, dom)]
+    bodies = [b for a, z in zip(cuts, cuts[1:]) for b in _split(segs, pos, a + 1, z + 1, fit, guard)]
     enc = get_encoding(encoding)
     chunks: list[Chunk] = []
     prev_lo = 0
