@@ -15,6 +15,8 @@ also units per corpus and their mean size under both rules and under plain token
 --wide: the 20 kinds of WIDE_KINDS (a word changed / inserted / deleted, a sentence added /
 deleted / rewritten, each at the paragraph's start, middle and end; the paragraph rewritten; split).
 --rules after: the current rule only (two processes can run the two rules side by side).
+--corpora christmas_carol,podcasts: only those; --heldout: documents the default set does not
+hold (the last 3 podcast episodes, two earnings calls), never used to choose the rule.
 """
 from __future__ import annotations
 
@@ -68,6 +70,25 @@ def corpora(episodes: int, calls: int) -> dict[str, list[str]]:
         out["earnings_calls"] = [z.read(n).decode("utf-8", "replace") for n in names]
     out["chinese_articles"] = [p.read_text(encoding="utf-8") for p in sorted((c / "graphrag_articles_zh").glob("*.txt"))]
     return out
+
+
+HELDOUT_CALLS = ["txt/TranscriptFY19Q2.txt", "txt/TranscriptFY21Q3.txt"]
+
+
+def heldout_corpora(episodes: int = 3) -> dict[str, list[str]]:
+    """Documents the default set does not hold, never used to choose the cut rule: the last
+    `episodes` podcast episodes and two earnings calls from the middle of the archive."""
+    c = CORPORA if CORPORA.exists() else Path("/work/shared/corpora")
+    with zipfile.ZipFile(c / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip") as z:
+        by_ep: dict[str, list[tuple[int, str]]] = {}
+        for n in z.namelist():
+            m = re.search(r"([^/]+)-part(\d+)\.txt$", n)
+            if m:
+                by_ep.setdefault(m.group(1), []).append((int(m.group(2)), n))
+        pods = ["\r\n\r\n".join(z.read(n).decode("utf-8") for _, n in sorted(by_ep[e])) for e in sorted(by_ep)[-episodes:]]
+    with zipfile.ZipFile(c / "msft_earnings_calls" / "msft_earnings_transcripts.zip") as z:
+        calls = [z.read(n).decode("utf-8", "replace") for n in HELDOUT_CALLS]
+    return {"podcasts_heldout": pods, "earnings_calls_heldout": calls}
 
 
 def paragraphs(text: str) -> list[tuple[int, int]]:
@@ -242,13 +263,17 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=6)
     ap.add_argument("--calls", type=int, default=3)
     ap.add_argument("--name", default="chunk_edits")
+    ap.add_argument("--corpora", default="", help="only these corpora (comma-separated names)")
+    ap.add_argument("--heldout", action="store_true", help="the held-out documents (heldout_corpora) instead")
     args = ap.parse_args()
     enc = _CachedEncoding(get_encoding())
     rules = {r: m for r, m in {"before": load_rule(args.old), "after": current}.items() if r in args.rules.split(",")}
     kinds = WIDE_KINDS if args.wide else KINDS
     for m in rules.values():
         m.get_encoding = lambda *_a, **_k: enc
-    docs = corpora(args.episodes, args.calls)
+    docs = heldout_corpora() if args.heldout else corpora(args.episodes, args.calls)
+    if args.corpora:
+        docs = {k: v for k, v in docs.items() if k in args.corpora.split(",")}
     t0 = time.perf_counter()
     sizes, rows = {}, []
     for corpus, texts in docs.items():

@@ -16,7 +16,7 @@ from core.tokens import get_encoding
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from chunk_edits import KINDS, WIDE_KINDS, _CachedEncoding, changed, edit  # noqa: E402
+from chunk_edits import KINDS, WIDE_KINDS, _CachedEncoding, changed, edit, heldout_corpora  # noqa: E402
 
 CORPORA = Path("/work/shared/corpora")
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_pg24022.txt"
@@ -142,3 +142,22 @@ def test_edits_of_an_earnings_call_change_at_most_two_units(cached):
     text = CALL.read_text(encoding="utf-8", errors="replace")
     counts = _wide_counts(text, 600, 100, "call", 3)  # 60 edits of 20 kinds: every one within 2
     assert max(n for _, n in counts) <= 2, counts
+
+
+PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+
+
+@pytest.mark.skipif(not PODCASTS.exists() or not CALL.exists(), reason="corpus not available")
+def test_edits_of_held_out_documents_change_at_most_two_units_but_a_few(cached):
+    # documents no bench run looked at when the cut rule was chosen (the last podcast episode, an
+    # earnings call of FY21): 3 edits of each of the 20 wide kinds on each, 120 edits. The target
+    # (every edit within 2) is NOT met: measured 2 of the 120 change 3 (a word deleted at an
+    # episode paragraph's start: the cut before it re-ranked; a word changed inside a call
+    # paragraph), none more; the rate guards against a rule that loses locality
+    held = heldout_corpora(1)
+    counts = []
+    for name, text in (("episode", held["podcasts_heldout"][0]), ("call", held["earnings_calls_heldout"][1])):
+        _check_chunks(text, content_chunks(text, 600, 100), 600)
+        counts += [(name, kind, n) for kind, n in _wide_counts(text, 600, 100, f"heldout-{name}", 3)]
+    over = [c for c in counts if c[2] > 2]
+    assert len(counts) == 120 and max(n for *_, n in counts) <= 3 and len(over) <= 2, over
