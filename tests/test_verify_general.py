@@ -18,14 +18,13 @@ Each rule is general English (or Chinese) and each test fails on the session-sta
 - the compared sentence is the one holding most claim words in any WordNet relative."""
 from __future__ import annotations
 
-import re
 import zipfile
 
 import pytest
 
 from core.verify.names import Names
 from core.verify.offline import judge
-from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
 
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
@@ -33,20 +32,6 @@ CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 ZH3 = CORPORA / "graphrag_articles_zh" / "article_3.txt"
 ZH4 = CORPORA / "graphrag_articles_zh" / "article_4.txt"
-
-
-def _check(doc: str, claim: str, evidence: str, before: int = 1200, after: int = 1200):
-    """The claim judged against the text around its evidence (about one text unit), its
-    highlights checked to be exact document text."""
-    unit = unit_around(doc, evidence, before, after)
-    stop = "。" if re.search(r"[\u4e00-\u9fff]", claim) else "."
-    v = judge(f"{claim.rstrip('.。')} [Data: Sources (1)]{stop}", [unit], names=Names(texts=[doc]))
-    assert_exact_highlights(doc, v)
-    return v
-
-
-def _fact(v, kind: str, status: str):
-    return next((f for f in v.facts if f.kind == kind and f.status == status), None)
 
 
 def test_neither_nor_is_one_negation():

@@ -13,30 +13,12 @@ test fails on the session-start judge:
 - a name only in a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") stands in no slot."""
 from __future__ import annotations
 
-import re
-
-from core.verify.names import Names
-from core.verify.offline import judge
-from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
 
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 ZH2 = CORPORA / "graphrag_articles_zh" / "article_2.txt"
-
-
-def _check(doc: str, claim: str, evidence: str, before: int = 1200, after: int = 1200, names_doc: str | None = None):
-    """The claim judged against the text around its evidence (about one text unit), its
-    highlights checked to be exact document text."""
-    unit = unit_around(doc, evidence, before, after)
-    stop = "。" if re.search(r"[\u4e00-\u9fff]", claim) else "."
-    v = judge(f"{claim.rstrip('.。')} [Data: Sources (1)]{stop}", [unit], names=Names(texts=[names_doc or doc]))
-    assert_exact_highlights(doc, v)
-    return v
-
-
-def _fact(v, kind: str, status: str):
-    return next((f for f in v.facts if f.kind == kind and f.status == status), None)
 
 
 def test_a_collective_numeral_counts():

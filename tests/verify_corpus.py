@@ -1,6 +1,7 @@
 """Shared pieces of the verifier tests on real corpus text: where the shared corpora are, reading
-a document (or a member of a zip), a text unit cut around a passage as an index makes one, and
-the check that every highlight of a verdict is exact document text."""
+a document (or a member of a zip), a text unit cut around a passage as an index makes one, the
+check that every highlight of a verdict is exact document text, and a claim judged offline
+against the text around its evidence."""
 from __future__ import annotations
 
 import re
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from core.verify import wordnet
+from core.verify.names import Names
+from core.verify.offline import judge
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 if not CORPORA.is_dir():
@@ -46,3 +49,19 @@ def assert_exact_highlights(doc: str, v) -> None:
     for f in v.facts:
         if f.evidence is not None:
             assert doc[f.evidence.char_start:f.evidence.char_end] == f.evidence.text
+
+
+def check_claim(doc: str, claim: str, evidence: str, before: int = 1200, after: int = 1200,
+                names_doc: str | None = None):
+    """The claim judged offline against the text around its evidence (about one text unit), its
+    highlights checked to be exact document text; names are looked up in names_doc (default doc)."""
+    unit = unit_around(doc, evidence, before, after)
+    stop = "。" if re.search(r"[\u4e00-\u9fff]", claim) else "."
+    v = judge(f"{claim.rstrip('.。')} [Data: Sources (1)]{stop}", [unit], names=Names(texts=[names_doc or doc]))
+    assert_exact_highlights(doc, v)
+    return v
+
+
+def fact_of(v, kind: str, status: str):
+    """The verdict's first fact of this kind and status, or None."""
+    return next((f for f in v.facts if f.kind == kind and f.status == status), None)
