@@ -72,41 +72,28 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
     units = [u for u in units if u.get("text")]
     record_texts = list(record_texts)
     offline = offline or offline_judge(sentence, units, record_texts, names=names)
-    if offline.verdict == "fabricated" or not units:
-        offline.judge = "offline"
-        return offline
-    # a contradiction the offline checks found (another number, actor, date or polarity, with the
-    # source span that says otherwise) is evidence; a small model's "supported" does not undo it
-    # (Qwen 1.5B called 4 of 5 entity swaps supported with a quote of the swapped sentence)
-    hard = offline.verdict == "contradicted" or any(f.status == "contradicted" for f in offline.facts)
-    if hard:
-        offline.judge = "offline"
-        return offline
-    # every word of the sentence in the cited sentence it matched, nothing found against it: a
-    # quote; the model is not asked (it called a verbatim Chinese sentence of claims_fresh5
-    # unsupported, giving the sentence itself as the fact that fails)
-    if offline.verdict == "supported" and offline.score >= 1.0:
-        offline.judge = "offline"
-        return offline
+    # not asked: a name no document holds; a contradiction the offline checks found (another
+    # number, actor, date or polarity, with the source span that says otherwise), which a small
+    # model's "supported" does not undo (Qwen 1.5B called 4 of 5 entity swaps supported with a
+    # quote of the swapped sentence); and a quote: every word of the sentence in the cited
+    # sentence it matched, nothing found against it (the model called a verbatim Chinese
+    # sentence of claims_fresh5 unsupported, giving the sentence itself as the fact that fails)
+    if (not units or offline.verdict in ("fabricated", "contradicted")
+            or any(f.status == "contradicted" for f in offline.facts)
+            or (offline.verdict == "supported" and offline.score >= 1.0)):
+        return _stands(offline)
     passages = _passages(units, offline)
     from core.query.support import claim_text
     claim = claim_text(sentence).strip()
     try:
         obj = _ask(llm, claim, passages)
     except JSONParseError:
-        offline.judge = "offline"
-        offline.reason = (offline.reason + "; " if offline.reason else "") + "the model's answer was unusable"
-        return offline
+        return _stands(offline, "the model's answer was unusable")
     except Exception as exc:  # an unreachable model: the offline verdict, said so
-        offline.judge = "offline"
-        offline.reason = (offline.reason + "; " if offline.reason else "") + f"the model failed: {exc}"
-        return offline
-    said = str(obj.get("verdict")).lower().strip()
-    if said in RANK and RANK[said] > RANK.get(offline.verdict, 0):
-        offline.judge = "offline"
-        offline.reason = (offline.reason + "; " if offline.reason else "") + RAISE.format(said)
-        return offline
+        return _stands(offline, f"the model failed: {exc}")
     verdict = str(obj.get("verdict")).lower().strip()
+    if verdict in RANK and RANK[verdict] > RANK.get(offline.verdict, 0):
+        return _stands(offline, RAISE.format(verdict))
     quotes = obj.get("quotes") or []
     if isinstance(quotes, str):
         quotes = [quotes]
@@ -121,10 +108,7 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
                 spans.append((u, lo + at[0], lo + at[1]))
                 break
     if verdict != "unsupported" and not spans:
-        offline.judge = "offline"
-        offline.reason = ((offline.reason + "; ") if offline.reason else "") + \
-            "the model's quote is not in the source, so the offline verdict stands"
-        return offline
+        return _stands(offline, "the model's quote is not in the source, so the offline verdict stands")
     failing = str(obj.get("failing_fact") or "").strip()
     v = Verdict(verdict, score=offline.score, coverage=offline.coverage, matched=offline.matched,
                 missing=offline.missing, judge="model",
@@ -152,3 +136,10 @@ def _ask(llm, claim: str, passages: list[tuple[dict, int, int]]) -> dict:
     obj, _raw, _n = chat_json(llm, messages, max_tokens=400, stage="verify", validate=_valid)
     return obj
 
+
+def _stands(offline: Verdict, why: str = "") -> Verdict:
+    """The offline verdict, marked as the offline judge's, with why the model did not change it."""
+    offline.judge = "offline"
+    if why:
+        offline.reason = f"{offline.reason}; {why}" if offline.reason else why
+    return offline
