@@ -53,18 +53,22 @@ WIDE_KINDS = [f"{k}@{w}" for k in ["word_changed", "word_inserted", "word_delete
 PARA = re.compile(r"\r?\n[ \t]*\r?\n\s*")
 
 
-def corpora(episodes: int, calls: int) -> dict[str, list[str]]:
-    c = CORPORA if CORPORA.exists() else Path("/work/shared/corpora")
-    out = {"christmas_carol": [(c / "christmas_carol" / "a_christmas_carol_pg24022.txt").read_text(encoding="utf-8-sig")],
-           "operation_dulce": [(c / "operation_dulce" / "operation_dulce_v2_1_1.md").read_text(encoding="utf-8")]}
+def episodes_text(c: Path) -> list[str]:
+    """Every podcast episode's text (its parts joined in order), episodes in name order."""
     with zipfile.ZipFile(c / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip") as z:
         by_ep: dict[str, list[tuple[int, str]]] = {}
         for n in z.namelist():
             m = re.search(r"([^/]+)-part(\d+)\.txt$", n)
             if m:
                 by_ep.setdefault(m.group(1), []).append((int(m.group(2)), n))
-        eps = sorted(by_ep)[:episodes]
-        out["podcasts"] = ["\r\n\r\n".join(z.read(n).decode("utf-8") for _, n in sorted(by_ep[e])) for e in eps]
+        return ["\r\n\r\n".join(z.read(n).decode("utf-8") for _, n in sorted(by_ep[e])) for e in sorted(by_ep)]
+
+
+def corpora(episodes: int, calls: int) -> dict[str, list[str]]:
+    c = CORPORA if CORPORA.exists() else Path("/work/shared/corpora")
+    out = {"christmas_carol": [(c / "christmas_carol" / "a_christmas_carol_pg24022.txt").read_text(encoding="utf-8-sig")],
+           "operation_dulce": [(c / "operation_dulce" / "operation_dulce_v2_1_1.md").read_text(encoding="utf-8")]}
+    out["podcasts"] = episodes_text(c)[:episodes]
     with zipfile.ZipFile(c / "msft_earnings_calls" / "msft_earnings_transcripts.zip") as z:
         names = sorted(n for n in z.namelist() if n.endswith(".txt"))[:calls]
         out["earnings_calls"] = [z.read(n).decode("utf-8", "replace") for n in names]
@@ -79,13 +83,7 @@ def heldout_corpora(episodes: int = 3) -> dict[str, list[str]]:
     """Documents the default set does not hold, never used to choose the cut rule: the last
     `episodes` podcast episodes and two earnings calls from the middle of the archive."""
     c = CORPORA if CORPORA.exists() else Path("/work/shared/corpora")
-    with zipfile.ZipFile(c / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip") as z:
-        by_ep: dict[str, list[tuple[int, str]]] = {}
-        for n in z.namelist():
-            m = re.search(r"([^/]+)-part(\d+)\.txt$", n)
-            if m:
-                by_ep.setdefault(m.group(1), []).append((int(m.group(2)), n))
-        pods = ["\r\n\r\n".join(z.read(n).decode("utf-8") for _, n in sorted(by_ep[e])) for e in sorted(by_ep)[-episodes:]]
+    pods = episodes_text(c)[-episodes:]
     with zipfile.ZipFile(c / "msft_earnings_calls" / "msft_earnings_transcripts.zip") as z:
         calls = [z.read(n).decode("utf-8", "replace") for n in HELDOUT_CALLS]
     return {"podcasts_heldout": pods, "earnings_calls_heldout": calls}
