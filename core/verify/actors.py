@@ -121,12 +121,17 @@ def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], k
     for m in fx.names(window_text):
         if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
             continue
-        wb, wa = context(window_text, m.start, m.end)
-        shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
-        adjacent = (cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])
-        if shared >= 2 and adjacent:
+        if same_slot((cb, ca), context(window_text, m.start, m.end)):
             return m
     return None
+
+
+def same_slot(here: tuple[list[str], list[str]], there: tuple[list[str], list[str]]) -> bool:
+    """Two (before, after) word contexts are one slot: at least two of the words the same, one of
+    them next to the name."""
+    (cb, ca), (wb, wa) = here, there
+    shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
+    return shared >= 2 and bool((cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0]))
 
 
 _SYMMETRIC = re.compile(r"^[\s,\u3001\uff0c]*(?:and|or|&|with|vs\.?|versus|\u548c|\u4e0e|\u53ca|\u540c|\u8ddf)?[\s,\u3001\uff0c]*$", re.I)
@@ -147,9 +152,7 @@ def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Nam
         for m in found:
             if m.words != words:
                 continue
-            wb, wa = context(text, m.start, m.end)
-            shared = len(set(cb) & set(wb)) + len(set(ca) & set(wa))
-            if shared >= 2 and ((cb and wb and cb[-1] == wb[-1]) or (ca and wa and ca[0] == wa[0])):
+            if same_slot((cb, ca), context(text, m.start, m.end)):
                 return m
         return None
     in_a, in_b = slot(a, b.words), slot(b, a.words)

@@ -12,7 +12,7 @@ import re
 
 from core.query.support import stem
 from core.verify import facts as fx
-from core.verify.actors import context as actors_context
+from core.verify.actors import context as actors_context, same_slot
 from core.verify import wordnet
 from core.verify.verdict import Fact
 
@@ -53,10 +53,7 @@ def _direct(claim: str, cpos: int, text: str, spos: int, claim_scopes: list, ev_
     sw = _word_at(text, spos)
     if cw is None or sw is None:
         return False
-    cb, ca = actors_context(claim, cpos, cw)
-    sb, sa = actors_context(text, spos, sw)
-    shared = len(set(cb) & set(sb)) + len(set(ca) & set(sa))
-    return shared >= 2 and bool((cb and sb and cb[-1] == sb[-1]) or (ca and sa and ca[0] == sa[0]))
+    return same_slot(actors_context(claim, cpos, cw), actors_context(text, spos, sw))
 
 
 def _word_at(text: str, pos: int) -> int | None:
