@@ -214,12 +214,11 @@ def past_queries(store: Store) -> None:
         for t in traces:
             # the method in the label: the same question asked twice is two answers to tell apart
             label = t["question"] if len(t["question"]) <= 60 else t["question"][:57] + "..."
-            when = (t["created_at"] or "").replace("T", " ")
-            label = f"{label} \u00b7 {t['method']}" + (f" \u00b7 {when[11:16]}" if len(when) >= 16 else "")
+            when = (t["created_at"] or "").replace("T", " ")[:16]  # "2026-12-01 19:00"
+            label = f"{label} \u00b7 {t['method']}" + (f" \u00b7 {when[11:]}" if len(when) == 16 else "")
             if st.button(label, key=f"trace_{t['id']}", width="stretch",
                          type="primary" if t["id"] == current else "secondary",
-                         help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 "
-                              f"{(t['created_at'] or '').replace('T', ' ')[:16]}"):
+                         help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 {when}"):
                 _keep(load_trace(store, t["id"]), reopened=True)
                 st.rerun()
 
