@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from core.offline.mentions import FIRST_NAMES
+from core.offline.mentions import ly_adverb
 
 # prepositions that open a scene-setting phrase; a name of three or more words that starts with
 # one is a phrase ("Amidst the sterility of the briefing room"), not a name
@@ -32,7 +32,7 @@ def not_a_name(name: str, text: str) -> str | None:
 def _adverb(word: str, text: str) -> bool:
     """A word in -ly (not a first name) that the text never capitalises after a sentence's start:
     "Solemnly, they moved" is an adverb; "Italy" or "Kelly" mid-sentence is a name."""
-    if not (word.isalpha() and word.endswith("ly") and len(word) > 4) or word in FIRST_NAMES:
+    if not (word.isalpha() and ly_adverb(word)):
         return False
     cap = word[:1].upper() + word[1:]
     return not re.search(r"[\w,;:] +" + re.escape(cap) + r"\b", text)

@@ -33,7 +33,7 @@ from typing import Any, Sequence
 from core.index.engine import Extraction, ReportInput
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
-                                   skip_sentence, whole_sentences, zh_mentions)
+                                   ly_adverb, skip_sentence, whole_sentences, zh_mentions)
 from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
 
@@ -190,7 +190,7 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
     ws = [w for w in c.key.lower().replace("'", " ").split() if w not in CONNECTORS]
     if len(ws) == 1:
         w = ws[0]
-        if w.endswith("ly") and len(w) > 4 and w not in FIRST_NAMES and not c.strong:
+        if ly_adverb(w) and not c.strong:
             return "an adverb, not a name"
         return None
     if not ws or c.votes.get("organization", 0) >= 3 or c.votes.get("geo", 0) >= 3 or c.votes.get("event", 0) >= 3:

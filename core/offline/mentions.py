@@ -77,6 +77,8 @@ FIRST_NAMES = _set("james john robert michael william david richard joseph thoma
                    "eve claire julie karen ann louise marie paula ella mia zoe leo noah liam ethan oliver "
                    "victor owen julian nora rosa ingrid carlos jose juan luis ahmed omar fatima aisha priya "
                    "ravi ana elena sofia ivan olga")
+
+
 KNOWN_ORGS = _set("microsoft google openai meta amazon apple ibm nvidia intel oracle alibaba tencent "
                   "baidu huawei anthropic deepmind samsung bytedance "
                   "微软 谷歌 百度 腾讯 阿里巴巴 阿里 华为 字节跳动 京东 美团 小米 英伟达 亚马逊 网易 "
@@ -90,6 +92,12 @@ ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高�
 ZH_PLACE_SUFFIX = tuple("省市县区镇村州国山河湖海岛路街港湾")
 ZH_LOCATIVE = _set("在 到 去 于 位于 来自 前往 抵达 从 赴")
 ZH_PERSON_CUE = _set("说 表示 指出 认为 先生 女士 教授 博士 总裁 老师")
+
+def ly_adverb(word: str) -> bool:
+    """A lower-cased word shaped like an adverb in -ly that is no first name ("solemnly", not
+    "emily")."""
+    return word.endswith("ly") and len(word) > 4 and word not in FIRST_NAMES
+
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*)*")
 _LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-9]|[A-Za-z]")
