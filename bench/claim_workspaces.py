@@ -8,6 +8,7 @@ second run reuses them and a changed chunker does not (session 7 found figures m
 workspaces an older cut rule had made: claims 0.89 there, 0.85 on fresh ones)."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import zipfile
@@ -39,6 +40,7 @@ def read_doc(doc: str) -> tuple[str, bytes]:
     return Path(doc).name, (CORPORA / doc).read_bytes()
 
 
+@functools.lru_cache(maxsize=1)
 def _code_signature() -> str:
     root = Path(__file__).resolve().parents[1] / "core"
     files = sorted([*root.glob("index/*.py"), *root.glob("ingest/*.py"), *root.glob("offline/*.py"),
