@@ -42,7 +42,7 @@ def read_doc(doc: str) -> tuple[str, bytes]:
 
 @functools.lru_cache(maxsize=1)
 def _code_signature() -> str:
-    root = Path(__file__).resolve().parents[1] / "core"
+    root = ROOT / "core"
     files = sorted([*root.glob("index/*.py"), *root.glob("ingest/*.py"), *root.glob("offline/*.py"),
                     *root.glob("store/*.py"), root / "textutil.py", root / "tokens.py"])
     return hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:10]
