@@ -2,6 +2,7 @@
 document by an uploaded file of the same title (issue 22); the run history shows the change."""
 from __future__ import annotations
 
+import re
 import time
 
 from streamlit.testing.v1 import AppTest
@@ -53,6 +54,8 @@ def test_remove_a_document_from_the_corpus_page(tmp_path, monkeypatch):
     assert "documents +0 -1" in history.iloc[0]["changes"]
     done = [_plain(x.value) for x in at.success]
     assert any(m.startswith("The removal finished. The corpus now holds 2 documents:") for m in done), done
+    said = [_plain(c.value) for c in at.caption if "What changed:" in _plain(c.value)]
+    assert said and re.search(r"text units \+0 -[1-9]\d*, 0 units extracted", said[0]), said
 
 
 def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
@@ -72,3 +75,10 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     assert "the amended" in doc["text"] and store.count("documents") == 3 and check_workspace(store).ok
     history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
     assert history.iloc[0]["operation"] == "replace"
+    # the outcome says what was recomputed: one paragraph edited -> one or two units extracted
+    # again, the rest of the index kept
+    said = [_plain(c.value) for c in at.caption if "What changed:" in _plain(c.value)]
+    assert said, [c.value for c in at.caption]
+    m = re.search(r"text units \+(\d+) -(\d+), (\d+) units? extracted", said[0])
+    assert m and 1 <= int(m.group(3)) <= 2 and m.group(1) == m.group(3), said[0]
+    assert "kept as they were" in said[0] and "0 LLM calls" in said[0], said[0]

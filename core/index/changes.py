@@ -89,3 +89,31 @@ def describe(ch: dict[str, Any]) -> str:
             f"(+{ch['communities']['added']} -{ch['communities']['removed']} by membership), "
             f"reports rewritten {ch['reports']['rewritten']} (kept {ch['reports']['kept']}); "
             f"LLM calls {c['total']} (extraction {c['extraction']}, summary {c['summary']}, report {c['report']})")
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k:,} {one if k == 1 else (many or one + 's')}"
+
+
+def plain(ch: dict[str, Any]) -> str:
+    """What the run changed, as a sentence the corpus page shows under its outcome: what was
+    extracted again, what changed in the graph, which reports were rewritten, what it cost."""
+    units, ents, rels = ch["text_units"], ch["entities"], ch["relationships"]
+    comm, rep, calls = ch["communities"], ch["reports"], ch["llm_calls"]
+    bits = []
+    if units["added"] or units["removed"]:
+        bits.append(f"text units +{units['added']:,} -{units['removed']:,}, "
+                    f"{_n(ch.get('units_extracted', 0), 'unit')} extracted")
+    else:
+        bits.append("no text unit changed")
+    graph = [f"{w} +{d['added']:,} -{d['removed']:,} ~{d['changed']:,}" for w, d in
+             (("entities", ents), ("relationships", rels)) if d["added"] or d["removed"] or d["changed"]]
+    bits.append(", ".join(graph) if graph else "no entity or relationship changed")
+    moved = comm["added"] + comm["removed"]
+    bits.append(f"{_n(moved, 'community', 'communities')} changed by membership" if moved else
+                "no community changed")
+    bits.append(f"{_n(rep['rewritten'], 'report')} rewritten, {rep['kept']:,} kept as they were")
+    bits.append(f"{_n(calls['total'], 'LLM call')}" + (
+        f" (extraction {calls['extraction']:,}, summary {calls['summary']:,}, report {calls['report']:,})"
+        if calls["total"] else ""))
+    return "What changed: " + "; ".join(bits) + "."

@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.index.background import start_index
+from core.index.changes import plain as plain_changes
 from core.index.pipeline import last_runs
 from core.index.reindex import last_engine, reindex_estimate, reset_for_reindex
 from core.settings import Settings
@@ -52,11 +53,13 @@ def ended_panel(store: Store) -> None:
         with st.container(border=True):
             st.success((f"{what} finished with failures (listed below). " if "failures" in status
                         else f"{what} finished. ") + built, icon=":material/check_circle:")
+            if isinstance(run.get("changes"), dict):
+                st.caption(ui.md(plain_changes(run["changes"])))
             if run.get("error"):
                 st.caption(ui.md(run["error"]))
-            c1, c2, _ = st.columns([1, 1, 2])
-            c1.page_link("pages/communities.py", label="Read the communities", icon=":material/hub:")
-            c2.page_link("pages/ask.py", label="Ask a question", icon=":material/forum:")
+            with st.container(horizontal=True):  # side by side, each as wide as its label (columns cut them at 1,024 px)
+                st.page_link("pages/communities.py", label="Read the communities", icon=":material/hub:")
+                st.page_link("pages/ask.py", label="Ask a question", icon=":material/forum:")
     elif status == "cancelled":
         st.warning("Indexing was cancelled. What was finished is kept: press Index to resume "
                    "from there.", icon=":material/cancel:")
