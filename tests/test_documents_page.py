@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 
-from streamlit.testing.v1 import AppTest
 
 from core.index.background import current_run
 from core.index.pipeline import run_index
