@@ -81,3 +81,17 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     m = re.search(r"text units \+(\d+) -(\d+), (\d+) units? extracted", said[0])
     assert m and 1 <= int(m.group(3)) <= 2 and m.group(1) == m.group(3), said[0]
     assert "kept as they were" in said[0] and "0 LLM calls" in said[0], said[0]
+
+
+def test_the_live_panel_says_a_removal_is_running(tmp_path, monkeypatch):
+    """While a removal's run works, its panel says "Removing documents", not "Indexing"."""
+    import os
+    from core.store.db import now
+    path, store = _indexed(tmp_path)
+    store.insert("runs", [{"id": "run-live", "started_at": now(), "status": "running", "engine": "offline",
+                           "operation": "remove", "stage": "graph", "progress": {}, "heartbeat_at": now(),
+                           "pid": os.getpid(), "llm_calls": 0}])
+    at = _open(_app(tmp_path, monkeypatch), "pages/corpus.py")
+    heads = [_plain(m.value) for m in at.markdown if "running for" in _plain(m.value)]
+    assert heads and heads[0].startswith("**Removing documents** ·"), heads
+    store.update("runs", "run-live", status="finished")

@@ -109,12 +109,21 @@ def live_panel(store: Store, workspace: Path) -> None:
     panel()
 
 
+_TITLES = {"remove": "Removing documents", "replace": "Replacing a document", "reindex": "Indexing again"}
+
+
+def run_title(run: dict[str, Any]) -> str:
+    """What the running run does, in the live panel's heading: a removal's run says it is one
+    (the first operation of a change that resumed another: "remove+index")."""
+    return _TITLES.get((run.get("operation") or "index").split("+")[0], "Indexing")
+
+
 def _render_live(store: Store, run: dict[str, Any]) -> None:
     with st.container(border=True):
         head, btn = st.columns([4, 1.3], vertical_alignment="center")
         elapsed = _age(run.get("started_at"))
         status = run.get("status")
-        head.markdown(f"**Indexing** \u00b7 {ui.md(STAGE_NAMES.get(run.get('stage'), run.get('stage') or 'starting'))}"
+        head.markdown(f"**{run_title(run)}** \u00b7 {ui.md(STAGE_NAMES.get(run.get('stage'), run.get('stage') or 'starting'))}"
                       f" \u00b7 running for {_duration(elapsed)}"
                       + (" \u00b7 *cancelling...*" if status == "cancelling" else ""))
         if btn.button("Cancel", disabled=status == "cancelling", key="cancel_run",
