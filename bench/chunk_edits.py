@@ -225,6 +225,27 @@ def edit(text: str, kind: str, rnd: random.Random) -> str | None:
     return text[:a] + q + text[b:] if q != p else None
 
 
+def edits_of(corpus: str, texts: list[str], kind: str, per: int):
+    """(document index, edited text) of up to `per` edits of one kind on a corpus's documents
+    (a document drawn by length): seeded by corpus and kind, so every bench that compares cut
+    rules (cut_rule_variants, cut_rule_keys) measures the same edits in the same order."""
+    rnd = random.Random(f"{corpus}/{kind}")
+    got = tries = 0
+    while got < per and tries < per * 20:
+        tries += 1
+        d = rnd.choices(range(len(texts)), weights=[len(t) for t in texts])[0]
+        new = edit(texts[d], kind, rnd)
+        if new is not None:
+            got += 1
+            yield d, new
+
+
+def make_edits(docs: dict[str, list[str]], per: int, kinds: list[str] = WIDE_KINDS) -> list[tuple[str, str, int, str]]:
+    """(corpus, kind, document index, edited text) of every edit of `kinds` (the wide set)."""
+    return [(corpus, kind, d, new) for corpus, texts in docs.items() for kind in kinds
+            for d, new in edits_of(corpus, texts, kind, per)]
+
+
 def changed(before: list, after: list) -> int:
     return sum((Counter(c.text for c in after) - Counter(c.text for c in before)).values())
 
@@ -287,16 +308,9 @@ def main() -> None:
         print(f"{corpus:<17} {len(texts)} docs, token windows {windows}: " + "; ".join(
             f"units {r} {s[r]['units']} (mean {s[r]['mean_tokens']}, max {s[r]['max_tokens']})" for r in rules), flush=True)
         for kind in kinds:
-            rnd = random.Random(f"{corpus}/{kind}")
             counts: dict[str, list[int]] = {r: [] for r in rules}
-            tries = 0
             first = next(iter(rules))
-            while len(counts[first]) < args.edits and tries < args.edits * 20:
-                tries += 1
-                d = rnd.choices(range(len(texts)), weights=[len(t) for t in texts])[0]
-                new = edit(texts[d], kind, rnd)
-                if new is None:
-                    continue
+            for d, new in edits_of(corpus, texts, kind, args.edits):
                 for r, m in rules.items():
                     counts[r].append(changed(base[r][d], m.content_chunks(new, args.size, args.overlap)))
             row = {"corpus": corpus, "kind": kind, "edits": len(counts[first]), **{

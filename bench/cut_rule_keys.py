@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import functools
 import hashlib
-import random
 import re
 import sys
 import time
@@ -37,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from _common import write_result  # noqa: E402
-from chunk_edits import WIDE_KINDS, _CachedEncoding, changed, corpora, edit, episodes_text, heldout_corpora  # noqa: E402
+from chunk_edits import _CachedEncoding, changed, corpora, episodes_text, heldout_corpora, make_edits  # noqa: E402
 
 import core.index.chunking as ch  # noqa: E402
 from core.textutil import has_cjk  # noqa: E402
@@ -85,23 +84,6 @@ def fresh_corpora() -> dict[str, list[str]]:
     with zipfile.ZipFile(c / "msft_earnings_calls" / "msft_earnings_transcripts.zip") as z:
         calls = [z.read(f"txt/Transcript{q}.txt").decode("utf-8", "replace") for q in ("FY17Q1", "FY22Q1", "FY23Q3")]
     return {"podcasts_fresh": [eps[i] for i in (20, 30, 40, 50)], "calls_fresh": calls}
-
-
-def make_edits(docs: dict, per: int) -> list:
-    """The same edits as chunk_edits --wide --edits per (same seeds, same order)."""
-    edits = []
-    for corpus, texts in docs.items():
-        for kind in WIDE_KINDS:
-            rnd = random.Random(f"{corpus}/{kind}")
-            got = tries = 0
-            while got < per and tries < per * 20:
-                tries += 1
-                d = rnd.choices(range(len(texts)), weights=[len(t) for t in texts])[0]
-                new = edit(texts[d], kind, rnd)
-                if new is not None:
-                    got += 1
-                    edits.append((corpus, kind, d, new))
-    return edits
 
 
 def main() -> None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import random
 import sys
 import time
 from collections import Counter
@@ -41,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from _common import write_result  # noqa: E402
-from chunk_edits import WIDE_KINDS, _CachedEncoding, changed, corpora, edit, heldout_corpora  # noqa: E402
+from chunk_edits import _CachedEncoding, changed, corpora, heldout_corpora, make_edits  # noqa: E402
 
 import core.index.chunking as ch  # noqa: E402
 from core.textutil import has_cjk  # noqa: E402
@@ -165,18 +164,7 @@ def main() -> None:
     enc = _CachedEncoding(get_encoding())
     ch.get_encoding = lambda *_a, **_k: enc
     docs = heldout_corpora() if args.heldout else corpora(6, 3)
-    edits = []  # the same edits as bench/chunk_edits.py --wide --edits N (same seeds, same order)
-    for corpus, texts in docs.items():
-        for kind in WIDE_KINDS:
-            rnd = random.Random(f"{corpus}/{kind}")
-            got = tries = 0
-            while got < args.edits and tries < args.edits * 20:
-                tries += 1
-                d = rnd.choices(range(len(texts)), weights=[len(t) for t in texts])[0]
-                new = edit(texts[d], kind, rnd)
-                if new is not None:
-                    got += 1
-                    edits.append((corpus, kind, d, new))
+    edits = make_edits(docs, args.edits)  # the same edits as bench/chunk_edits.py --wide --edits N
     out = []
     for spec in args.variant or ["same/rank"]:
         kw = _parse(spec)
