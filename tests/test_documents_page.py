@@ -2,16 +2,16 @@
 document by an uploaded file of the same title (issue 22); the run history shows the change."""
 from __future__ import annotations
 
+import os
 import re
 import time
-
 
 from core.index.background import current_run
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
 from core.settings import load_settings, save_settings
 from core.store.check import check_workspace
-from core.store.db import Store
+from core.store.db import Store, now
 from core.store.workspace import create_workspace
 
 from conftest import sample_files
@@ -85,8 +85,6 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
 
 def test_the_live_panel_says_a_removal_is_running(tmp_path, monkeypatch):
     """While a removal's run works, its panel says "Removing documents", not "Indexing"."""
-    import os
-    from core.store.db import now
     path, store = _indexed(tmp_path)
     store.insert("runs", [{"id": "run-live", "started_at": now(), "status": "running", "engine": "offline",
                            "operation": "remove", "stage": "graph", "progress": {}, "heartbeat_at": now(),
