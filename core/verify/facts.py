@@ -156,13 +156,49 @@ def _written(words: list[str]) -> float | None:
     return total + current if seen else None
 
 
+def _small(word: str) -> float | None:
+    """The value of a one-word count: digits or a written number word ("three", "12")."""
+    if word.isdigit():
+        return float(word)
+    return float(lx.UNITS[word]) if word in lx.UNITS else None
+
+
+def _shares(toks: tuple[Token, ...], text: str) -> dict[int, tuple[float, int]]:
+    """{token index: (the share in percent, the index after it)} for the ratios said in words:
+    "three in four", "1 out of 3", "three-fourths", "two thirds" (a share, as "75%" is)."""
+    out: dict[int, tuple[float, int]] = {}
+    for i, t in enumerate(toks):
+        parts = t.low.split("-")
+        if len(parts) == 2 and _small(parts[0]) and parts[1] in lx.DENOMINATORS:
+            out[i] = (round(100 * _small(parts[0]) / lx.DENOMINATORS[parts[1]], 1), i + 1)
+            continue
+        n = _small(t.low)
+        if not n or i > 0 and toks[i - 1].text in ("$", "\u20ac", "\u00a3"):
+            continue
+        if i + 1 < len(toks) and toks[i + 1].low in lx.DENOMINATORS and n < lx.DENOMINATORS[toks[i + 1].low]:
+            out[i] = (round(100 * n / lx.DENOMINATORS[toks[i + 1].low], 1), i + 2)
+            continue
+        k = i + 2 if i + 1 < len(toks) and toks[i + 1].low == "in" else \
+            i + 3 if i + 2 < len(toks) and toks[i + 1].low == "out" and toks[i + 2].low == "of" else None
+        m = _small(toks[k].low) if k is not None and k < len(toks) else None
+        if m and n < m <= 100 and (k + 1 >= len(toks) or toks[k + 1].low not in lx.SCALES):
+            out[i] = (round(100 * n / m, 1), k + 1)
+    return out
+
+
 def numbers(text: str) -> list[Number]:
     toks = tokens(text)
     out: list[Number] = []
+    shares = _shares(toks, text)
     i = 0
     while i < len(toks):
         t = toks[i]
         low = t.low
+        if i in shares:
+            value, j = shares[i]
+            out.append(Number(value, "percent", "", text[t.start:toks[j - 1].end], t.start, toks[j - 1].end))
+            i = j
+            continue
         start, value, j = t.start, None, i + 1
         if low[0].isdigit() and not _ORDINAL.match(low):
             try:
@@ -225,16 +261,66 @@ def numbers(text: str) -> list[Number]:
                 if w[0] not in lx.ZH_NOT_UNITS:
                     unit, end = w[0], toks[j].start + 1
             elif w not in STOPWORDS and w not in lx.NEGATIONS:
-                unit = stem(w.split("-")[0])
+                unit = unit_stem(w.split("-")[0])
                 end = toks[j].end  # "fifteen shillings": the number with what it counts
         out.append(Number(value, kind, unit, text[start:end], start, end))
         i = j
     return out
 
 
+def days(n: Number) -> float | None:
+    """A duration's length in days ("twelve months", "2 years"), else None."""
+    per = lx.DURATIONS.get(n.unit) if n.kind == "count" else None
+    return n.value * per if per else None
+
+
+_UNIT_WORDS = {"day": "day", "week": "week", "month": "month", "year": "year", "decad": "decade",
+               "centuri": "century"}
+
+
+def one_unit_span(n: Number, text: str) -> tuple[int, int] | None:
+    """Where text says a duration as one of a unit ("a year" for "twelve months"), else None."""
+    d = days(n)
+    for unit, per in lx.DURATIONS.items() if d is not None else ():
+        if abs(d / per - 1) < 0.01 and unit != n.unit:
+            m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I)
+            if m:
+                return m.start(), m.end()
+    return None
+
+
+def unit_stem(word: str) -> str:
+    """What a number counts, as a stem ("legs" and "leg": leg; "children" and "child": child)."""
+    return stem(lx.IRREGULAR_PLURALS.get(word, word))
+
+
+_PREDICATIVE = frozenset("was is were are be been being am as like became become becomes such".split())
+
+
+def singular_rival(n: Number, text: str) -> tuple[int, int] | None:
+    """Where text counts one of what n counts ("one child", "a bell" against "two children",
+    "three bells"), for a count of several; None when it does not."""
+    if n.kind != "count" or not n.unit or n.value < 2 or days(n) is not None:
+        return None
+    toks = tokens(text)
+    for k, (t, u) in enumerate(zip(toks, toks[1:])):
+        # "when I was a child", "as a child": what someone was, not how many there are
+        if t.low in ("a", "an") and k and toks[k - 1].low in _PREDICATIVE:
+            continue
+        if t.low in ("one", "a", "an", "single") and u.text[:1].isalpha() and unit_stem(u.low) == n.unit \
+                and text[t.end:u.start] == " ":
+            return t.start, u.end
+    return None
+
+
 def same_number(a: Number, b: Number) -> bool:
     if a.value == b.value:
-        return True
+        return a.unit == b.unit or days(a) is None or days(b) is None
+    da, db = days(a), days(b)
+    if da is not None and db is not None:
+        return abs(da - db) / max(da, db) < 0.01  # "twelve months" = "one year" (= 52 weeks)
+    if a.kind == b.kind == "percent" and a.value != int(a.value) or b.value != int(b.value) and b.kind == a.kind == "percent":
+        return abs(a.value - b.value) < 0.5  # "a third" (33.3%) = "33%"
     if "year" in (a.kind, b.kind) or (a.value == int(a.value) and b.value == int(b.value) and max(a.value, b.value) < 10_000):
         return False  # 2023 is not 2024: rounding only for amounts and shares ("$28.47 billion" ~ "$28.5 billion")
     big = max(abs(a.value), abs(b.value))
@@ -247,6 +333,8 @@ def comparable(a: Number, b: Number) -> bool:
     if a.kind != b.kind:
         return False
     if a.kind == "count":
+        if days(a) is not None and days(b) is not None:
+            return True  # "18 months" against "two years"
         return not a.unit or not b.unit or a.unit == b.unit or \
             lx.SYNONYMS.get(a.unit, a.unit) == lx.SYNONYMS.get(b.unit, b.unit)
     return True

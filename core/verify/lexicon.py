@@ -230,6 +230,15 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
           "trillion": 1_000_000_000_000, "k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 FRACTIONS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+# the denominators of "three-fourths", "two thirds", "three quarters" (a share, like "75%")
+DENOMINATORS = {"halves": 2, "thirds": 3, "quarters": 4, "fourths": 4, "fifths": 5, "sixths": 6,
+                "eighths": 8, "tenths": 10}
+# plurals a stemmer leaves apart from their singular ("two children" counts what "one child" does)
+IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman",
+                     "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}
+# what a duration counts, in days: "twelve months" is "a year", "18 months" is not "two years"
+DURATIONS = {"day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25, "decad": 3652.5,
+             "centuri": 36525.0}
 # Collective numerals: the noun is the group it counts ("the trio moved deeper": three).
 COLLECTIVES = {"duo": 2, "trio": 3, "threesome": 3, "quartet": 4, "foursome": 4, "quintet": 5, "sextet": 6}
 ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,

@@ -80,7 +80,11 @@ class Names:
                         "text_units_fts MATCH ? LIMIT 50)", [q])]
                 except Exception:
                     texts = []
-            self._cache[key] = any(pattern.search(t) for t in texts)
+            # a common word that a product or heading also capitalises ("Dynamics 365 Sales") is
+            # still a word where the documents mostly write it in lower case ("sales rose")
+            caps = sum(len(pattern.findall(t)) for t in texts)
+            lower = sum(len(re.findall(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])", t)) for t in texts)
+            self._cache[key] = caps > 0 and 3 * caps >= lower
         return self._cache[key]
 
     def share(self, word: str) -> float:

@@ -49,6 +49,7 @@ from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
 from core.verify import subjects
+from core.verify import wordnet
 from core.verify import lexicon as lx
 from core.verify.names import Names
 from core.verify.verdict import Fact, Span, Verdict
@@ -81,11 +82,15 @@ class _Claim:
     plain: frozenset[str]
     facts: list[Fact] = field(default_factory=list)
     said: frozenset[str] = frozenset()
+    # the terms of acronyms the claim names ("RAM", "CPU", "GPU"): names for the fabricated
+    # check, but what a passage says of them as much as any plain word, so they count for the
+    # alignment ("64k of RAM" against "8k of RAM" is about the same thing)
+    acronyms: frozenset[str] = frozenset()
 
     def reterm(self, mapping: dict) -> None:
         self.mapping = mapping
         self.terms = paraphrase.terms(self.claim, mapping)
-        self.plain = frozenset(t for t in self.terms if t not in self.name_words)
+        self.plain = frozenset(t for t in self.terms if t not in self.name_words or t in self.acronyms)
         # what the claim says of its names: the plain terms less the names' own stems ("scot")
         named = {t for t, _, _ in fx.content_terms(" ".join(self.name_words))}
         self.said = frozenset(t for t in self.plain if t not in named)
@@ -155,9 +160,23 @@ def _read(sentence: str, units: Iterable[dict], record_texts: Iterable[str], nam
     have = frozenset().union(*(s.terms for s in sources)) if sources else frozenset()
     mapping = paraphrase.rewrite(claim, have, frozenset(name_words)) if paraphrase.ENABLED else {}
     c = _Claim(claim, sources, record_texts, names, found_names, name_words, fx.numbers(claim), have,
-               mapping, frozenset(), frozenset())
+               mapping, frozenset(), frozenset(), acronyms=_acronym_terms(claim, found_names))
     c.reterm(mapping)
     return c
+
+
+def _acronym_terms(claim: str, found: list[fx.Name]) -> frozenset[str]:
+    """The terms of the claim's one-word all-capital names of 2-5 letters that WordNet holds as
+    common nouns ("RAM", "CPU"; not "UBS", an affiliation like any name)."""
+    out = set()
+    for n in found:
+        word = claim[n.start:n.end]
+        if len(n.words) == 1 and word.isupper() and word.isalpha() and 2 <= len(word) <= 5 \
+                and wordnet.common_noun(word):
+            t = fx.term(word)
+            if t:
+                out.add(t)
+    return frozenset(out)
 
 
 def _absent(c: _Claim) -> list[Fact]:
@@ -324,7 +343,7 @@ def _number_passage(c: _Claim, a: _Aligned, pieces: list, num: fx.Number) -> tup
                 w = al.window(loc[0], loc[1], ct)
                 nwlo, nwhi = w[0].start, w[-1].end
                 wt = frozenset().union(*(x.terms for x in w))
-                pt = frozenset(t for t in ct if t not in c.name_words)
+                pt = frozenset(t for t in ct if t not in c.name_words or t in c.acronyms)
                 nstrong = bool(pt) and len(pt & wt) / len(pt) >= ALIGNED
             break
         offset = max(offset, at + len(piece)) if at >= 0 else offset
@@ -353,13 +372,41 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
                       and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
         hit = next(((x, s) for s in c.sources for x in al.numbers(s.text)
                     if x.start >= s.lead and fx.same_number(num, x)), None)
-        if rival is not None:
+        said = fx.one_unit_span(num, nsrc.text[nwlo:nwhi])
+        if said is not None:  # "twelve months" where the passage says "a year"
+            c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
+            continue
+        if rival is None and hit is None:
+            rival = _counted_elsewhere(c, num)
+        if isinstance(rival, tuple):  # "one child" where the claim says "two children"
+            src, (lo, hi) = rival
+            c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {src.text[lo:hi]}",
+                                evidence=src.span(lo, hi)))
+        elif rival is not None:
             c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
                                 evidence=nsrc.span(rival.start, rival.end)))
         elif hit:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
             c.facts.append(Fact("number", num.surface, "not found"))
+
+
+def _counted_elsewhere(c: _Claim, num: fx.Number):
+    """A count of the same thing with another value anywhere in the cited text ("twenty legs",
+    "one child" against "forty legs", "two children"), when the passage compared holds neither:
+    the number's own sentence may lie outside the window. (rival Number's span in its source as
+    (Source, (start, end)), or None.)"""
+    if num.kind != "count" or not num.unit or fx.days(num) is not None:
+        return None
+    for s in c.sources:
+        for x in al.numbers(s.text):
+            if x.start >= s.lead and x.kind == "count" and x.unit == num.unit and x.value != num.value \
+                    and not any(fx.same_number(x, y) for y in c.nums):
+                return s, (x.start, x.end)
+        at = fx.singular_rival(num, s.text[s.lead:])
+        if at is not None:
+            return s, (s.lead + at[0], s.lead + at[1])
+    return None
 
 
 def _check_polarity(c: _Claim, a: _Aligned) -> None:

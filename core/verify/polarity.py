@@ -143,6 +143,10 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
     idioms = _idioms(claim)
     claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms]
     cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
+    # and the stems of the claim words' base forms ("died": die), so that an opposite the claim
+    # itself says ("for a living, died") is not read as the passage's reversal of it
+    cstems |= {x for t in fx.tokens(claim) if t.text[:1].isalpha() for b, _ in wordnet.bases_of(t.low)
+               for x in (stem(b), fx.canon(stem(b)))}
     flips, used, flip_at = [], set(), []
     for st, cpos, _ in claim_stems:
         opposites = fx.ANTONYMS.get(st, frozenset()) | fx.ANTONYMS.get(fx.canon(st), frozenset())

@@ -167,6 +167,24 @@ def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> f
 
 
 @functools.lru_cache(maxsize=65536)
+def bases_of(word: str) -> tuple[tuple[str, str], ...]:
+    """(base form, part of speech) of a word ("died": die, verb), () without WordNet."""
+    wn = _wordnet()
+    return tuple(wn.bases(word.lower())) if wn is not None and word.isalpha() else ()
+
+
+@functools.lru_cache(maxsize=65536)
+def common_noun(word: str) -> bool:
+    """Does WordNet hold the word as a noun with a sense that is no instance of something ("ram",
+    "cpu"; not "nasa", an instance of an agency)? False without WordNet."""
+    wn = _wordnet()
+    if wn is None or not word.isalpha():
+        return False
+    return any(not any(sym == "@i" for sym, _, _ in wn.synset(off, "n")[1])
+               for base, pos in wn.bases(word.lower()) if pos == "n" for off in wn.offsets(base, "n"))
+
+
+@functools.lru_cache(maxsize=65536)
 def phrase(word: str, then: str) -> frozenset[str] | None:
     """The single-word synonyms of the two-word lemma that word and the word after it make
     ("falling" then "short": fall_short = fail, miss), or None when WordNet has no such lemma."""

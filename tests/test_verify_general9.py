@@ -1,0 +1,85 @@
+"""The offline judge's session-9 rules (issue 16), each on real corpus sentences from the clean
+claim sets' error list (claims_fresh6/7: Microsoft's FY24 Q1 call, William Adams's
+podcast, A Christmas Carol). Each rule is general English and each test fails on the judge of
+c7b7f27:
+
+- a share said in words is a share: "three in four" = "three-fourths" = 75%;
+- a duration is compared in days: "twelve months earlier" is "a year ago";
+- an acronym that is a common noun ("RAM") is part of what the clause says, so a changed figure
+  next to it is looked for in the passage ("64k of RAM" against "8k of RAM");
+- a count of the same thing anywhere in the cited text contradicts a count the passage compared
+  lacks ("forty legs" against "twenty legs", "two children" against "One child");
+- an opposite the claim itself says is no reversal ("for a living, died" against "passed away");
+- a word the documents mostly write in lower case is no name opening a sentence ("Sales of ...")."""
+from __future__ import annotations
+
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
+
+CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
+PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
+
+
+def test_a_share_said_in_words_is_a_share():
+    call = _doc(CALLS, "TranscriptFY24Q1.txt")
+    ev = "Since introducing AI-assisted messages for recruiters five months ago, three-fourths of them say it saves them time."
+    v = _check(call, "Three in four recruiters say the AI-assisted messages introduced five months ago save them time.", ev)
+    assert v.verdict == "supported", v.facts
+    assert _fact(v, "number", "found").evidence.text == "three-fourths"
+    v = _check(call, "Two in three recruiters say the AI-assisted messages introduced five months ago save them time.", ev)
+    assert v.verdict == "contradicted" and _fact(v, "number", "contradicted").text == "Two in three"
+
+
+@needs_wordnet
+def test_a_duration_is_compared_in_days():
+    part = _doc(PODCASTS, "William_A_Adams-part2.txt")
+    ev = "About a year ago he left Microsoft to create a venture studio"
+    claim = ("About twelve months earlier he quit Microsoft and set up a venture studio meant to help any Black "
+             "person who wants a tech career or company to enter the industry and thrive.")
+    v = _check(part, claim, ev)
+    f = _fact(v, "number", "found")
+    assert v.verdict == "supported" and f.text == "twelve months" and f.evidence.text == "a year"
+    v = _check(part, claim.replace("twelve", "eighteen"), ev)
+    assert v.verdict != "supported"
+
+
+def test_a_common_noun_acronym_is_part_of_the_clause():
+    part = _doc(PODCASTS, "William_A_Adams-part5.txt")
+    ev = "I mean, 8k of RAM, and – you know, not very – not even one megahertz CPU, I mean, pretty slow."
+    v = _check(part, "The machine had 64k of RAM and a CPU slower than one megahertz.", ev)
+    f = _fact(v, "number", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "64k" and f.evidence.text == "8k"
+
+
+def test_a_count_of_the_same_thing_elsewhere_in_the_cited_text():
+    carol = _doc(CAROL)
+    ev = "now with twenty legs, now a pair of legs without a head"
+    v = _check(carol, "At moments the figure seemed to have as many as forty legs.", ev)
+    f = _fact(v, "number", "contradicted")
+    assert v.verdict == "contradicted" and f.evidence.text == "twenty legs"
+    ev = "'One child,' Scrooge returned."
+    v = _check(carol, "Scrooge told the Ghost that his sister had left two children.", ev, before=400, after=400)
+    f = _fact(v, "number", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "two children" and f.evidence.text == "One child"
+    # what someone was is no count: "when I was a child" says nothing of how many children
+    murati = _doc(PODCASTS, "Murati-part3.txt")
+    v = _check(murati, "Kevin Scott has two children, a 12-year-old and a 14-year-old.",
+               "I’ve got a 12- and a 14-year-old.", before=2000, after=2000)
+    assert not any(f.text == "two children" and f.status == "contradicted" for f in v.facts), v.facts
+
+
+@needs_wordnet
+def test_an_opposite_the_claim_itself_says_is_no_reversal():
+    part = _doc(PODCASTS, "William_A_Adams-part2.txt")
+    ev = "my dad was a typewriter repair man, so we had stuff in the house, but he passed away when I was seven."
+    v = _check(part, "His dad, a typewriter repair man by living, died when he was seven.", ev)
+    assert v.verdict == "supported" and not _fact(v, "polarity", "contradicted"), v.facts
+
+
+def test_a_word_mostly_written_in_lower_case_is_no_name():
+    call = _doc(CALLS, "TranscriptFY24Q1.txt")
+    ev = ("In our on-premises server business, revenue increased 2%, ahead of expectations driven primarily by "
+          "demand in advance of Windows Server 2012 end of support.")
+    v = _check(call, "Sales of on-premises server software rose 2%, ahead of expectations, driven by demand in "
+                     "advance of Windows Server 2012 end of support.", ev)
+    assert v.verdict == "supported", v.facts
