@@ -10,7 +10,9 @@ c7b7f27:
 - a count of the same thing anywhere in the cited text contradicts a count the passage compared
   lacks ("forty legs" against "twenty legs", "two children" against "One child");
 - an opposite the claim itself says is no reversal ("for a living, died" against "passed away");
-- a word the documents mostly write in lower case is no name opening a sentence ("Sales of ...")."""
+- a word the documents mostly write in lower case is no name opening a sentence ("Sales of ...");
+- a word of clear feeling met in its own slot by one of the opposite feeling is a reversal
+  ("resented the leadership" / "appreciating the leadership"; VADER's valence lexicon)."""
 from __future__ import annotations
 
 from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
@@ -18,6 +20,7 @@ from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
+NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 
 
 def test_a_share_said_in_words_is_a_share():
@@ -83,3 +86,21 @@ def test_a_word_mostly_written_in_lower_case_is_no_name():
     v = _check(call, "Sales of on-premises server software rose 2%, ahead of expectations, driven by demand in "
                      "advance of Windows Server 2012 end of support.", ev)
     assert v.verdict == "supported", v.facts
+
+
+@needs_wordnet
+def test_a_word_of_opposite_feeling_in_the_same_slot_reverses():
+    novella = _doc(NOVELLA)
+    ev = "Jordan nodded, appreciating the leadership that Alex displayed in the face of the unknown"
+    v = _check(novella, "Jordan resented the leadership that Alex showed in the face of the unknown.", ev)
+    f = _fact(v, "polarity", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "resented" and "appreciating" in f.note
+    assert _check(novella, "Jordan valued the leadership that Alex showed in the face of the unknown.", ev).verdict == "supported"
+    ev = "Alex Mercer watched, posture relaxed but eyes sharp."
+    v = _check(novella, "Alex Mercer watched with a stiff, tense posture.", ev)
+    assert v.verdict == "contradicted" and "relaxed" in _fact(v, "polarity", "contradicted").note
+    # feeling words in different slots are no reversal ("lower" is read by the antonym list)
+    call = _doc(CALLS, "TranscriptFY24Q1.txt")
+    ev = "Devices revenue decreased 22%, ahead of expectations due to stronger execution in the commercial segment."
+    assert _check(call, "Devices revenue fell 22%, better than expected thanks to stronger execution in the "
+                        "commercial segment.", ev).verdict == "supported"

@@ -48,6 +48,7 @@ from core.verify import facts as fx
 from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
+from core.verify import sentiment
 from core.verify import subjects
 from core.verify import wordnet
 from core.verify import lexicon as lx
@@ -420,6 +421,13 @@ def _check_polarity(c: _Claim, a: _Aligned) -> None:
     pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
     pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping) \
         or polarity.reversed_comparison(c.claim, a.src, a.window)
+    if pol is None and not fx.negation_positions(c.claim):
+        felt = sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end])
+        if felt is not None:  # "resented" where the passage says "appreciating" (core.verify.sentiment)
+            word, lo, hi = felt
+            pol = Fact("polarity", word, "contradicted",
+                       f"the source says \u201c{a.src.text[part.start + lo:part.start + hi]}\u201d",
+                       evidence=a.src.span(part.start, part.end))
     if pol is not None:
         c.facts.append(pol)
 
