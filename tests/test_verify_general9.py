@@ -11,6 +11,10 @@ c7b7f27:
   lacks ("forty legs" against "twenty legs", "two children" against "One child");
 - an opposite the claim itself says is no reversal ("for a living, died" against "passed away");
 - a word the documents mostly write in lower case is no name opening a sentence ("Sales of ...");
+- a figure followed by a comma is a figure ("to 785,000, including"), and counts nothing after it;
+- a sentence the cited text holds word for word keeps its own negation ("本章没有接上");
+- a figure the claim's compared sentence gives is found there, even where its clause's own best
+  sentence gives another ("climbing 49 percent" against "up 49 percent");
 - a word of clear feeling met in its own slot by one of the opposite feeling is a reversal
   ("resented the leadership" / "appreciating the leadership"; VADER's valence lexicon)."""
 from __future__ import annotations
@@ -21,6 +25,7 @@ CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
+ZH3 = CORPORA / "graphrag_articles_zh" / "article_3.txt"
 
 
 def test_a_share_said_in_words_is_a_share():
@@ -104,3 +109,31 @@ def test_a_word_of_opposite_feeling_in_the_same_slot_reverses():
     ev = "Devices revenue decreased 22%, ahead of expectations due to stronger execution in the commercial segment."
     assert _check(call, "Devices revenue fell 22%, better than expected thanks to stronger execution in the "
                         "commercial segment.", ev).verdict == "supported"
+
+
+def test_a_figure_before_a_comma_is_a_figure():
+    call = _doc(CALLS, "TranscriptFY22Q3.txt")
+    ev = "grew nearly 50 percent year over year to 785,000, including Citrix"
+    v = _check(call, "Microsoft's security customers grew nearly 50 percent in a year, to 785,000 organisations "
+                     "including Citrix.", ev)
+    f = next(f for f in v.facts if f.text.startswith("785,000"))
+    assert f.status == "found" and f.evidence.text == "785,000", v.facts
+    v = _check(call, "Microsoft's security customers grew nearly 50 percent in a year, to 875,000 organisations "
+                     "including Citrix.", ev)
+    assert v.verdict == "contradicted" and _fact(v, "number", "contradicted").evidence.text == "785,000"
+
+
+def test_a_quote_keeps_its_own_negation():
+    zh = _doc(ZH3)
+    ev = "自动判断在第 06 章的 agent 框架里,本章没有接上"
+    assert _check(zh, "自动判断在第 06 章的 agent 框架里,本章没有接上。", ev).verdict == "supported"
+
+
+def test_the_compared_sentence_gives_the_figure():
+    call = _doc(CALLS, "TranscriptFY21Q4.txt")
+    ev = "Dynamics 365 revenue accelerated for the third consecutive quarter, up 49 percent year over year."
+    v = _check(call, "Dynamics 365 sales sped up for a third straight period, climbing 49 percent against the "
+                     "prior-year level.", ev)
+    assert v.verdict == "supported", v.facts
+    f = next(f for f in v.facts if f.text == "49 percent")
+    assert f.status == "found" and f.evidence.text == "49 percent"

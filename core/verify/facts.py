@@ -16,7 +16,7 @@ from core.textutil import STOPWORDS
 from core.verify import lexicon as lx
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]+|\$|€|£|%|[0-9][0-9,]*(?:\.[0-9]+)?|"
+_TOKEN = re.compile(rf"[{_CJK}]+|\$|€|£|%|[0-9]+(?:,[0-9]{{3}})*(?:\.[0-9]+)?|"
                     r"[A-Za-z\u00c0-\u024f](?:[A-Za-z\u00c0-\u024f0-9&]|['\u2019](?=[A-Za-z]))*")
 _HYPHEN_SPLIT = re.compile(r"-")
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
@@ -253,7 +253,8 @@ def numbers(text: str) -> list[Number]:
         elif kind == "count" and low.isdigit() and i > 0 and toks[i - 1].text[0].isupper() \
                 and toks[i - 1].text.isalpha() and text[toks[i - 1].end:t.start] == " " and not toks[i - 1].initial:
             kind = "label"  # part of a name: "Microsoft 365", "Gears 5", "Windows 11"
-        if kind == "count" and j < len(toks) and toks[j].text[0].isalpha():
+        if kind == "count" and j < len(toks) and toks[j].text[0].isalpha() \
+                and text[toks[j - 1].end:toks[j].start].strip() in ("", "-"):  # "to 785,000, including": no unit
             w = toks[j].low
             if "\u3400" <= w[0] <= "\ufaff":
                 # a Chinese measure word is the run's first character ("10 分的...": 分); a

@@ -371,6 +371,13 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
             continue
         rival = next((x for x, _ in wnums if fx.comparable(num, x)
                       and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
+        if rival is not None and nwlo != a.wlo and a.strong:
+            # the clause's own best sentence gives another value, but the sentence the whole
+            # claim is compared with gives this one ("climbing 49 percent" of "up 49 percent")
+            same = next((x for x in al.numbers(a.src.text) if a.wlo <= x.start < a.whi and fx.same_number(num, x)), None)
+            if same is not None:
+                c.facts.append(Fact("number", num.surface, "found", evidence=a.src.span(same.start, same.end)))
+                continue
         hit = next(((x, s) for s in c.sources for x in al.numbers(s.text)
                     if x.start >= s.lead and fx.same_number(num, x)), None)
         said = fx.one_unit_span(num, nsrc.text[nwlo:nwhi])
@@ -410,11 +417,21 @@ def _counted_elsewhere(c: _Claim, num: fx.Number):
     return None
 
 
+def _flat(text: str) -> str:
+    return " ".join(text.lower().replace("\u2019", "'").replace("\uff0c", ",").split())
+
+
+def _quoted(claim: str, text: str) -> bool:
+    """Is the claim (its closing stop aside) a piece of the cited text, word for word?"""
+    core = _flat(claim).rstrip(".!?\u3002\uff01\uff1f ")
+    return len(core) >= 12 and core in _flat(text)
+
+
 def _check_polarity(c: _Claim, a: _Aligned) -> None:
     """Negation cues and antonyms in the claim's item of the matched sentence and its window, or a
     reversed comparison (core.verify.polarity); only where the window is strongly aligned."""
-    if not a.strong:
-        return
+    if not a.strong or _quoted(c.claim, a.src.text):
+        return  # a sentence the cited text holds word for word says what it says, "not" and all
     part = al.segment(a.src, a.best, c.terms)
     # a sentence the matched one holds word for word is read there alone: a "not" in the next
     # sentence ("people who were not to be trifled with") is no polarity of a quote
