@@ -15,6 +15,10 @@ c7b7f27:
 - a sentence the cited text holds word for word keeps its own negation ("本章没有接上");
 - a figure the claim's compared sentence gives is found there, even where its clause's own best
   sentence gives another ("climbing 49 percent" against "up 49 percent");
+- a one-word name opening the passage's sentence stands in the claim name's slot when the
+  documents write it as a name ("Taylor had looped back" against "Sam Rivera had looped back");
+- a first-person sentence under a transcript's speaker label is that speaker's: "Kevin Scott
+  bought a Tandy clone" against "CHRIS URMSON: ... I bought some kind of Tandy x86 clone";
 - a word of clear feeling met in its own slot by one of the opposite feeling is a reversal
   ("resented the leadership" / "appreciating the leadership"; VADER's valence lexicon)."""
 from __future__ import annotations
@@ -26,6 +30,7 @@ PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcrip
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 ZH3 = CORPORA / "graphrag_articles_zh" / "article_3.txt"
+DULCE = CORPORA / "operation_dulce" / "dulce.txt"
 
 
 def test_a_share_said_in_words_is_a_share():
@@ -137,3 +142,25 @@ def test_the_compared_sentence_gives_the_figure():
     assert v.verdict == "supported", v.facts
     f = next(f for f in v.facts if f.text == "49 percent")
     assert f.status == "found" and f.evidence.text == "49 percent"
+
+
+def test_a_known_name_opening_the_passage_sentence_stands_in_the_slot():
+    dulce = _doc(DULCE)
+    ev = "Taylor had looped back upon hearing the commotion."
+    v = _check(dulce, "As a drone whirred toward them, Sam Rivera had looped back on hearing the commotion.", ev)
+    f = _fact(v, "name", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "Sam Rivera" and f.evidence.text == "Taylor"
+    assert _check(dulce, "As a drone whirred toward them, Taylor had looped back on hearing the commotion.",
+                  ev).verdict == "supported"
+
+
+def test_a_first_person_sentence_is_its_speakers():
+    part = _doc(PODCASTS, "ChrisUrmson-part3.txt")
+    ev = "And so, I bought some kind of Tandy x86 clone or whatever back when I was in probably 9th or 10th grade"
+    v = _check(part, "Kevin Scott bought a Tandy x86 clone in 9th or 10th grade with money from his paper route.", ev,
+               before=3000, after=600)
+    f = _fact(v, "name", "contradicted")
+    assert v.verdict == "contradicted" and f.text == "Kevin Scott" and f.evidence.text == "CHRIS URMSON"
+    v = _check(part, "Chris Urmson bought a Tandy x86 clone in 9th or 10th grade with money from his paper route.", ev,
+               before=3000, after=600)
+    assert v.verdict == "supported", v.facts

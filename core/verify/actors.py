@@ -27,6 +27,7 @@ _AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?$"
 _VOICE = re.compile(r"^(?:'s|\u2019s)\s+voice", re.I)
 # a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
 _LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
+LABEL = _LABEL  # a transcript's speaker label ("SATYA NADELLA:", "KARL KEIRSTEAD, UBS:"): group 1 the name
 _GAP = re.compile(r"^(?:\s+(?:who|that|then|quickly|quietly|sharply|finally|also|was|is|the|one|of|"
                   r"[A-Z][\w.]*|[a-z]+ly))*\s+$")
 
@@ -119,7 +120,9 @@ def slot_swap(claim: str, n: fx.Name, window_text: str, claim_words: set[str], k
     sentence counts only when known(words) says the text writes it as a name elsewhere."""
     cb, ca = context(claim, n.start, n.end)
     for m in fx.names(window_text):
-        if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not (known and known(m.words))):
+        capitals = sum(ch.isupper() for ch in m.surface) >= 2  # "AT&T", "IBM": a name even first
+        if set(m.words) & claim_words or (m.initial and len(m.words) == 1 and not capitals
+                                          and not (known and known(m.words))):
             continue
         if same_slot((cb, ca), context(window_text, m.start, m.end)):
             return m

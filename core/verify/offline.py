@@ -136,6 +136,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     _check_names(c, a, absent)
     _check_reversal(c, a)
     _check_speaker(c, a, absent)
+    _check_first_person(c, a, absent)
     _check_role(c)
     _check_numbers(c, a)
     _check_polarity(c, a)
@@ -245,7 +246,8 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         if (a.strong or a.score >= ALIGNED) and not all(w in said for w in n.words):
             lo, hi = (best.start, best.end) if in_window else (a.wlo, a.whi)
             swap = actors.slot_swap(c.claim, n, src.text[lo:hi], c.name_words | set(n.words),
-                                    known=lambda words: al.known_name(src, words))
+                                    known=lambda words: al.known_name(src, words)
+                                    or all(c.names.written_as_name(w) for w in words))
             if swap is not None and n.initial:
                 # a capital opening the sentence says nothing; where the passage has a name in
                 # its place and no document holds the word, it is a made-up name ("Citadel, for
@@ -319,6 +321,35 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
         c.facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
                             evidence=src.span(lo, hi)))
+
+
+_FIRST_PERSON = re.compile(r"\bI(?:['\u2019](?:m|ve|d|ll))?\b(?!['\u2019]\w)|\bI(?=['\u2019](?:m|ve|d|ll)\b)")  # "I" as the one who acts
+
+
+def _check_first_person(c: _Claim, a: _Aligned, absent: set[str]) -> None:
+    """The sentence's actor is a person the transcript's speaker label does not name, where the
+    matched sentence says what it says in the first person ("Kevin Scott bought a Tandy clone"
+    against "CHRIS URMSON: ... I bought some kind of Tandy x86 clone") -> contradicted."""
+    if not a.strong or any(f.kind == "name" and f.status in ("contradicted", "absent") for f in c.facts):
+        return
+    actor = next((n for n in c.found_names if not n.initial and n.surface not in absent
+                  and al.is_actor(c.claim, n)), None)
+    piece = a.src.text[a.best.start:a.best.end]
+    if actor is None or not _FIRST_PERSON.search(piece) or any(w in a.best.words for w in actor.words):
+        return
+    label = None
+    for m in actors.LABEL.finditer(a.src.text, 0, a.best.start + 1):
+        label = m
+    if label is None or a.src.text[label.start(1):a.best.start].count("\n\n") > 3:
+        return
+    given = label.group(1).strip()
+    words = tuple(_WORDS.findall(given.lower()))
+    if not words or actors.same_person(actor.words, words, a.src.text):
+        return
+    c.facts[:] = [f for f in c.facts if f.text != actor.surface]
+    c.facts.append(Fact("name", actor.surface, "contradicted",
+                        f"the source gives {given.title()} as the one who says it",
+                        evidence=a.src.span(label.start(1), label.start(1) + len(given))))
 
 
 def _check_role(c: _Claim) -> None:
