@@ -164,3 +164,12 @@ def test_a_first_person_sentence_is_its_speakers():
     v = _check(part, "Chris Urmson bought a Tandy x86 clone in 9th or 10th grade with money from his paper route.", ev,
                before=3000, after=600)
     assert v.verdict == "supported", v.facts
+
+
+def test_ahead_of_expectations_is_the_opposite_of_below():
+    call = _doc(CALLS, "TranscriptFY22Q3.txt")
+    ev = "Xbox content and services revenue grew 4% and 6% in constant currency, below expectations"
+    v = _check(call, "Xbox content and services revenue grew 4% and 6% in constant currency, ahead of expectations.", ev)
+    assert v.verdict == "contradicted" and "below" in _fact(v, "polarity", "contradicted").note
+    assert _check(call, "Xbox content and services revenue grew 4% and 6% in constant currency, below expectations.",
+                  ev).verdict == "supported"
