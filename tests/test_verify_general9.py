@@ -173,3 +173,17 @@ def test_ahead_of_expectations_is_the_opposite_of_below():
     assert v.verdict == "contradicted" and "below" in _fact(v, "polarity", "contradicted").note
     assert _check(call, "Xbox content and services revenue grew 4% and 6% in constant currency, below expectations.",
                   ev).verdict == "supported"
+
+
+def test_a_consequence_said_with_a_participle_or_a_relative_is_a_reason():
+    call = _doc(CALLS, "TranscriptFY19Q2.txt")
+    ev = "Office consumer revenue grew 1% and 2% in constant currency, below our expectation."
+    base = "Office consumer revenue grew 1% and 2% in constant currency, below expectations"
+    assert _check(call, base + ".", ev).verdict == "supported"
+    v = _check(call, base + ", prompting Microsoft to cut Office 365 consumer prices.", ev)
+    assert v.verdict == "unsupported" and "prompting" in _fact(v, "meaning", "not found").text
+    part = _doc(PODCASTS, "Mae-Jemison-part3.txt")
+    ev = "my brother and sister had science projects, so I got to hang around with their science projects all the time."
+    v = _check(part, "Her brother and sister had science projects, so she got to hang around with them all the time, "
+                     "which is what led her to become an astronaut.", ev)
+    assert v.verdict == "unsupported", v.facts

@@ -9,7 +9,9 @@ from core.verify import lexicon as lx
 
 # "as" before a plural subject opens a reason clause ("... doubled as companies rebuilt their
 # offices"); before "a", "its", "the" it mostly names a role ("chose Microsoft as its partner")
-_AS_SUBJECT = r"(?:companies|customers|businesses|organizations|organisations|enterprises|firms|people|users|consumers|investors)\s"
+_AS_SUBJECT = (r"(?:companies|customers|businesses|organizations|organisations|enterprises|firms|people|users|consumers|investors"
+               r"|shoppers|advertisers|buyers|clients|developers|partners|gamers|players|viewers|readers|students"
+               r"|employees|workers|voters|fans)\s")
 _CLAUSE_CUT = re.compile(r";|,\s+(?:and|but|while|whereas|with|although|though|yet|so|as|who|which|where|whose)\s+"
                          r"|,\s+(?=[a-z]+ing\s)"  # an appended participle: ", humming a hymn as he worked"
                          r"|,\s+(?=(?:much|most|some|all|half|part|many|none|each)\s+of\s+(?:it|them|this|these|those|which)\s)"  # ", much of it for ..."
