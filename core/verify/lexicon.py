@@ -267,7 +267,7 @@ CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to",
           "目的是", "为的是", "为了", "以便", "旨在",
           # a consequence, motive or inference said with a relative or a participle ("..., which is
           # why she insisted", "..., prompting Microsoft to cut prices", "hoping that", "proof that")
-          "which is why", "that is why", "which is what", "is what led", "is what made", "prompting",
+          "which is why", "that is why", "is why", "which is what", "is what led", "is what made", "prompting",
           "to make up for", "in the hope", "hoping to", "hoping that", "proof that", "a sign that",
           "that shows", "signalling that", "signaling that")
 CAUSAL = CAUSAL + tuple(c for c in INFERENCE if c not in CAUSAL)  # every inference is a reason clause too
