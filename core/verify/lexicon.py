@@ -29,7 +29,7 @@ _ANTONYM_PAIRS = """
 increase decrease; increase decline; increase fall; increase drop; increase reduce; increase cut
 rise fall; rise decline; rise drop; rise decrease; grow decline; grow shrink; grow fall;
 grow decrease; grow drop; gain loss; gain lose; up down; higher lower; high low; more less;
-more fewer; better worse; best worst; above below; ahead behind; ahead below; exceed miss; beat miss;
+more fewer; better worse; best worst; above below; ahead behind; ahead below; free fee; free charg; free paid; exceed miss; beat miss;
 win lose; won lost; accept reject; accept refuse; agree refuse; agree disagree; allow forbid;
 allow prevent; open close; open shut; love hate; like dislike; alive dead; live die; survive die;
 include exclude; success failure; succeed fail; strong weak; strength weakness; early late;
