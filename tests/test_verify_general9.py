@@ -19,11 +19,18 @@ c7b7f27:
   documents write it as a name ("Taylor had looped back" against "Sam Rivera had looped back");
 - a first-person sentence under a transcript's speaker label is that speaker's: "Kevin Scott
   bought a Tandy clone" against "CHRIS URMSON: ... I bought some kind of Tandy x86 clone";
+- a name with a curly apostrophe is the same name as with a straight one ("Land O’Lakes");
+- a sentence the cited text holds word for word is supported, whatever figure the next sentence
+  gives (a newcomer saw "Operating expenses declined 5% ..." called contradicted by "12%");
+- a figure a cited passage gives in a sentence about the claim's subject is found, whatever
+  another cited passage says (a report citing three quarters' calls);
 - a word of clear feeling met in its own slot by one of the opposite feeling is a reversal
   ("resented the leadership" / "appreciating the leadership"; VADER's valence lexicon)."""
 from __future__ import annotations
 
-from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
+from core.verify.names import Names
+from core.verify.offline import judge
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, unit_around
 
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
@@ -187,3 +194,33 @@ def test_a_consequence_said_with_a_participle_or_a_relative_is_a_reason():
     v = _check(part, "Her brother and sister had science projects, so she got to hang around with them all the time, "
                      "which is what led her to become an astronaut.", ev)
     assert v.verdict == "unsupported", v.facts
+
+
+def test_a_curly_apostrophe_names_the_same_name():
+    call = _doc(CALLS, "TranscriptFY23Q1.txt")
+    ev = "Leaders in every industry, from Fannie Mae and Land O’Lakes to Rabobank"
+    v = _check(call, "Leaders from Fannie Mae and Land O'Lakes to Rabobank turn to the premium E5 offerings.", ev)
+    assert v.verdict != "fabricated" and not _fact(v, "name", "absent"), v.facts
+    v = _check(call, "Leaders from Fannie Mae and Land O’Lakes to Rabobank turn to the premium E5 offerings.", ev)
+    assert v.verdict != "fabricated" and not _fact(v, "name", "absent"), v.facts
+
+
+def test_a_quoted_sentence_is_not_contradicted_by_the_next_one():
+    call = _doc(CALLS, "TranscriptFY23Q3.txt")
+    ev = "Operating expenses declined 5% and 3% in constant currency, even with 3 points of growth from the Xandr acquisition."
+    assert _check(call, ev, ev).verdict == "supported"
+    v = _check(call, "Operating expenses fell 5% and 3% in constant currency, even with 3 points of growth from the "
+                     "Xandr acquisition.", ev)
+    assert v.verdict == "supported", v.facts
+
+
+def test_a_figure_one_cited_passage_gives_for_the_subject_is_found():
+    q1, q2 = _doc(CALLS, "TranscriptFY23Q1.txt"), _doc(CALLS, "TranscriptFY23Q2.txt")
+    u1 = {**unit_around(q1, "LinkedIn revenue increased 17 percent and 21 percent in constant currency"), "id": "q1"}
+    u2 = {**unit_around(q2, "LinkedIn revenue increased 10 percent and 14 percent in constant currency"), "id": "q2"}
+    names = Names(texts=[q1, q2])
+    v = judge("LinkedIn revenue increased 17 percent [Data: Reports (1)].", [u2, u1], names=names)
+    f = _fact(v, "number", "found")
+    assert v.verdict == "supported" and f.evidence.text == "17 percent" and f.evidence.text_unit_id == "q1", v.facts
+    v = judge("LinkedIn revenue increased 19 percent [Data: Reports (1)].", [u2, u1], names=names)
+    assert v.verdict == "contradicted", v.facts

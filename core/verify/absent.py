@@ -26,6 +26,7 @@ def absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
     sentence = claim_text(sentence)
     if fx.title_case(sentence):
         return out
+    cited = cited.replace("\u2019", "'")  # the names' words are read with straight apostrophes
     for n in fx.names(sentence):
         words = tuple(w for w in n.words if not (cited and _bounded_in(w, cited)))
         if not words:

@@ -32,12 +32,21 @@ class Names:
     def word_known(self, word: str) -> bool:
         if word in self._cache:
             return self._cache[word]
+        if "'" in word:  # "o'lakes": the documents may write it with a curly apostrophe, "O’Lakes"
+            curly = word.replace("'", "\u2019")
+            found = self._known(word) or self._known(curly)
+            self._cache[word] = found
+            return found
+        found = self._known(word)
+        self._cache[word] = found
+        return found
+
+    def _known(self, word: str) -> bool:
         found = bool(_bounded(word).search(self._texts)) if self._texts else False
         if not found and self.store is not None:
             found = self._in_units(word)
         if not found and len(word) > 3 and word.endswith("s"):  # "Sundays": the book says "Sunday"
             found = self.word_known(word[:-1])
-        self._cache[word] = found
         return found
 
     def _in_units(self, word: str) -> bool:

@@ -136,10 +136,14 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     _check_names(c, a, absent)
     _check_reversal(c, a)
     _check_speaker(c, a, absent)
+    _check_role(c)  # a role given by apposition says more than the first person around it
     _check_first_person(c, a, absent)
-    _check_role(c)
     _check_numbers(c, a)
     _check_polarity(c, a)
+    if any(_quoted(c.claim, s.text) for s in c.sources):
+        # the cited text holds the sentence word for word: nothing in it can contradict what it
+        # says (a figure of the next sentence is no rival of a figure quoted from this one)
+        c.facts[:] = [f for f in c.facts if f.status != "contradicted"]
     v.facts = c.facts
     if any(f.status in ("absent", "contradicted") for f in c.facts):
         return _finish(v, c.facts)
@@ -389,9 +393,15 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
     for num in c.nums:
         nsrc, nwlo, nwhi, nstrong = _number_passage(c, a, pieces, num)
         wnums = [(x, nsrc) for x in al.numbers(nsrc.text) if nwlo <= x.start < nwhi]
-        hit = next(((x, s) for x, s in wnums if fx.same_number(num, x)), None)
-        other = subjects.other_subject(c.claim, num, c.nums, nsrc.text, hit[0], list(al.numbers(nsrc.text)),
-                                       nwlo, nwhi) if hit and nstrong else None
+        hits = [(x, s) for x, s in wnums if fx.same_number(num, x)]
+        hit = hits[0] if hits else None
+        other = None
+        for h in hits if nstrong else ():  # the value given for the claim's subject, if any occurrence is
+            other = subjects.other_subject(c.claim, num, c.nums, nsrc.text, h[0], list(al.numbers(nsrc.text)),
+                                           nwlo, nwhi)
+            if other is None:
+                hit = h
+                break
         if other is not None:  # the value is there, for another subject (core.verify.subjects)
             c.facts.append(Fact("number", num.surface, "contradicted",
                                 f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
@@ -415,6 +425,15 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
         if said is not None:  # "twelve months" where the passage says "a year"
             c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
             continue
+        said_here = next(((x, s) for s in c.sources for x in al.numbers(s.text) if x.start >= s.lead
+                          and fx.same_number(num, x) and _aligned_at(c, x, s)), None) if rival is not None else None
+        if said_here is not None:
+            hit = said_here
+            # another cited passage gives this very figure in a sentence about the same thing
+            # (a report citing three quarters' calls: "LinkedIn revenue increased 17 percent" in
+            # one, "10 percent" in the next): the cited text says it, the rival is another fact
+            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
+            continue
         if rival is None and hit is None:
             rival = _counted_elsewhere(c, num)
         if isinstance(rival, tuple):  # "one child" where the claim says "two children"
@@ -428,6 +447,19 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
             c.facts.append(Fact("number", num.surface, "not found"))
+
+
+def _aligned_at(c: _Claim, x: fx.Number, src: Source) -> bool:
+    """Is the sentence holding figure x about the claim's subject: every name of the claim in it,
+    and ALIGNED of its plain terms?"""
+    idx = next((k for k, s in enumerate(src.sents) if s.start <= x.start < s.end), None)
+    if idx is None or not c.plain:
+        return False
+    sent = src.sents[idx]  # the sentence itself: the figure is its fact, not a neighbour's
+    wt, words = sent.terms, sent.words
+    names = [n for n in c.found_names if not n.initial]
+    named = bool(names) and all(w in words for n in names for w in n.words)
+    return named and len(c.plain & wt) / len(c.plain) >= ALIGNED
 
 
 def _counted_elsewhere(c: _Claim, num: fx.Number):
@@ -453,9 +485,19 @@ def _flat(text: str) -> str:
 
 
 def _quoted(claim: str, text: str) -> bool:
-    """Is the claim (its closing stop aside) a piece of the cited text, word for word?"""
+    """Is the claim (its closing stop aside) a piece of the cited text, word for word, from a
+    word's start, and long enough to be a statement (six words, or 12 characters of Chinese)?"""
     core = _flat(claim).rstrip(".!?\u3002\uff01\uff1f ")
-    return len(core) >= 12 and core in _flat(text)
+    long_enough = len(core.split()) >= 6 or (len(core) >= 12 and any("\u4e00" <= ch <= "\u9fff" for ch in core))
+    if not long_enough:
+        return False
+    flat = _flat(text)
+    at = flat.find(core)
+    while at >= 0:
+        if at == 0 or not flat[at - 1].isalnum():
+            return True
+        at = flat.find(core, at + 1)
+    return False
 
 
 def _check_polarity(c: _Claim, a: _Aligned) -> None:
