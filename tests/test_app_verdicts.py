@@ -88,3 +88,19 @@ def test_an_answer_sentence_its_source_contradicts_is_marked_in_place(indexed_ho
     body = _html(at)
     assert 'sm-chip-verdict">supported' in body
     assert assert_panel_marks(store, body) >= 1
+
+
+def test_check_a_text_shows_a_true_example_of_this_workspace(indexed_home, monkeypatch):
+    """The placeholder is a sentence of this workspace cited to its own text unit (not another
+    corpus's example), and checking it as written gives supported."""
+    store = Store(indexed_home / "test")
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    box = at.text_area(key="check_text_in")
+    m = re.fullmatch(r"(.+) \[Data: Sources \((\d+)\)\]\.", box.placeholder)
+    assert m, box.placeholder
+    unit = store.query("SELECT text FROM text_units WHERE human_readable_id = ?", [int(m.group(2))])[0]
+    assert m.group(1) in " ".join(unit["text"].split())
+    assert "Sources (N) is text unit N" in (box.help or "")
+    box.set_value(box.placeholder)
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == ["supported"]

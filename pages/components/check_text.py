@@ -17,6 +17,30 @@ from pages.components import state as ui
 from pages.components import verdicts as ui_verdicts
 
 EXAMPLE = "Scrooge refused to give to the charity collectors [Data: Sources (3)]."
+HOW = ("A marker cites records by their numbers: Sources (N) is text unit N of the documents (the "
+       "number every chip shows as “Source N”), Reports (N), Entities (N) and Relationships (N) "
+       "the community reports, entities and relationships; several at once: [Data: Sources (3, 7); "
+       "Reports (1)]. A sentence without a marker cites nothing.")
+
+
+def example(store: Store) -> str:
+    """A placeholder from this workspace: the first sentence of one of its text units, cited to it
+    (so the example is true here, and shows where the number comes from)."""
+    from core.query.citations import sentence_spans
+    try:
+        rows = store.query("SELECT human_readable_id AS n, text FROM text_units WHERE length(text) > 80 "
+                           "ORDER BY human_readable_id LIMIT 1 OFFSET 1")
+    except Exception:
+        rows = []
+    if not rows:
+        return EXAMPLE
+    text = " ".join(str(rows[0]["text"] or "").split())
+    spans = [(a, b) for a, b in sentence_spans(text) if 40 <= b - a <= 220]
+    if not spans:
+        return EXAMPLE
+    a, b = spans[0]
+    sentence = text[a:b].rstrip(" .!?。")
+    return f"{sentence} [Data: Sources ({rows[0]['n']})]."
 
 
 def use_setting_judge(store: Store, resolver: Resolver) -> str:
@@ -53,7 +77,7 @@ def box(store: Store, llm=None) -> None:
     with st.expander("Check a text", icon=":material/fact_check:", key="check_open"):
         with st.form("check_text", border=False):
             text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
-                                placeholder=EXAMPLE)
+                                placeholder=example(store), help=HOW)
             judges = ["offline"] + (["model"] if llm is not None else [])
             if ui.settings().judge == "model" and llm is not None:
                 judges.reverse()  # the setting's judge first
@@ -71,7 +95,7 @@ def box(store: Store, llm=None) -> None:
         done = st.session_state.get("check_result")
         if not done:
             st.caption("Every sentence is checked against what it cites: supported, partial, "
-                       "unsupported, contradicted, or fabricated (names what no document holds).")
+                       "unsupported, contradicted, or fabricated (names what no document holds). " + HOW)
             return
         results = done["results"]
         counts = {v: sum(r["verdict"] == v for r in results) for v in

@@ -62,9 +62,9 @@ def replace_panel(store: Store, workspace: Path, running: bool) -> None:
     waiting = [d for d in (getattr(report, "same_title", None) or []) if store.get("documents", d["old_id"])]
     for k, new in enumerate(waiting):
         with st.container(border=True):
-            st.markdown(ui.md(f"**{new['title']}** is already in the corpus with other text. "
-                              "Replace it with the new version? Only the passages that changed are "
-                              "extracted again."))
+            st.markdown(f"**{ui.md(new['title'])}** is already in the corpus with other text. "
+                        "Replace it with the new version? Only the passages that changed are "
+                        "extracted again.")
             c = st.columns(2)
             if c[0].button("Replace it", key=f"replace_{k}", type="primary", disabled=running,
                            icon=":material/swap_horiz:"):

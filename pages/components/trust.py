@@ -62,8 +62,10 @@ def least_trusted(store: Store) -> int | None:
                          "trust": t.trust, "fabricated": c["fabricated"], "contradicted": c["contradicted"],
                          "unsupported": c["unsupported"], "partial": c["partial"], "supported": c["supported"],
                          "in no document": ", ".join(t.fabricated)})
-        st.caption(ui.md(f"{result.summary()} \u00b7 trust = supported findings plus half the partial "
-                         "ones \u00b7 click a row to open its community"))
+        st.caption(ui.md(f"{result.summary()} \u00b7 order: the share of fabricated findings, then of "
+                         "contradicted ones, then trust (supported findings plus half the partial ones), so a "
+                         "report with a contradicted finding comes before a lower trust without one \u00b7 "
+                         "click a row to open its community"))
         if not rows:
             st.caption("No report matches.")
             return None
