@@ -42,6 +42,11 @@ def test_check_a_text_marks_the_contradicted_sentence(indexed_home, monkeypatch)
     assert "7" in html.unescape(flagged.group(2)) and "contradicted" in flagged.group(2)
     # the chips' highlights are sentences of their source
     assert assert_panel_marks(store, body) >= 1
+    # both sentences cite the same source: the contradicted one has a chip of its own, so its
+    # evidence and failing fact can be opened too (a newcomer found only the first sentence's)
+    chips = [html.unescape(re.sub(r"<[^>]+>", "", m)) for m in re.findall(r"<summary>(.*?)</summary>", body, re.S)]
+    assert chips[0] == f"Source {hrid} supported", chips
+    assert chips[1].startswith(f"Source {hrid} \u00b7 \u201c{wrong[:10]}") and "contradicted" in chips[1], chips
 
 
 def test_reports_carry_a_trust_line_and_the_least_trusted_come_first(indexed_home, monkeypatch):

@@ -144,30 +144,58 @@ def cited_html(store: Store, text: str, resolver: Resolver, mark: bool = True) -
 
 def chip_options(store: Store, text: str, resolver: Resolver | None = None
                  ) -> list[tuple[str, int, str, bool]]:
-    """(kind, id, sentence, exists) for every distinct reference in text, in order."""
+    """(kind, id, sentence, exists) for every distinct reference in text, in order; a reference
+    cited again by another sentence gets a chip of its own for that sentence when its verdict
+    there is not "supported" (each flagged sentence's evidence and failing fact can be opened)."""
     resolver = resolver or Resolver(store)
     sentences = sentences_with_citations(text)
     resolver.prefetch(r for _, _, cites in sentences for c in cites for r in c.refs)
-    seen: dict[tuple[str, int], tuple[str, int, str, bool]] = {}
+    seen: dict[tuple, tuple[str, int, str, bool]] = {}
     for sentence, _, cites in sentences:
         for c in cites:
             for r in c.refs:
-                if r.id is None or (r.kind, r.id) in seen:
+                if r.id is None or (r.kind, r.id, sentence) in seen:
                     continue
                 exists = not resolver.resolve(Ref(r.kind, r.id)).dangling
+                if (r.kind, r.id) in seen:
+                    v = ui_verdicts.chip_verdict(resolver, r.kind, r.id, sentence) if exists else None
+                    if v is None or v.verdict == "supported":
+                        continue
+                    seen[(r.kind, r.id, sentence)] = (r.kind, r.id, sentence, exists)
+                    continue
                 seen[(r.kind, r.id)] = (r.kind, r.id, sentence, exists)
     return list(seen.values())
 
 
-def chip_label(kind: str, id: int, exists: bool, removed: bool = False) -> str:
-    return drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
+def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence: str = "") -> str:
+    """`Source 91`; for a later sentence citing it again, `Source 91 · “Operating expenses de…”`."""
+    label = drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
+    if sentence:
+        words = " ".join(sentence.split())
+        cut = words[:28] + ("\u2026" if len(words) > 28 else "")
+        label += f" \u00b7 \u201c{cut}\u201d"
+    return label
+
+
+def _labels(options: list[tuple[str, int, str, bool]]) -> list[str]:
+    """Each chip's label: a reference's second chip (another sentence) names its sentence."""
+    first: set[tuple[str, int]] = set()
+    out = []
+    for kind, id, sentence, exists in options:
+        again = (kind, id) in first
+        first.add((kind, id))
+        out.append(chip_label(kind, id, exists, sentence=sentence if again else ""))
+    return out
 
 
 def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) -> str:
     """The chips of a paragraph as <details> elements, each with its evidence panel."""
     parts = []
+    again: set[tuple[str, int]] = set()
     for kind, id, sentence, exists in options:
         res = resolver.resolve(Ref(kind, id))
+        label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "")
+        again.add((kind, id))
         verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists else None
         body = drill.evidence_html(res, sentence, verdict)
         if res.removed:  # removed with its document (issue 22): say so, not "missing"
@@ -176,7 +204,7 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
         badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
                  if verdict is not None else "")
         parts.append(f'<details class="sm-ev{"" if exists else " missing"}{flagged}">'
-                     f"<summary>{html.escape(chip_label(kind, id, exists, bool(res.removed)))}{badge}</summary>"
+                     f"<summary>{html.escape(label)}{badge}</summary>"
                      f'<div class="sm-ev-body">{body}</div></details>')
     return f'<div class="sm-chips">{"".join(parts)}</div>'
 
@@ -195,8 +223,8 @@ def _chip_badge(v) -> str:
 def viewer(options: list[tuple[str, int, str, bool]], key: str) -> None:
     """The evidence viewer of an answer or a report: a reference picked here opens the
     drill-down dialog (its record, every source text unit, the whole document)."""
-    by_label = {chip_label(kind, id, exists): (kind, id, sentence)
-                for kind, id, sentence, exists in options}
+    by_label = {label: (kind, id, sentence)
+                for label, (kind, id, sentence, exists) in zip(_labels(options), options)}
 
     def picked() -> None:
         choice = st.session_state.get(key)
