@@ -304,3 +304,33 @@ def test_an_unchanged_run_keeps_every_report_and_an_edited_prompt_rewrites_them(
     assert edited["changes"]["reports"]["kept"] == 0
     assert chat.kinds()["report"] >= edited["changes"]["reports"]["rewritten"] == store.count("community_reports")
     assert chat.kinds().get("summary", 0) == 0  # the summaries' prompt did not change
+
+
+def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(indexed):
+    """A past answer cites a unit whose text an edit replaced: its sentence, still in the new
+    version, is judged there ("checked against the new version of ..."), not called removed."""
+    import hashlib
+    from core.query.citations import parse_citations
+    from core.textutil import split_sentences
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    from core.verify.reports import judge_sentence
+    store = indexed
+    doc = max(store.rows("documents"), key=lambda d: d["n_tokens"])
+    unit = store.rows("text_units", "document_id = ?", [doc["id"]], order_by="ordinal")[1]
+    a, b = next((a, b) for a, b in split_sentences(unit["text"]) if b - a > 60 and a > 0)
+    quoted = " ".join(unit["text"][a:b].split())
+    # an edit inside the cited unit, away from the quoted sentence
+    start = unit["char_start"] + (b if b < len(unit["text"]) - 20 else 0)
+    text = doc["text"][:start] + " An added remark." + doc["text"][start:]
+    replace_document(store, doc["id"], {"text": text, "sha256": hashlib.sha256(text.encode()).hexdigest(),
+                                        "n_tokens": doc["n_tokens"]}, settings())
+    index(store, Counting(varied))
+    assert Resolver(store).resolve(Ref("Sources", unit["human_readable_id"])).dangling
+    sentence = f"{quoted.rstrip('.')} [Data: Sources ({unit['human_readable_id']})]."
+    v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
+    assert v.verdict == "supported", (v.verdict, v.reason)
+    assert v.reason.startswith(f"checked against the new version of {doc['title']}")
+    from pages.components.chips import chips_html
+    page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], sentence, False)])
+    assert "(source replaced)" in page and "has a new version" in page, page

@@ -167,10 +167,29 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
             record_texts += res.record_texts()
     if not units and not record_texts:
         if removed:  # a saved answer whose sources went with a removed or replaced document
-            titles = ", ".join(dict.fromkeys(removed))
-            return Verdict("unsupported", reason=f"its sources were removed with {titles}")
+            titles = list(dict.fromkeys(removed))
+            newer = _new_versions(resolver.store, titles)
+            if newer:
+                # the document was replaced, not removed: the sentence is checked against its
+                # new version, and the verdict says so
+                v = judge(sentence, newer, [], names=names)
+                v.reason = (f"checked against the new version of {', '.join(titles)} (the cited passage "
+                            f"was replaced)" + (f"; {v.reason}" if v.reason else ""))
+                return v
+            return Verdict("unsupported", reason=f"its sources were removed with {', '.join(titles)}")
         return Verdict("unsupported", reason="nothing it cites exists")
     return judge(sentence, list(units.values()), record_texts, names=names)
+
+
+def _new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
+    """The text units of the documents now holding these titles (a replaced document's new
+    version), in document order; [] when none does (the document was removed)."""
+    try:
+        return store.query(
+            "SELECT u.* FROM text_units u JOIN documents d ON d.id = u.document_id WHERE d.title IN "
+            f"({','.join('?' * len(titles))}) ORDER BY u.document_id, u.ordinal LIMIT ?", [*titles, limit])
+    except Exception:
+        return []
 
 
 def verify_reports(store, on_progress: Callable[[int, int, str], None] | None = None,

@@ -198,7 +198,11 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
         again.add((kind, id))
         verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists else None
         body = drill.evidence_html(res, sentence, verdict)
-        if res.removed:  # removed with its document (issue 22): say so, not "missing"
+        if res.removed and _replaced(resolver, res.removed):  # its document has a new version
+            body = (f"<p>Source replaced: {html.escape(res.removed)} has a new version, in which this passage "
+                    "changed; the sentence's verdict is checked against the new version.</p>") + body
+            label = label.replace("(source removed)", "(source replaced)")
+        elif res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
         flagged = f" {verdict.verdict}" if verdict is not None and verdict.verdict != "supported" else ""
         badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
@@ -207,6 +211,14 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
                      f"<summary>{html.escape(label)}{badge}</summary>"
                      f'<div class="sm-ev-body">{body}</div></details>')
     return f'<div class="sm-chips">{"".join(parts)}</div>'
+
+
+def _replaced(resolver: Resolver, title: str) -> bool:
+    """Does a document of this title exist now (the one the row went with was replaced)?"""
+    try:
+        return bool(resolver.store.query("SELECT 1 AS x FROM documents WHERE title = ? LIMIT 1", [title]))
+    except Exception:
+        return False
 
 
 def _chip_badge(v) -> str:
