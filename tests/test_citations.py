@@ -132,3 +132,19 @@ def test_format_citation_graphrag_style():
 def test_format_then_parse_round_trips():
     marker = format_citation({"Reports": [1, 2, 3, 4, 5, 6], "Sources": [9]})
     assert refs_of(marker) == [(R, 1), (R, 2), (R, 3), (R, 4), (R, 5), (R, MORE), (S, 9)]
+
+
+def test_a_marker_followed_by_a_dash_ends_a_claim_of_its_own():
+    """An offline theme reads "heading [Data: Reports (12)] — sentence [Data: Sources (15)].": the
+    heading and the sentence are two claims, each judged against what it cites (joined, the
+    heading's words and the report's units made a quoted sentence look contradicted)."""
+    from core.query.citations import sentences_with_citations
+    t = ("4. LinkedIn and noted earlier: driven, skills, continues [Data: Reports (12)] \u2014 LinkedIn revenue "
+         "increased 17 percent. [Data: Sources (15)] For LinkedIn, we expect growth. [Data: Sources (93)]")
+    got = [(s, [r.id for c in cs for r in c.refs]) for s, _, cs in sentences_with_citations(t)]
+    assert got == [("LinkedIn and noted earlier: driven, skills, continues [Data: Reports (12)]", [12]),
+                   ("LinkedIn revenue increased 17 percent. [Data: Sources (15)]", [15]),
+                   ("For LinkedIn, we expect growth. [Data: Sources (93)]", [93])]
+    # a dash inside a sentence, before its marker, cuts nothing
+    got = [s for s, _, _ in sentences_with_citations("Revenue grew \u2014 a lot [Data: Sources (1)].")]
+    assert got == ["Revenue grew \u2014 a lot [Data: Sources (1)]."]

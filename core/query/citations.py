@@ -330,9 +330,25 @@ def sentences_with_citations(text: str) -> list[tuple[str, tuple[int, int], list
                 continue
             spans[k][0] = rest_start
         k += 1
-    out = []
+    # a marker followed by a dash ends a claim of its own: "4. LinkedIn: growth, skills
+    # [Data: Reports (12)] — LinkedIn revenue increased 17 percent ... [Data: Sources (15)]." is a
+    # heading citing a report, then a sentence citing a source, each judged on its own
+    split: list[list[int]] = []
     for s, e in spans:
+        cut = s
+        for c in cites:
+            if s <= c.start and c.end < e:
+                m = _DASH_AFTER.match(text, c.end)
+                if m and m.end() < e and any(x.start >= m.end() for x in cites if x.start < e):
+                    split.append([cut, c.end])
+                    cut = m.end()
+        split.append([cut, e])
+    out = []
+    for s, e in split:
         mine = [c for c in cites if s <= c.start < e]
         if mine:
             out.append((text[s:e], (s, e), mine))
     return out
+
+
+_DASH_AFTER = re.compile(r"[ \t]+[\u2014\u2013][ \t]+|[ \t]+--?[ \t]+")

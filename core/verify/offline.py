@@ -410,7 +410,9 @@ def _check_numbers(c: _Claim, a: _Aligned) -> None:
         if hit:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
-        rival = next((x for x, _ in wnums if fx.comparable(num, x)
+        # a rival in the compared sentence itself first, then in the sentences around it
+        ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
+        rival = next((x for x, _ in ordered if fx.comparable(num, x)
                       and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
         if rival is not None and nwlo != a.wlo and a.strong:
             # the clause's own best sentence gives another value, but the sentence the whole

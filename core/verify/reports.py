@@ -165,19 +165,21 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
             for u in res.text_units:
                 units.setdefault(u["id"], u)
             record_texts += res.record_texts()
+    titles = list(dict.fromkeys(removed))
+    # a cited passage that went with a replaced document (its title is back): the sentence is
+    # checked against the document's new version too, and the verdict says so when that is all
+    newer = _new_versions(resolver.store, titles) if titles else []
     if not units and not record_texts:
-        if removed:  # a saved answer whose sources went with a removed or replaced document
-            titles = list(dict.fromkeys(removed))
-            newer = _new_versions(resolver.store, titles)
-            if newer:
-                # the document was replaced, not removed: the sentence is checked against its
-                # new version, and the verdict says so
-                v = judge(sentence, newer, [], names=names)
-                v.reason = (f"checked against the new version of {', '.join(titles)} (the cited passage "
-                            f"was replaced)" + (f"; {v.reason}" if v.reason else ""))
-                return v
+        if newer:
+            v = judge(sentence, newer, [], names=names)
+            v.reason = (f"checked against the new version of {', '.join(titles)} (the cited passage "
+                        f"was replaced)" + (f"; {v.reason}" if v.reason else ""))
+            return v
+        if titles:  # a saved answer whose sources went with a removed document
             return Verdict("unsupported", reason=f"its sources were removed with {', '.join(titles)}")
         return Verdict("unsupported", reason="nothing it cites exists")
+    for u in newer:
+        units.setdefault(u["id"], u)
     return judge(sentence, list(units.values()), record_texts, names=names)
 
 

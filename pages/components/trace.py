@@ -41,12 +41,13 @@ def live_batches(box, batches: list[MapBatch], total: int | None = None) -> None
 
 def usage_line(result: SearchResult) -> None:
     u, t = result.usage or {}, result.timings or {}
-    c = st.columns(5)
-    c[0].metric("LLM calls", f"{u.get('llm_calls', 0):,}")
-    c[1].metric("Tokens in", f"{u.get('prompt_tokens', 0):,}", help="Prompt tokens sent")
-    c[2].metric("Tokens out", f"{u.get('completion_tokens', 0):,}", help="Completion tokens received")
-    c[3].metric("Cache hits", f"{u.get('cache_hits', 0):,}")
-    c[4].metric("Time", f"{t.get('total', 0):.2f} s")
+    with st.container(horizontal=True, gap="large"):  # wraps to a second line when narrow
+        st.metric("LLM calls", f"{u.get('llm_calls', 0):,}", width="content")
+        st.metric("Tokens in", f"{u.get('prompt_tokens', 0):,}", help="Prompt tokens sent", width="content")
+        st.metric("Tokens out", f"{u.get('completion_tokens', 0):,}", help="Completion tokens received",
+                  width="content")
+        st.metric("Cache hits", f"{u.get('cache_hits', 0):,}", width="content")
+        st.metric("Time", f"{t.get('total', 0):.2f} s", width="content")
     if result.engine == "offline" and result.method == "global":
         st.caption("Offline engine: lexical scores for the map step and an extractive answer "
                    "that keeps the references; no model was called.")
