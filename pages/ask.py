@@ -233,11 +233,6 @@ def main() -> None:
         return
     st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
     _reopen_linked(store)
-    # the past questions in the sidebar: a column beside the answer left it one or two words a
-    # line at 1,024 px, and took the answer's width
-    with st.sidebar:
-        st.divider()
-        past_queries(store)
     with st.container():
         with ui.guard():
             ask_form(store)
@@ -247,6 +242,11 @@ def main() -> None:
         links.write(links.QUESTION, result.trace_id if result is not None else None)
         if result is not None:
             answer_view(store, result)
+    # the past questions in the sidebar (a column beside the answer left it one or two words a
+    # line at 1,024 px), drawn after the answer so that a question just asked is listed
+    with st.sidebar:
+        st.divider()
+        past_queries(store)
     drill.show(store)
 
 

@@ -174,6 +174,10 @@ def open_path(h: Hierarchy, value: str) -> None:
         row = h.store.query("select community, parent from communities where community = ?", [cid])
         if not row:
             if not chain:
+                # a link from before the corpus changed: say so rather than show another one
+                st.info(f"Community {int(value)} is not in this workspace (any more: communities are "
+                        "recomputed when documents are added, removed or replaced). Showing the first one.",
+                        icon=":material/link_off:")
                 return
             break  # the parent is not a community (-1 or missing): cid was a root
         chain.append(cid)

@@ -108,3 +108,11 @@ def test_reload_keeps_the_open_question(two_homes, monkeypatch):
     # a link to a question of another workspace says so instead of failing
     other = _open(_app(two_homes, monkeypatch, ws="lighthouse", q=link["q"]), "pages/ask.py")
     assert any("not in workspace lighthouse" in _plain(w.value) for w in other.warning)
+
+
+def test_a_link_to_a_community_that_is_gone_says_so(two_homes, monkeypatch):
+    """A link from before the corpus changed names a community no longer there: the page says
+    so instead of silently showing another one."""
+    at = _open(_app(two_homes, monkeypatch, ws="harbour", c="99999"), "pages/communities.py")
+    assert any("Community 99999 is not in this workspace" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.subheader  # and it shows a community all the same
