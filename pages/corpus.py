@@ -63,6 +63,7 @@ def upload_panel(store: Store) -> None:
 def documents_table(store: Store, running: bool, imported: bool = False) -> None:
     rows = store.db.execute("""
         select d.human_readable_id, d.title, d.mime, d.n_tokens, d.status, d.created_at,
+               json_extract(d.metadata, '$.replaced_at') as replaced,
                count(distinct t.id) as chunks,
                count(distinct case when e.status = 'ok' then t.id end) as extracted,
                count(distinct case when e.status = 'failed' then t.id end) as failed
@@ -76,7 +77,7 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
         return
     has_reports = store.count("community_reports") > 0
     data = []
-    for hrid, title, mime, n_tokens, status, created, chunks, extracted, failed in rows:
+    for hrid, title, mime, n_tokens, status, created, replaced, chunks, extracted, failed in rows:
         if imported:
             state = "imported from GraphRAG"
         elif failed:
@@ -91,7 +92,8 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
             state = f"{extracted}/{chunks} chunks extracted"
         data.append({"#": hrid, "title": title, "type": MIME_NAMES.get(mime, mime),
                      "tokens": n_tokens, "chunks": chunks, "status": state,
-                     "added": (created or "").replace("T", " ")[:16]})
+                     "added": (created or "").replace("T", " ")[:16]
+                     + (f" (replaced {str(replaced).replace('T', ' ')[:16]})" if replaced else "")})
     st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch",
                  height=min(38 + 35 * len(data), 420),
                  column_config={"tokens": st.column_config.NumberColumn(format="%d"),

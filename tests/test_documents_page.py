@@ -83,6 +83,10 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     m = re.search(r"text units \+(\d+) -(\d+), (\d+) units? extracted", said[0])
     assert m and 1 <= int(m.group(3)) <= 2 and m.group(1) == m.group(3), said[0]
     assert "kept as they were" in said[0] and "0 LLM calls" in said[0], said[0]
+    # the documents table says when the replaced document's text changed
+    table = next(d.value for d in at.dataframe if "tokens" in d.value.columns)
+    row = table[table["title"] == name].iloc[0]
+    assert re.search(r"\(replaced \d{4}-\d\d-\d\d \d\d:\d\d\)$", row["added"]), row["added"]
 
 
 def test_the_live_panel_says_a_removal_is_running(tmp_path, monkeypatch):

@@ -122,6 +122,11 @@ def remove_documents(store: Store, names: Iterable[str]) -> dict[str, Any]:
     return {**preview, "titles": [d["title"] for d in docs]}
 
 
+def _now() -> str:
+    from datetime import datetime, timezone
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 def replace_document(store: Store, old_id: str, new_row: dict[str, Any], settings) -> dict[str, Any]:
     """Step one of a replacement: the document keeps its id (so units whose text did not change
     keep theirs, and their extractions) and gets the new text; its units are chunked again in the
@@ -136,6 +141,15 @@ def replace_document(store: Store, old_id: str, new_row: dict[str, Any], setting
         before = {r[0] for r in db.conn.execute("select id from text_units where document_id = ?", [old_id])}
         values = {k: new_row[k] for k in ("source_name", "mime", "sha256", "n_tokens", "text", "metadata", "sketch")
                   if k in new_row}
+        meta = values.get("metadata", old.get("metadata"))
+        if isinstance(meta, str):
+            try:
+                meta = json.loads(meta or "{}")
+            except ValueError:
+                meta = {}
+        meta = dict(meta) if isinstance(meta, dict) else {}
+        meta["replaced_at"] = _now()  # the document table says when its text last changed
+        values["metadata"] = meta
         store.update("documents", old_id, **values, status="new")
         added = write_units(store, [old_id], rows)
     after = {r["id"] for r in rows}
