@@ -109,3 +109,13 @@ def test_check_a_text_shows_a_true_example_of_this_workspace(indexed_home, monke
     box.set_value(box.placeholder)
     next(b for b in at.button if b.label == "Check").click().run()
     assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == ["supported"]
+
+
+def test_check_a_text_without_markers_says_nothing_is_cited(indexed_home, monkeypatch):
+    """A pasted page with no marker gets one warning, not a verdict per sentence (a newcomer's
+    160 KB paste drew a 164,000-px page of 'fabricated' capitalised words)."""
+    at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+    at.text_area(key="check_text_in").set_value("The harbour was quiet. Port Aldermere slept. " * 50)
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert any("Nothing in this text cites a source" in w.value for w in at.warning)
+    assert not re.findall(r'<li class="sm-check', _html(at))

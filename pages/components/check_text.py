@@ -16,6 +16,7 @@ from pages.components import chips as ui_chips
 from pages.components import state as ui
 from pages.components import verdicts as ui_verdicts
 
+MAX_CHARS = 20_000  # a memo, not a book: beyond this the page of verdicts is no longer read
 EXAMPLE = "Scrooge refused to give to the charity collectors [Data: Sources (3)]."
 HOW = ("A marker cites records by their numbers: Sources (N) is text unit N of the documents (the "
        "number every chip shows as “Source N”), Reports (N), Entities (N) and Relationships (N) "
@@ -89,6 +90,18 @@ def box(store: Store, llm=None) -> None:
             if not text.strip():
                 st.warning("Paste a text with [Data: ...] markers first.")
                 return
+            from core.query.citations import parse_citations
+            if not parse_citations(text):
+                # nothing to check it against: say so, rather than list every sentence (and every
+                # capitalised word no document holds) of a pasted page
+                st.session_state.pop("check_result", None)
+                st.warning("Nothing in this text cites a source: add a marker such as [Data: Sources (12)] "
+                           "to each sentence to check.", icon=":material/link_off:")
+                return
+            if len(text) > MAX_CHARS:
+                st.warning(f"The text is {len(text):,} characters long; the first {MAX_CHARS:,} are checked.",
+                           icon=":material/content_cut:")
+                text = text[:MAX_CHARS]
             judge = make_judge(judge_name, llm if judge_name == "model" else None)
             st.session_state["check_result"] = {"text": text, "judge": judge_name,
                                                 "results": check_text(store, text, judge)}
