@@ -165,6 +165,8 @@ def test_node_click_shows_its_evidence_and_the_answer_downloads(app_url, browser
     page.get_by_role("button", name="Ask").click()
     _settle(page)
     expect(page.get_by_text("How this answer was made")).to_be_visible()
+    # the question just asked is listed under Past questions (drawn after the answer)
+    expect(page.locator('[data-testid="stSidebar"] button', has_text=QUESTION[:30]).first).to_be_visible()
     _shoot(page, "ask")
     with page.expect_download() as info:
         page.get_by_role("button", name="Download the answer").click()
