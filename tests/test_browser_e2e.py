@@ -253,7 +253,7 @@ def test_an_answers_flagged_sentence_leads_to_its_failing_fact(flagged_url, brow
     page.step("flagged-answer")
     # Check a text: the same sentence, its verdict and failing fact, its chip's evidence
     page.get_by_text("Check a text").click()
-    page.get_by_label("Your text, with [Data: ...] markers").fill(FLAGGED_ANSWER)
+    page.get_by_role("textbox", name="Your text, with [Data: ...] markers").fill(FLAGGED_ANSWER)
     page.get_by_role("button", name="Check").click()
     _settle(page)
     flag = main.locator(".sm-flag.contradicted").first
