@@ -28,9 +28,9 @@ def example(store: Store) -> str:
     """A placeholder from this workspace: the first sentence of one of its text units, cited to it
     (so the example is true here, and shows where the number comes from)."""
     from core.query.citations import sentence_spans
-    try:
+    try:  # the second unit (the first is often a title page), else the first
         rows = store.query("SELECT human_readable_id AS n, text FROM text_units WHERE length(text) > 80 "
-                           "ORDER BY human_readable_id LIMIT 1 OFFSET 1")
+                           "ORDER BY human_readable_id LIMIT 2")[-1:]
     except Exception:
         rows = []
     if not rows:
