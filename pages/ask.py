@@ -12,6 +12,7 @@ from core.query.global_search import global_search
 from core.query.levels import report_levels
 from core.query import methods as registry
 from core.query.local_search import local_search
+from core.query.citations import Ref
 from core.query.resolve import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
@@ -192,10 +193,13 @@ def answer_view(store: Store, result: SearchResult) -> None:
         n = ui_chips.cited_text(store, result.answer, resolver, viewer_key=f"ans_{result.trace_id}")
         missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:
-            names = ", ".join(drill.ref_label(o[0], o[1]) for o in missing)
-            st.warning(f"Cited but not in this workspace: {names}. These references are marked "
-                       "missing; treat the sentences citing them as unverified.",
-                       icon=":material/link_off:")
+            names = ", ".join(dict.fromkeys(drill.ref_label(o[0], o[1]) for o in missing))
+            changed = any(resolver.resolve(Ref(o[0], o[1])).removed or resolver.resolve(Ref(o[0], o[1])).rewritten
+                          for o in missing)
+            st.warning(f"Cited but not in this workspace: {names}. "
+                       + ("Documents were removed or replaced since this answer: ask again for one from "
+                          "the current index; " if changed else "These references are marked missing; ")
+                       + "treat the sentences citing them as unverified.", icon=":material/link_off:")
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")

@@ -334,3 +334,29 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
     from pages.components.chips import chips_html
     page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], sentence, False)])
     assert "(source replaced)" in page and "has a new version" in page, page
+
+
+def test_a_stored_citation_of_a_report_gone_after_a_removal_says_rewritten(indexed):
+    """After documents are removed the communities are recomputed: a report number a past answer
+    cites may be gone. Its chip says "(rewritten since)" and the sentence's verdict says why,
+    instead of "(missing)" and "nothing it cites exists"."""
+    from core.query.citations import parse_citations
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    from core.verify.reports import judge_sentence
+    from pages.components.chips import chips_html
+    store = indexed
+    gone = 10_000  # a report number no index holds, as a renumbered community's old one
+    assert "(missing)" in chips_html(Resolver(store), [("Reports", gone, "A sentence.", False)])
+    doc = store.rows("documents", order_by="human_readable_id")[0]
+    remove_documents(store, [doc["source_name"]])
+    index(store, Counting(varied))
+    res = Resolver(store).resolve(Ref("Reports", gone))
+    assert res.dangling and res.rewritten and not res.removed
+    page = chips_html(Resolver(store), [("Reports", gone, "A sentence.", False)])
+    assert "(rewritten since)" in page and "Report rewritten" in page, page
+    sentence = f"A sentence [Data: Reports ({gone})]."
+    v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
+    assert v.verdict == "unsupported" and v.reason.startswith("the report it cites was rewritten")
+    # a source number no document ever held stays "missing": only reports are rewritten
+    assert "(missing)" in chips_html(Resolver(store), [("Sources", 99999, "A sentence.", False)])

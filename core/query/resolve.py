@@ -44,6 +44,7 @@ class Resolved:
     documents: list[dict] = field(default_factory=list)
     members: dict[str, list[int]] = field(default_factory=dict)
     removed: str | None = None  # dangling because it was removed with this document (its title)
+    rewritten: bool = False  # a report no longer there since documents were removed or replaced
 
     @property
     def text_unit_ids(self) -> list[str]:
@@ -223,11 +224,25 @@ class Resolver:
                 self.prefetch([ref])
             row = self._records.get(ref.kind, {}).get(ref.id)
             if row is None:
-                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more, removed=self._removed(ref))
+                removed = self._removed(ref)
+                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more, removed=removed,
+                               rewritten=removed is None and ref.kind == "Reports" and self._changed())
             else:
                 res = self._chain(ref, row)
         self._done[ref] = res
         return res
+
+    def _changed(self) -> bool:
+        """Were documents removed or replaced in this workspace (so communities were recomputed
+        and a report a stored answer cites may have been rewritten under another number)?"""
+        if not hasattr(self, "_changed_memo"):
+            try:
+                self._changed_memo = bool(self.store.db.conn.execute(
+                    "select 1 from runs where json_extract(changes, '$.operation') in ('remove', 'replace') "
+                    "limit 1").fetchone())
+            except Exception:
+                self._changed_memo = False
+        return self._changed_memo
 
     def _removed(self, ref: Ref) -> str | None:
         """The title of the document a dangling reference's row was removed with, if it was."""

@@ -153,6 +153,7 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     units: dict[str, dict] = {}
     record_texts: list[str] = []
     removed: list[str] = []
+    rewritten = False
     for c in cites:
         for ref in c.refs:
             res = resolver.resolve(ref)
@@ -161,6 +162,7 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
             if res.record is None:
                 if res.removed:
                     removed.append(res.removed)
+                rewritten |= res.rewritten
                 continue
             for u in res.text_units:
                 units.setdefault(u["id"], u)
@@ -177,6 +179,9 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
             return v
         if titles:  # a saved answer whose sources went with a removed document
             return Verdict("unsupported", reason=f"its sources were removed with {', '.join(titles)}")
+        if rewritten:
+            return Verdict("unsupported", reason="the report it cites was rewritten when documents were "
+                                                 "removed or replaced; ask again")
         return Verdict("unsupported", reason="nothing it cites exists")
     for u in newer:
         units.setdefault(u["id"], u)

@@ -204,6 +204,11 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
             label = label.replace("(source removed)", "(source replaced)")
         elif res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
+        elif res.rewritten:  # a report of a community recomputed after a removal or replacement
+            body = ("<p>Report rewritten: documents were removed or replaced since this answer, the "
+                    "communities were recomputed and this report is no longer there under this number. "
+                    "Ask again for an answer from the current reports.</p>") + body
+            label = label.replace("(missing)", "(rewritten since)")
         flagged = f" {verdict.verdict}" if verdict is not None and verdict.verdict != "supported" else ""
         badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
                  if verdict is not None else "")
