@@ -194,8 +194,8 @@ def answer_view(store: Store, result: SearchResult) -> None:
         missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:
             names = ", ".join(dict.fromkeys(drill.ref_label(o[0], o[1]) for o in missing))
-            changed = any(resolver.resolve(Ref(o[0], o[1])).removed or resolver.resolve(Ref(o[0], o[1])).rewritten
-                          for o in missing)
+            gone = [resolver.resolve(Ref(o[0], o[1])) for o in missing]
+            changed = any(r.removed or r.rewritten for r in gone)
             st.warning(f"Cited but not in this workspace: {names}. "
                        + ("Documents were removed or replaced since this answer: ask again for one from "
                           "the current index; " if changed else "These references are marked missing; ")

@@ -99,6 +99,7 @@ class Resolver:
 
     def __init__(self, store):
         self.store = store
+        self._changed_memo: bool | None = None  # _changed(), asked once
         self._records: dict[str, dict[int, dict | None]] = {k: {} for k in KINDS}
         self._communities: dict[int, dict | None] = {}
         self._units: dict[str, dict | None] = {}
@@ -235,7 +236,7 @@ class Resolver:
     def _changed(self) -> bool:
         """Were documents removed or replaced in this workspace (so communities were recomputed
         and a report a stored answer cites may have been rewritten under another number)?"""
-        if not hasattr(self, "_changed_memo"):
+        if self._changed_memo is None:
             try:
                 self._changed_memo = bool(self.store.db.conn.execute(
                     "select 1 from runs where json_extract(changes, '$.operation') in ('remove', 'replace') "

@@ -49,10 +49,10 @@ from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
 from core.verify import sentiment
-from core.verify import subjects
 from core.verify import wordnet
 from core.verify import lexicon as lx
 from core.verify.names import Names
+from core.verify.number_check import check_numbers
 from core.verify.verdict import Fact, Span, Verdict
 
 ALIGNED = 0.4     # share of the claim's plain terms in the window for a contradiction to count
@@ -138,7 +138,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     _check_speaker(c, a, absent)
     _check_role(c)  # a role given by apposition says more than the first person around it
     _check_first_person(c, a, absent)
-    _check_numbers(c, a)
+    check_numbers(c, a, ALIGNED)  # core.verify.number_check
     _check_polarity(c, a)
     if any(_quoted(c.claim, s.text) for s in c.sources):
         # the cited text holds the sentence word for word: nothing in it can contradict what it
@@ -364,124 +364,6 @@ def _check_role(c: _Claim) -> None:
         c.facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
 
 
-def _number_passage(c: _Claim, a: _Aligned, pieces: list, num: fx.Number) -> tuple[Source, int, int, bool]:
-    """The passage a number is checked against: its own clause's best sentence and window when the
-    claim has several clauses, else the claim's; and whether that passage is strongly aligned."""
-    nsrc, nwlo, nwhi, nstrong = a.src, a.wlo, a.whi, a.strong or a.score >= ALIGNED
-    offset = 0
-    for piece, _c in pieces:
-        at = c.claim.find(piece, offset)
-        if len(pieces) > 1 and at <= num.start < at + len(piece):
-            ct = paraphrase.terms(piece, c.mapping)
-            loc = al.best(c.sources, ct) if ct else None
-            if loc is not None:
-                nsrc = loc[0]
-                w = al.window(loc[0], loc[1], ct)
-                nwlo, nwhi = w[0].start, w[-1].end
-                wt = frozenset().union(*(x.terms for x in w))
-                pt = frozenset(t for t in ct if t not in c.name_words or t in c.acronyms)
-                nstrong = bool(pt) and len(pt & wt) / len(pt) >= ALIGNED
-            break
-        offset = max(offset, at + len(piece)) if at >= 0 else offset
-    return nsrc, nwlo, nwhi, nstrong
-
-
-def _check_numbers(c: _Claim, a: _Aligned) -> None:
-    """Each number against the passage its own clause is about: the same value found; another
-    value of its kind there, or its value given for another subject -> contradicted."""
-    pieces = clauses(c.claim)
-    for num in c.nums:
-        nsrc, nwlo, nwhi, nstrong = _number_passage(c, a, pieces, num)
-        wnums = [(x, nsrc) for x in al.numbers(nsrc.text) if nwlo <= x.start < nwhi]
-        hits = [(x, s) for x, s in wnums if fx.same_number(num, x)]
-        hit = hits[0] if hits else None
-        other = None
-        for h in hits if nstrong else ():  # the value given for the claim's subject, if any occurrence is
-            other = subjects.other_subject(c.claim, num, c.nums, nsrc.text, h[0], list(al.numbers(nsrc.text)),
-                                           nwlo, nwhi)
-            if other is None:
-                hit = h
-                break
-        if other is not None:  # the value is there, for another subject (core.verify.subjects)
-            c.facts.append(Fact("number", num.surface, "contradicted",
-                                f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
-                                evidence=nsrc.span(other.start, other.end)))
-            continue
-        if hit:
-            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
-            continue
-        # a rival in the compared sentence itself first, then in the sentences around it
-        ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
-        rival = next((x for x, _ in ordered if fx.comparable(num, x)
-                      and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
-        if rival is not None and nwlo != a.wlo and a.strong:
-            # the clause's own best sentence gives another value, but the sentence the whole
-            # claim is compared with gives this one ("climbing 49 percent" of "up 49 percent")
-            same = next((x for x in al.numbers(a.src.text) if a.wlo <= x.start < a.whi and fx.same_number(num, x)), None)
-            if same is not None:
-                c.facts.append(Fact("number", num.surface, "found", evidence=a.src.span(same.start, same.end)))
-                continue
-        hit = next(((x, s) for s in c.sources for x in al.numbers(s.text)
-                    if x.start >= s.lead and fx.same_number(num, x)), None)
-        said = fx.one_unit_span(num, nsrc.text[nwlo:nwhi])
-        if said is not None:  # "twelve months" where the passage says "a year"
-            c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
-            continue
-        said_here = next(((x, s) for s in c.sources for x in al.numbers(s.text) if x.start >= s.lead
-                          and fx.same_number(num, x) and _aligned_at(c, x, s)), None) if rival is not None else None
-        if said_here is not None:
-            hit = said_here
-            # another cited passage gives this very figure in a sentence about the same thing
-            # (a report citing three quarters' calls: "LinkedIn revenue increased 17 percent" in
-            # one, "10 percent" in the next): the cited text says it, the rival is another fact
-            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
-            continue
-        if rival is None and hit is None:
-            rival = _counted_elsewhere(c, num)
-        if isinstance(rival, tuple):  # "one child" where the claim says "two children"
-            src, (lo, hi) = rival
-            c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {src.text[lo:hi]}",
-                                evidence=src.span(lo, hi)))
-        elif rival is not None:
-            c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
-                                evidence=nsrc.span(rival.start, rival.end)))
-        elif hit:
-            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
-        else:
-            c.facts.append(Fact("number", num.surface, "not found"))
-
-
-def _aligned_at(c: _Claim, x: fx.Number, src: Source) -> bool:
-    """Is the sentence holding figure x about the claim's subject: every name of the claim in it,
-    and ALIGNED of its plain terms?"""
-    idx = next((k for k, s in enumerate(src.sents) if s.start <= x.start < s.end), None)
-    if idx is None or not c.plain:
-        return False
-    sent = src.sents[idx]  # the sentence itself: the figure is its fact, not a neighbour's
-    wt, words = sent.terms, sent.words
-    names = [n for n in c.found_names if not n.initial]
-    named = bool(names) and all(w in words for n in names for w in n.words)
-    return named and len(c.plain & wt) / len(c.plain) >= ALIGNED
-
-
-def _counted_elsewhere(c: _Claim, num: fx.Number):
-    """A count of the same thing with another value anywhere in the cited text ("twenty legs",
-    "one child" against "forty legs", "two children"), when the passage compared holds neither:
-    the number's own sentence may lie outside the window. (rival Number's span in its source as
-    (Source, (start, end)), or None.)"""
-    if num.kind != "count" or not num.unit or fx.days(num) is not None:
-        return None
-    for s in c.sources:
-        for x in al.numbers(s.text):
-            if x.start >= s.lead and x.kind == "count" and x.unit == num.unit and x.value != num.value \
-                    and not any(fx.same_number(x, y) for y in c.nums):
-                return s, (x.start, x.end)
-        at = fx.singular_rival(num, s.text[s.lead:])
-        if at is not None:
-            return s, (s.lead + at[0], s.lead + at[1])
-    return None
-
-
 def _flat(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").replace("\uff0c", ",").split())
 
@@ -505,8 +387,8 @@ def _quoted(claim: str, text: str) -> bool:
 def _check_polarity(c: _Claim, a: _Aligned) -> None:
     """Negation cues and antonyms in the claim's item of the matched sentence and its window, or a
     reversed comparison (core.verify.polarity); only where the window is strongly aligned."""
-    if not a.strong or _quoted(c.claim, a.src.text):
-        return  # a sentence the cited text holds word for word says what it says, "not" and all
+    if not a.strong:  # (a sentence the cited text holds word for word is never contradicted: judge)
+        return
     part = al.segment(a.src, a.best, c.terms)
     # a sentence the matched one holds word for word is read there alone: a "not" in the next
     # sentence ("people who were not to be trifled with") is no polarity of a quote
