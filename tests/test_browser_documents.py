@@ -97,7 +97,12 @@ def test_replace_then_remove_a_document(app_url, page):
     _settle(page)
     expect(page.get_by_text("Documents (2)", exact=True)).to_be_visible()
     page.get_by_text("Remove documents").click()
-    page.locator('[data-testid="stMultiSelect"]').first.locator("input").click()
+    # the expander's picker is drawn after the click: wait for it before opening its list (a
+    # clean-clone CI run under load clicked before it was there and saw no options)
+    picker = page.locator('[data-testid="stMultiSelect"]').first
+    expect(picker).to_be_visible(timeout=30_000)
+    _settle(page)
+    picker.locator("input").click()
     options = page.get_by_role("option").filter(has_text=re.compile(r"^\d+: "))
-    expect(options).to_have_count(2)
+    expect(options).to_have_count(2, timeout=15_000)
     assert not any(FILES[2][0] in t for t in options.all_inner_texts())
