@@ -193,8 +193,10 @@ def answer_view(store: Store, result: SearchResult) -> None:
         n = ui_chips.cited_text(store, result.answer, resolver, viewer_key=f"ans_{result.trace_id}")
         missing = [o for o in ui_chips.chip_options(store, result.answer, resolver) if not o[3]]
         if missing:
-            names = ", ".join(dict.fromkeys(drill.ref_label(o[0], o[1]) for o in missing))
             gone = [resolver.resolve(Ref(o[0], o[1])) for o in missing]
+            names = ", ".join(dict.fromkeys(
+                drill.ref_label(o[0], o[1]) + (f" (now {drill.ref_label(o[0], r.successor)})" if r.successor is not None else "")
+                for o, r in zip(missing, gone)))
             changed = any(r.removed or r.rewritten for r in gone)
             st.warning(f"Cited but not in this workspace: {names}. "
                        + ("Documents were removed or replaced since this answer: ask again for one from "

@@ -360,3 +360,57 @@ def test_a_stored_citation_of_a_report_gone_after_a_removal_says_rewritten(index
     assert v.verdict == "unsupported" and v.reason.startswith("the report it cites was rewritten")
     # a source number no document ever held stays "missing": only reports are rewritten
     assert "(missing)" in chips_html(Resolver(store), [("Sources", 99999, "A sentence.", False)])
+
+
+def test_a_stored_citation_of_a_renumbered_report_is_led_to_the_report_standing_for_it(indexed):
+    """A removal recomputes communities; a past answer's "Reports (N)" whose community changed
+    is led to the new community of its level that took most of its entities: the chip says
+    "(rewritten: now Report M)", shows M's evidence, and the sentence is judged against M. A
+    second removal follows the chain."""
+    from core.query.citations import parse_citations
+    from core.textutil import split_sentences
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    from core.verify.reports import judge_sentence
+    from pages.components.chips import chips_html
+    store = indexed
+    before = {c["community"]: (c["level"], set(c["entity_ids"])) for c in store.rows("communities")}
+    docs = store.rows("documents", order_by="human_readable_id")
+    remove_documents(store, [docs[0]["source_name"]])
+    index(store, Counting(varied))
+    after = {c["community"]: (c["level"], set(c["entity_ids"])) for c in store.rows("communities")}
+    gone = [n for n in before if n not in after]
+    assert gone, "a removal that renumbers no community tests nothing"
+    led = 0
+    for n in gone:
+        level, members = before[n]
+        shared = {m: len(members & e) for m, (lv, e) in after.items() if lv == level}
+        res = Resolver(store).resolve(Ref("Reports", n))
+        assert res.dangling and res.rewritten
+        if not shared or max(shared.values()) == 0:
+            assert res.successor is None and res.record is None
+            continue
+        assert res.successor in after and shared[res.successor] == max(shared.values())
+        assert res.record["community"] == res.successor
+        led += 1
+    assert led
+    n = next(n for n in gone if Resolver(store).resolve(Ref("Reports", n)).successor is not None)
+    res = Resolver(store).resolve(Ref("Reports", n))
+    now = res.successor
+    unit = res.text_units[0]
+    a, b = next((a, b) for a, b in split_sentences(unit["text"]) if b - a > 40)
+    quoted = " ".join(unit["text"][a:b].split()).rstrip(".")
+    sentence = f"{quoted} [Data: Reports ({n})]."
+    page = chips_html(Resolver(store), [("Reports", n, sentence, False)])
+    assert f"Report {n} (rewritten: now Report {now})" in page, page
+    assert "now stands for it" in page and "(missing)" not in page
+    assert f'class="sm-chip-verdict' in page  # judged against the report standing for it now
+    v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
+    assert v.verdict == "supported", (v.verdict, v.reason)
+    assert v.reason.startswith(f"checked against Report {now} for Report {n}"), v.reason
+    # a second removal: the old number still finds the report standing for its community now
+    remove_documents(store, [docs[1]["source_name"]])
+    index(store, Counting(varied))
+    res2 = Resolver(store).resolve(Ref("Reports", n))
+    assert res2.successor is None or store.count("community_reports", "community = ?", [res2.successor]) == 1
+    assert_clean(store)

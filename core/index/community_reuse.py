@@ -8,7 +8,9 @@ community had. report_key is what a report is written from, by meaning: the comm
 its entities and relationships with their descriptions and human_readable_ids (what its
 citations name), its claims and its sub-communities'
 report keys. A report whose key is unchanged is kept as it is (same row, no call); only changed
-communities, and so their ancestors, are written again.
+communities, and so their ancestors, are written again. successors says, for every old community
+whose number went, which new community of its level took most of its entities: a stored answer
+citing the old report is led to the new one (core.query.resolve).
 """
 from __future__ import annotations
 
@@ -50,6 +52,28 @@ def keep_numbers(new: list[dict], old: list[dict], titles_of: dict[str, str]) ->
                     "id": community_id(n, c["level"], titles),
                     "parent": mapping.get(c["parent"], -1) if c["parent"] != -1 else -1,
                     "children": sorted(mapping[k] for k in c["children"] if k in mapping)})
+    return out
+
+
+def successors(new: list[dict], old: list[dict]) -> list[dict]:
+    """Rows of community_successors: each old community whose number no new community kept, with
+    the new community of its level sharing most of its entities (ties: the smaller new one, the
+    one nearer its size); none for a community none of whose entities is left."""
+    kept = {c["community"] for c in new}
+    by_level: dict[int, list[tuple[int, frozenset]]] = {}
+    for c in new:
+        by_level.setdefault(c["level"], []).append((c["community"], frozenset(c["entity_ids"] or [])))
+    out = []
+    for c in old:
+        if c["community"] in kept:
+            continue
+        members = frozenset(c["entity_ids"] or [])
+        best = max(((len(members & m), -abs(len(m) - len(members)), -n, n, len(m))
+                    for n, m in by_level.get(c["level"], [])), default=None)
+        if best is None or best[0] == 0:
+            continue
+        out.append({"id": str(c["community"]), "human_readable_id": c["community"], "successor": best[3],
+                    "level": c["level"], "shared": best[0], "old_size": len(members), "new_size": best[4]})
     return out
 
 

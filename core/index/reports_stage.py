@@ -8,14 +8,14 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
-from core.index.community_reuse import report_key, writer_signature
+from core.index.community_reuse import report_key, successors, writer_signature
 from core.index.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.index.report_context import LineCosts, build_report_input
 from core.llm.client import FatalLLMError
 from core.settings import Settings
-from core.store.db import Store
+from core.store.db import Store, now
 
 
 def report_id(community_id: str) -> str:
@@ -118,7 +118,10 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
         _write_when_children_done(communities, write, workers)
     titles = {k: v["title"] for k, v in reports.items()}
     with store.atomic() as db:  # the communities, their reports and titles land together
-        if new:
+        if new:  # where each old community whose number went is now (a stored answer is led there)
+            moved = successors(communities, store.rows("communities", select="community, level, entity_ids"))
+            if moved:
+                store.upsert("community_successors", [{**m, "at": now()} for m in moved])
             store.replace_table("communities", sorted(communities, key=lambda c: (c["level"], c["community"])),
                                 keep_hrids=False)
         store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)

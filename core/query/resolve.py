@@ -21,7 +21,7 @@ prefetch), so resolving an answer with dozens of references costs a handful of q
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from core.query.citations import KINDS, Ref, sentences_with_citations
@@ -45,6 +45,8 @@ class Resolved:
     members: dict[str, list[int]] = field(default_factory=dict)
     removed: str | None = None  # dangling because it was removed with this document (its title)
     rewritten: bool = False  # a report no longer there since documents were removed or replaced
+    successor: int | None = None  # rewritten: the report of the community that took most of its
+    # entities (record, text_units and documents are then that report's)
 
     @property
     def text_unit_ids(self) -> list[str]:
@@ -226,8 +228,14 @@ class Resolver:
             row = self._records.get(ref.kind, {}).get(ref.id)
             if row is None:
                 removed = self._removed(ref)
-                res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more, removed=removed,
-                               rewritten=removed is None and ref.kind == "Reports" and self._changed())
+                rewritten = removed is None and ref.kind == "Reports" and self._changed()
+                succ = self._successor(ref.id) if rewritten else None
+                if succ is not None:  # led to the report that now stands for its community
+                    res = replace(self.resolve(Ref("Reports", succ)), id=ref.id, dangling=True,
+                                  more=ref.more, rewritten=True, successor=succ)
+                else:
+                    res = Resolved(ref.kind, ref.id, dangling=True, more=ref.more, removed=removed,
+                                   rewritten=rewritten)
             else:
                 res = self._chain(ref, row)
         self._done[ref] = res
@@ -244,6 +252,24 @@ class Resolver:
             except Exception:
                 self._changed_memo = False
         return self._changed_memo
+
+    def _successor(self, number: int) -> int | None:
+        """The report number that stands now for community `number`, gone since a change: the
+        community_successors chain followed (each change adds a link) to a report that exists."""
+        seen = {number}
+        try:
+            while True:
+                row = self.store.db.conn.execute(
+                    "select successor from community_successors where human_readable_id = ?", [number]).fetchone()
+                if row is None or row[0] in seen:
+                    return None
+                number = row[0]
+                seen.add(number)
+                self.prefetch([Ref("Reports", number)])
+                if self._records["Reports"].get(number) is not None:
+                    return number
+        except Exception:  # a workspace written before successors were kept
+            return None
 
     def _removed(self, ref: Ref) -> str | None:
         """The title of the document a dangling reference's row was removed with, if it was."""

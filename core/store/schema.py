@@ -85,6 +85,13 @@ TABLES: dict[str, dict[str, type]] = {
         "id": str, "human_readable_id": int, "owner_table": str, "owner_hrid": int, "owner_id": str,
         "document_title": str, "run_id": str, "removed_at": str,
     },
+    # a community whose number went when documents changed -> the new community of its level
+    # that took most of its entities (a stored answer citing its report is led there);
+    # human_readable_id = the old community number
+    "community_successors": {
+        "id": str, "human_readable_id": int, "successor": int, "level": int, "shared": int,
+        "old_size": int, "new_size": int, "run_id": str, "at": str,
+    },
 }
 
 # Columns that hold JSON (decoded by Store.rows / Store.get).

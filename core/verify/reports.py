@@ -154,6 +154,7 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     record_texts: list[str] = []
     removed: list[str] = []
     rewritten = False
+    led: list[str] = []  # reports rewritten since, judged by the report standing for each now
     for c in cites:
         for ref in c.refs:
             res = resolver.resolve(ref)
@@ -164,6 +165,8 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
                     removed.append(res.removed)
                 rewritten |= res.rewritten
                 continue
+            if res.successor is not None:
+                led.append(f"Report {res.successor} for Report {ref.id}")
             for u in res.text_units:
                 units.setdefault(u["id"], u)
             record_texts += res.record_texts()
@@ -185,7 +188,11 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
         return Verdict("unsupported", reason="nothing it cites exists")
     for u in newer:
         units.setdefault(u["id"], u)
-    return judge(sentence, list(units.values()), record_texts, names=names)
+    v = judge(sentence, list(units.values()), record_texts, names=names)
+    if led:
+        v.reason = (f"checked against {', '.join(dict.fromkeys(led))} (its community was recomputed "
+                    f"when documents changed)" + (f"; {v.reason}" if v.reason else ""))
+    return v
 
 
 def _new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:

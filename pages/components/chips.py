@@ -167,9 +167,15 @@ def chip_options(store: Store, text: str, resolver: Resolver | None = None
     return list(seen.values())
 
 
-def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence: str = "") -> str:
-    """`Source 91`; for a later sentence citing it again, `Source 91 · “Operating expenses de…”`."""
-    label = drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
+def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence: str = "",
+               now: int | None = None) -> str:
+    """`Source 91`; for a later sentence citing it again, `Source 91 · “Operating expenses de…”`;
+    a report whose community was recomputed (now: the report standing for it) `Report 12
+    (rewritten: now Report 130)`."""
+    if not exists and now is not None:
+        label = f"{drill.ref_label(kind, id)} (rewritten: now {drill.ref_label(kind, now)})"
+    else:
+        label = drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
     if sentence:
         words = " ".join(sentence.split())
         cut = words[:28] + ("\u2026" if len(words) > 28 else "")
@@ -177,14 +183,16 @@ def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence
     return label
 
 
-def _labels(options: list[tuple[str, int, str, bool]]) -> list[str]:
-    """Each chip's label: a reference's second chip (another sentence) names its sentence."""
+def _labels(options: list[tuple[str, int, str, bool]], resolver: Resolver | None = None) -> list[str]:
+    """Each chip's label: a reference's second chip (another sentence) names its sentence; with
+    the resolver, a rewritten report names the report standing for it now."""
     first: set[tuple[str, int]] = set()
     out = []
     for kind, id, sentence, exists in options:
         again = (kind, id) in first
         first.add((kind, id))
-        out.append(chip_label(kind, id, exists, sentence=sentence if again else ""))
+        now = resolver.resolve(Ref(kind, id)).successor if resolver is not None and not exists else None
+        out.append(chip_label(kind, id, exists, sentence=sentence if again else "", now=now))
     return out
 
 
@@ -194,9 +202,10 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
     again: set[tuple[str, int]] = set()
     for kind, id, sentence, exists in options:
         res = resolver.resolve(Ref(kind, id))
-        label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "")
+        now = None if exists else res.successor
+        label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "", now)
         again.add((kind, id))
-        verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists else None
+        verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists or now is not None else None
         body = drill.evidence_html(res, sentence, verdict)
         if res.removed and _replaced(resolver, res.removed):  # its document has a new version
             body = (f"<p>Source replaced: {html.escape(res.removed)} has a new version, in which this passage "
@@ -204,6 +213,12 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
             label = label.replace("(source removed)", "(source replaced)")
         elif res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
+        elif now is not None:  # its community was recomputed: the report standing for it now
+            body = (f"<p>Report rewritten: documents were removed or replaced since this answer and its "
+                    f"community was recomputed. {drill.ref_label(kind, now)} "
+                    f"(\u201c{html.escape(res.title)}\u201d) now stands for it: its community took most "
+                    f"of the old one's entities. The sentence is checked against "
+                    f"{drill.ref_label(kind, now)}.</p>") + body
         elif res.rewritten:  # a report of a community recomputed after a removal or replacement
             body = ("<p>Report rewritten: documents were removed or replaced since this answer, the "
                     "communities were recomputed and this report is no longer there under this number. "
@@ -237,11 +252,11 @@ def _chip_badge(v) -> str:
     return f"{v.verdict}: {what}"
 
 
-def viewer(options: list[tuple[str, int, str, bool]], key: str) -> None:
+def viewer(options: list[tuple[str, int, str, bool]], key: str, resolver: Resolver | None = None) -> None:
     """The evidence viewer of an answer or a report: a reference picked here opens the
     drill-down dialog (its record, every source text unit, the whole document)."""
     by_label = {label: (kind, id, sentence)
-                for label, (kind, id, sentence, exists) in zip(_labels(options), options)}
+                for label, (kind, id, sentence, exists) in zip(_labels(options, resolver), options)}
 
     def picked() -> None:
         choice = st.session_state.get(key)
@@ -269,5 +284,5 @@ def cited_text(store: Store, text: str, resolver: Resolver | None = None,
     if viewer_key:
         options = chip_options(store, text or "", resolver)
         if options:
-            viewer(options, viewer_key)
+            viewer(options, viewer_key, resolver)
     return total
