@@ -247,6 +247,10 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
         parts.append(ui_chips.cited_html(store, report["rating_explanation"], resolver))
     if findings:
         parts.append(f'<div class="sm-label sm-findings">Findings ({len(findings)})</div>')
+        if any(badges):  # the two kinds of verdict a finding shows, told apart
+            parts.append('<div class="sm-hint">A finding\u2019s badge weighs all its sources together; '
+                         'each source\u2019s chip judges the sentence against that source alone, so a '
+                         'chip can flag what another source supports.</div>')
     for i, f in enumerate(findings):
         parts.append(f'<details class="sm-finding"{" open" if i < 3 else ""}><summary>'
                      f'{ui_chips.inline_html(f.get("summary") or f"Finding {i + 1}")}'

@@ -53,6 +53,8 @@ def test_reports_carry_a_trust_line_and_the_least_trusted_come_first(indexed_hom
     at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
     body = _html(at)
     assert re.search(r'<div class="sm-trust"[^>]*>Trust \(offline judge\): \d+ findings? checked', body)
+    # the finding's badge and its chips are two kinds of verdict: the page says which is which
+    assert "badge weighs all its sources together" in body and "that source alone" in body
     at.session_state["trust_open"] = True  # the user opens the expander
     at.run()
     assert not at.exception
