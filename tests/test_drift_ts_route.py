@@ -137,3 +137,30 @@ def test_query_cli_runs_the_method_and_prints_its_trace(ws, capsys, method):
           "--depth", "1", "--followups", "3"])
     text = capsys.readouterr().out
     assert {"drift": "DRIFT search", "ts": "TS: map-reduce", "auto": "auto chose"}[method] in text
+
+
+def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_question_narrow(tmp_path):
+    """The offline engine extracts "Revenue Growth" from earnings calls; the calls write it in
+    lower case. "What were the main drivers of revenue growth?" asks about the corpus and goes to
+    global; a name the documents capitalise still sends its question to local."""
+    from core.ingest.documents import ingest_paths
+    from core.index.pipeline import run_index
+    from core.settings import Settings
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    for q, (pct, area) in enumerate([(12, "cloud"), (9, "gaming"), (15, "search"), (7, "devices")], 1):
+        (calls / f"call_q{q}.txt").write_text(
+            f"Contoso reported quarterly results. Our revenue growth was {pct} percent, driven by {area}. "
+            f"Amy Hood said revenue growth in {area} beat expectations.\n\n"
+            f"We expect revenue growth to continue. Contoso Cloud grew faster than revenue growth overall. "
+            f"Operating margins expanded as revenue growth outpaced costs.\n", encoding="utf-8")
+    store = Store(tmp_path / "ws")
+    ingest_paths(store, sorted(calls.iterdir()), max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    titles = {e["title"].lower() for e in store.rows("entities", select="title")}
+    assert "revenue growth" in titles, titles  # the offline engine's concept entity
+    broad = route(store, "What were the main drivers of revenue growth?")
+    assert broad.method == "global", broad.reason
+    assert broad.signals["concepts"] and not broad.signals["entities"]
+    narrow = route(store, "What did Amy Hood say about the quarter?")
+    assert narrow.method == "local" and "Amy Hood" in narrow.reason.title(), narrow.reason

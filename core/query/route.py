@@ -35,7 +35,7 @@ PLURAL_WHOLES = re.compile(
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|"
                          r"how (much|many|long|old)|what (year|date|time|day))\b", re.I)
-FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:what (?:was|is|were) the|"
+FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:what (?:was|is|were) the(?! (?:main|major|key|common|biggest|most important|overall|general) \w+s\b)|"
                        r"what happened (?:when|at|to|on|in the)|according to|how much|how many|"
                        r"what percentage|what amount|exact))\b")
 NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
@@ -61,9 +61,12 @@ class Route:
         return {"method": self.method, "reason": self.reason, "family": self.family, "signals": self.signals}
 
 
-def signals(question: str, entity_titles: list[str] | None = None) -> dict[str, list[str]]:
+def signals(question: str, entity_titles: list[str] | None = None,
+            concept_titles: list[str] | tuple[str, ...] = ()) -> dict[str, list[str]]:
     q = question or ""
-    out: dict[str, list[str]] = {"entities": list(entity_titles or [])}
+    concept = {t.lower() for t in concept_titles}
+    out: dict[str, list[str]] = {"entities": [t for t in entity_titles or [] if t.lower() not in concept],
+                                 "concepts": [t for t in entity_titles or [] if t.lower() in concept]}
     out["broad"] = list(dict.fromkeys(m.group(0).lower() for m in STRONG_BROAD.finditer(q)))
     out["weak_broad"] = [w for w in dict.fromkeys(m.group(0).lower() for m in WEAK_BROAD.finditer(q))
                          if not any(w in b for b in out["broad"])]
@@ -72,7 +75,7 @@ def signals(question: str, entity_titles: list[str] | None = None) -> dict[str, 
     if which:  # "which episodes ...", "which trends ...": a set gathered over the corpus
         out["wholes"].append(which.group(0).strip().lower())
     names = [m.group(1) for m in PROPER.finditer(q) if m.group(1) not in _NOT_NAMES]
-    named = {t.lower() for t in out["entities"]}
+    named = {t.lower() for t in out["entities"] + out["concepts"]}
     out["names"] = [n for n in dict.fromkeys(names) if n.lower() not in named]
     m = NARROW_OPEN.match(q)
     out["opening"] = [m.group(0).strip().lower()] if m and not which else []
@@ -84,8 +87,8 @@ def signals(question: str, entity_titles: list[str] | None = None) -> dict[str, 
 def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     """("narrow" | "broad", why), from the signals: the heavier side wins; a tie goes broad when
     there is any broad cue (a named thing inside a sensemaking question stays a global question)."""
-    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"]) + 1.0 * bool(sig["opening"]) \
-        + 0.5 * bool(sig["facts"])
+    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"] or sig.get("concepts")) \
+        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
     broad = 1.0 * min(2, len(sig["broad"])) + 0.5 * bool(sig["weak_broad"]) + 1.0 * bool(sig["wholes"])
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
@@ -93,8 +96,8 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     if narrow > 0:
         if sig["entities"]:
             what = "it names " + ", ".join(t.title() if t.isupper() else t for t in sig["entities"][:3])
-        elif sig["names"]:
-            what = "it names " + ", ".join(sig["names"][:3])
+        elif sig["names"] or sig.get("concepts"):
+            what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])])[:3])
         elif sig["opening"]:
             what = f'it asks "{sig["opening"][0]}..." about one thing'
         else:
@@ -104,9 +107,11 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
 
 
 def route_question(question: str, entity_titles: list[str] | None = None, has_reports: bool = True,
-                   available: list[str] | tuple[str, ...] = ("global", "local")) -> Route:
-    """The method for a question, given the entities of the graph it names."""
-    sig = signals(question, entity_titles)
+                   available: list[str] | tuple[str, ...] = ("global", "local"),
+                   concept_titles: list[str] | tuple[str, ...] = ()) -> Route:
+    """The method for a question, given the entities of the graph it names (concept_titles:
+    those of them the documents write in lower case, "revenue growth": they weigh as a name)."""
+    sig = signals(question, entity_titles, concept_titles)
     family, why = family_of(sig)
     if family == "broad":
         if has_reports and "global" in available:
@@ -116,7 +121,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
         else:
             method, how = ("basic" if "basic" in available else "local"), "the closest passages (no community reports)"
     else:
-        if sig["entities"] or sig["names"] or "basic" not in available:
+        if sig["entities"] or sig["names"] or sig["concepts"] or "basic" not in available:
             method, how = "local", "local search (the neighbourhood in the graph of what it names)"
         else:
             method, how = "basic", "basic search (the passages most like the question)"
@@ -129,4 +134,26 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
     if available is None:  # the caller knows the registry (core.query.methods imports this module)
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
-    return route_question(question, titles, bool(store.count("community_reports")), available)
+    return route_question(question, titles, bool(store.count("community_reports")), available,
+                          [t for t in titles if written_as_concept(store, t)])
+
+
+def written_as_concept(store, title: str, sample: int = 12) -> bool:
+    """Do the documents write this entity title mostly in lower case inside sentences ("revenue
+    growth", "constant currency")? Then it is a concept the offline engine took for an entity,
+    and a question naming it is no more narrow than one naming any term."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z' -]*", title.strip()):
+        return False  # CJK, digits: casing says nothing
+    pat = re.compile(rf"(?<![\w]){re.escape(title.strip())}(?![\w])", re.I)
+    caps = low = 0
+    for row in store.search("text_units", title, limit=sample):
+        text = row.get("text") or ""
+        for m in pat.finditer(text):
+            before = text[:m.start()].rstrip()
+            if not before or before[-1] in ".!?:;\"'\u201c\u2018\n(":
+                continue  # opening a sentence: capitalised either way
+            if m.group(0)[0].isupper():
+                caps += 1
+            else:
+                low += 1
+    return low >= 2 and caps * 3 < low
