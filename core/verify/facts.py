@@ -186,14 +186,54 @@ def _shares(toks: tuple[Token, ...], text: str) -> dict[int, tuple[float, int]]:
     return out
 
 
+def _hours(toks: tuple[Token, ...]) -> dict[int, tuple[float, int]]:
+    """{token index: (hours, the index after it)} for parts of an hour said in words: "a quarter
+    of an hour", "three quarters of an hour", "half an hour", "a full half-hour" (a duration, not
+    a share)."""
+    out: dict[int, tuple[float, int]] = {}
+    lows = [t.low for t in toks]
+    for i, w in enumerate(lows):
+        if w not in ("half", "quarter", "quarters"):
+            continue
+        k, frac = i + 1, lx.FRACTIONS.get(w.rstrip("s"), 0.25)
+        if k < len(lows) and lows[k] == "of":
+            k += 1
+        if k < len(lows) and lows[k] in ("a", "an"):
+            k += 1
+        if k >= len(lows) or lows[k] != "hour":
+            continue
+        first, n = i, 1.0
+        if i > 0 and (lows[i - 1] in ("a", "one") or _small(lows[i - 1])):
+            first, n = i - 1, float(_small(lows[i - 1]) or 1)
+            if first > 0 and lows[first] == "a" and lows[first - 1] in ("a",):
+                first -= 1
+        if i > 1 and lows[i - 1] in lx.COUNT_ADJECTIVES and lows[i - 2] in ("a", "one"):
+            first = i - 2  # "a full half-hour"
+        out[first] = (n * frac, k + 1)
+    return out
+
+
 def numbers(text: str) -> list[Number]:
     toks = tokens(text)
     out: list[Number] = []
     shares = _shares(toks, text)
+    hours = _hours(toks)
     i = 0
     while i < len(toks):
         t = toks[i]
         low = t.low
+        if i in hours:  # "a quarter of an hour": a quarter of an hour long
+            value, j = hours[i]
+            out.append(Number(value, "count", "hour", text[t.start:toks[j - 1].end], t.start, toks[j - 1].end))
+            i = j
+            continue
+        if low == "one" and i + 2 < len(toks) and toks[i + 1].low in lx.COUNT_ADJECTIVES \
+                and toks[i + 2].text[:1].isalpha() and toks[i + 2].low not in STOPWORDS:
+            # "one other woman": a count of one (alone, "one" is a pronoun as often as a number)
+            out.append(Number(1.0, "count", unit_stem(toks[i + 2].low), text[t.start:toks[i + 2].end],
+                              t.start, toks[i + 2].end))
+            i += 3
+            continue
         if i in shares:
             value, j = shares[i]
             out.append(Number(value, "percent", "", text[t.start:toks[j - 1].end], t.start, toks[j - 1].end))
@@ -261,6 +301,15 @@ def numbers(text: str) -> list[Number]:
                 # connective ("1 到 10": 到) counts nothing
                 if w[0] not in lx.ZH_NOT_UNITS:
                     unit, end = w[0], toks[j].start + 1
+            elif w in lx.COUNT_ADJECTIVES and j + 1 < len(toks) and toks[j + 1].text[:1].isalpha() \
+                    and toks[j + 1].low not in STOPWORDS and toks[j + 1].low not in lx.NEGATIONS:
+                k = j + 1  # "two other women": women; "three new game studios": studios
+                if k + 1 < len(toks) and toks[k + 1].low.endswith("s") and not toks[k].low.endswith("s") \
+                        and toks[k + 1].text[:1].isalpha() and toks[k + 1].low not in STOPWORDS \
+                        and text[toks[k].end:toks[k + 1].start] == " ":
+                    k += 1
+                unit = unit_stem(toks[k].low.split("-")[0])
+                end = toks[k].end
             elif w not in STOPWORDS and w not in lx.NEGATIONS:
                 unit = unit_stem(w.split("-")[0])
                 end = toks[j].end  # "fifteen shillings": the number with what it counts
@@ -275,7 +324,7 @@ def days(n: Number) -> float | None:
     return n.value * per if per else None
 
 
-_UNIT_WORDS = {"day": "day", "week": "week", "month": "month", "year": "year", "decad": "decade",
+_UNIT_WORDS = {"minut": "minute", "hour": "hour", "day": "day", "week": "week", "month": "month", "year": "year", "decad": "decade",
                "centuri": "century"}
 
 

@@ -237,8 +237,11 @@ DENOMINATORS = {"halves": 2, "thirds": 3, "quarters": 4, "fourths": 4, "fifths":
 IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman",
                      "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}
 # what a duration counts, in days: "twelve months" is "a year", "18 months" is not "two years"
-DURATIONS = {"day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25, "decad": 3652.5,
-             "centuri": 36525.0}
+DURATIONS = {"minut": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25,
+             "decad": 3652.5, "centuri": 36525.0}
+# words between a count and what it counts ("two other women", "three more calls")
+COUNT_ADJECTIVES = frozenset({"other", "more", "additional", "extra", "further", "separate", "different",
+                              "new", "whole", "full", "entire"})
 # Collective numerals: the noun is the group it counts ("the trio moved deeper": three).
 COLLECTIVES = {"duo": 2, "trio": 3, "threesome": 3, "quartet": 4, "foursome": 4, "quintet": 5, "sextet": 6}
 ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
