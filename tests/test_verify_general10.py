@@ -11,6 +11,7 @@ from core.verify import facts as fx
 from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, read_doc as _doc
 
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
+NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 
@@ -41,3 +42,53 @@ def test_a_count_keeps_its_noun_across_an_adjective():
     v = _check(call, "We acquired three new game studios this quarter, bringing the total to 13.", ev)
     assert v.verdict == "contradicted", v.facts
     assert _fact(v, "number", "contradicted").evidence.text.startswith("two new studios")
+
+
+def test_figures_in_words_apart_by_a_comma_are_two():
+    (a, b) = fx.numbers("spending like eight, ten hours, on like a two-line proof")[:2]
+    assert (a.value, b.value, b.unit) == (8.0, 10.0, "hour")
+    part = _doc(PODCASTS, "Sam_Schillace-part5.txt")
+    ev = "spending like eight, ten hours, on like \u2013 like a two-line proof"
+    v = _check(part, "Spending eight or ten hours on a two-line proof was really good mental discipline.", ev)
+    assert not any(f.kind == "number" and f.status == "contradicted" for f in v.facts), v.facts
+
+
+def test_employees_are_not_deployed_and_no_code_is_no_negation():
+    call = _doc(CALLS, "TranscriptFY23Q1.txt")
+    ev = "Power Apps is the market leader in low-code/no-code tools and has nearly 15 million monthly active users"
+    v = _check(call, "Power Apps leads the low-code tools market with nearly 15 million monthly active users, "
+                     "most of them at firms with fewer than 500 employees.", ev)
+    assert v.verdict in ("partial", "unsupported"), v.facts  # the added fact is absent, not contradicted
+    assert not any(f.status == "contradicted" for f in v.facts), v.facts
+    assert fx.term("employees") != fx.term("deploy")
+
+
+def test_whether_or_not_negates_nothing():
+    assert fx.negation_positions("whether or not the signal showed empathy") == []
+    assert fx.negation_positions("Empathy or not, we are duty-bound") == []
+    assert fx.negation_positions("it was not red") != []
+    book = _doc(NOVELLA)
+    ev = "Empathy or not, we are duty-bound to assess the risk to humanity."
+    v = _check(book, "Whether or not it was empathy, Taylor said they were duty-bound to assess the risk to humanity.", ev)
+    assert not any(f.kind == "polarity" for f in v.facts), v.facts
+
+
+def test_a_negation_ends_where_a_new_clause_opens():
+    part = _doc(PODCASTS, "Kevin_Roose-part5.txt")
+    ev = "I don\u2019t have to go to sleep, and I can just be playing Space Invaders all night."
+    v = _check(part, "Kevin Roose said he could stay up late at night playing Space Invaders all night.", ev)
+    assert v.verdict != "contradicted", v.facts
+
+
+def test_doubled_is_the_opposite_of_shrank():
+    call = _doc(CALLS, "TranscriptFY21Q4.txt")
+    ev = "The number of organizations using Power Apps has more than doubled year over year."
+    v = _check(call, "The number of organizations using Power Apps shrank year over year.", ev)
+    assert v.verdict == "contradicted" and _fact(v, "polarity", "contradicted").note.endswith("\u201cdoubled\u201d"), v.facts
+
+
+def test_a_name_beside_the_claims_figure_is_not_swapped():
+    call = _doc(CALLS, "TranscriptFY23Q1.txt")
+    ev = "We now have more than 8,500 Arc customers, more than double the number a year ago."
+    v = _check(call, "Arc's client base has passed 8,500, over twice as large as twelve months earlier.", ev, before=600, after=2400)
+    assert not any(f.kind == "name" and f.status == "contradicted" for f in v.facts), v.facts

@@ -254,7 +254,8 @@ def numbers(text: str) -> list[Number]:
                      and toks[i + 1].low not in ("k", "m", "bn")):
                 words = [p for p in parts if p in lx.UNITS or p in lx.SCALES]
                 while j < len(toks) and (toks[j].low in lx.UNITS or toks[j].low in lx.SCALES
-                                         and toks[j].low not in ("k", "m", "bn")):
+                                         and toks[j].low not in ("k", "m", "bn")) \
+                        and text[toks[j - 1].end:toks[j].start].strip() in ("", "-"):  # "eight, ten": two figures
                     words.append(toks[j].low)
                     j += 1
                 value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
@@ -340,8 +341,12 @@ def one_unit_span(n: Number, text: str) -> tuple[int, int] | None:
 
 
 def unit_stem(word: str) -> str:
-    """What a number counts, as a stem ("legs" and "leg": leg; "children" and "child": child)."""
-    return stem(lx.IRREGULAR_PLURALS.get(word, word))
+    """What a number counts, as a stem ("legs" and "leg": leg; "children" and "child": child;
+    "employees": employee, not the verb "employ")."""
+    word = lx.IRREGULAR_PLURALS.get(word, word)
+    if word.endswith(("ee", "ees")) and len(word) > 5:
+        return word[:-1] if word.endswith("s") else word
+    return stem(word)
 
 
 _PREDICATIVE = frozenset("was is were are be been being am as like became become becomes such".split())
@@ -407,7 +412,10 @@ def _term(word: str) -> str | None:
         w = w.split("'", 1)[0]
     if (w in STOPWORDS and w not in _DATE_WORDS) or w in _STOP_EXTRA or w in lx.NEGATIONS or len(w) < 2 or w[0].isdigit():
         return None
-    c = canon(stem(w))
+    st = stem(w)
+    # who a verb's action falls on ("employees", "trainees") is a person, not the verb: its stem
+    # is no synonym of the verb's ("employees" are not "deployed")
+    c = st + "ee" if w.endswith(("ee", "ees")) and len(w) > 5 and not st.endswith("e") else canon(st)
     return c[:PREFIX] if PREFIX and c.isascii() else c
 
 
@@ -467,9 +475,15 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
                     out.append((t.start + k, t.start + k + 1))
                     k = masked.find(cue, k + 1)
         elif low in lx.NEGATIONS or low.endswith("n't") or low in ("dont", "didnt", "cant", "wont"):
+            if low == "no" and text[t.end:t.end + 1] == "-" and text[t.end + 1:t.end + 2].isalpha():
+                continue  # "no-code tools", "a no-show": a compound, not a negation
             after = [x.low for x in toks[i + 1:i + 8]]
             if after and after[0] in lx.NOT_NEGATING.get(low, ()):
                 continue
+            if low == "not" and i and toks[i - 1].low == "or" and (
+                    i > 1 and toks[i - 2].low == "whether" or i + 1 == len(toks)
+                    or text[t.end:toks[i + 1].start].strip()):
+                continue  # "whether or not", "empathy or not, we ...": either way, no negation
             if low == "not" and after[:1] in (["so"], ["as"]) and "as" in after[2:6]:
                 continue  # "not so like a child as like an old man": a comparison of degree
             if low == "not" and "alone" in after[1:4] and not any(w in lx.NEGATIONS for w in after[:4]):

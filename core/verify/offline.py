@@ -247,7 +247,8 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         # window) puts the sentence's name
         in_window = all(w in a.wwords or stem(w) in wstems_ for w in n.words)
         swap = None
-        if (a.strong or a.score >= ALIGNED) and not all(w in said for w in n.words):
+        if (a.strong or a.score >= ALIGNED) and not all(w in said for w in n.words) \
+                and not _with_claim_figure(c, src, n):
             lo, hi = (best.start, best.end) if in_window else (a.wlo, a.whi)
             swap = actors.slot_swap(c.claim, n, src.text[lo:hi], c.name_words | set(n.words),
                                     known=lambda words: al.known_name(src, words)
@@ -272,7 +273,7 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         # another actor: the name is nowhere in the cited text, and the passage it is about names
         # someone else
         other = []
-        if a.strong and not n.initial and al.is_actor(c.claim, n):
+        if a.strong and not n.initial and al.is_actor(c.claim, n) and not _with_claim_figure(c, src, n):
             # nowhere in the cited text and the passage names someone else; or in it elsewhere,
             # while the passage's own actor (who says or does it) is someone else
             other = al.other_names(src, [best] + [s for s in window if s is not best], c.name_words,
@@ -286,6 +287,17 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
             c.facts.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
         # may say "we" for it, so its absence from the cited unit is no missing fact
+
+
+def _with_claim_figure(c: _Claim, src: Source, n: fx.Name) -> bool:
+    """Does a sentence of the cited text hold both the name and a figure of the claim ("more
+    than 8,500 Arc customers" for "Arc's client base has passed 8,500")? Then that sentence, not
+    the best-matched one, is where the name stands: no other name took its place."""
+    for s in src.sents if c.nums else ():
+        if all(w in s.words for w in n.words) and any(
+                fx.same_number(x, y) for x in al.numbers(src.text) if s.start <= x.start < s.end for y in c.nums):
+            return True
+    return False
 
 
 def _check_reversal(c: _Claim, a: _Aligned) -> None:

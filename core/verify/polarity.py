@@ -18,6 +18,8 @@ from core.verify.verdict import Fact
 
 
 REACH = 3  # a source's negation governs a claim term among the next three content words
+# a negation's reach ends where a new clause opens: "..., and", "..., but", ";"
+_SCOPE_END = re.compile(r"[;:]|,\s*(?:and|but|so|yet|while|whereas|because)\b|\bbut\b|[，；]")
 
 
 def _scopes(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None,
@@ -29,7 +31,9 @@ def _scopes(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = 
     ct = [((mapping or {}).get(piece[a:b].lower(), t), a, b, e) for t, a, b, e in
           ((t, a, b, b) for t, a, b in fx.content_terms(piece))]
     for a, b in fx.negation_positions(piece):
-        near = [(t, e) for t, s, _, e in ct if b <= s <= b + 40]
+        stop = _SCOPE_END.search(piece, b)  # "I don't have to sleep, and I can play": not "play"
+        limit = min(b + 40, stop.start() if stop else len(piece))
+        near = [(t, e) for t, s, _, e in ct if b <= s <= limit]
         if " " in piece[a:b]:  # "A rather than B", "A instead of B": the cue negates B alone
             near = near[:1]
         governed = frozenset(t for t, _ in near[:reach] if t in terms)
@@ -122,6 +126,15 @@ def _idioms(text: str) -> set[int]:
     return out
 
 
+_BOUND = re.compile(r"\b(?:more|fewer|less|over|under|above|below|nearly|almost|up to)\s+(?:than\s+)?(?=[$\u20ac\u00a3]?\d)", re.I)
+
+
+def _bounds(text: str) -> set[int]:
+    """Starts of the words bounding a figure ("fewer than 500", "over 1,000", "more than 50
+    percent"): part of the number's fact (checked as a number), not a polarity of the sentence."""
+    return {m.start() for m in _BOUND.finditer(text)}
+
+
 def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozenset[str] | set[str] = frozenset()):
     """(negation spans next to claim terms, antonym spans) in these sentences of the source."""
     ev_neg: list[tuple[int, int]] = []
@@ -134,13 +147,13 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
     wstems: dict[str, tuple[int, int]] = {}
     for s in sents:
         piece = src.text[s.start:s.end]
-        idioms = _idioms(piece)
+        idioms = _idioms(piece) | _bounds(piece)
         for st, a, b in fx.raw_stems(piece):
             if a in idioms:
                 continue
             wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
             wstems.setdefault(st, (s.start + a, s.start + b))
-    idioms = _idioms(claim)
+    idioms = _idioms(claim) | _bounds(claim)
     claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms]
     cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
     # and the stems of the claim words' base forms ("died": die), so that an opposite the claim
