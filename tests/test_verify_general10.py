@@ -92,3 +92,28 @@ def test_a_name_beside_the_claims_figure_is_not_swapped():
     ev = "We now have more than 8,500 Arc customers, more than double the number a year ago."
     v = _check(call, "Arc's client base has passed 8,500, over twice as large as twelve months earlier.", ev, before=600, after=2400)
     assert not any(f.kind == "name" and f.status == "contradicted" for f in v.facts), v.facts
+
+
+def test_a_sentence_quoted_word_for_word_is_supported_where_it_stands():
+    call = _doc(CALLS, "TranscriptFY20Q4.txt")
+    quote = ("More than 4,500 organizations now use Dynamics 365 Commerce, Finance, and Supply Chain "
+             "Management, making it one of the fastest growing SaaS solutions in its category.")
+    # a unit ending with the sentence (as a content-defined chunk may): its "making it ..." clause
+    # was held to be a reason the text does not give
+    v = _check(call, quote, "More than 4,500 organizations now use Dynamics 365", before=600,
+               after=len(quote) - len("More than 4,500 organizations now use Dynamics 365"))
+    assert v.verdict == "supported" and v.reason == "the cited text says it word for word", (v.reason, v.facts)
+    assert " ".join(v.best_sentence.split()) == quote
+    assert not any(f.kind == "meaning" for f in v.facts)
+
+
+def test_a_capitalised_word_is_a_name_not_an_opposite():
+    call = _doc(CALLS, "TranscriptFY20Q4.txt")
+    v = _check(call, "LinkedIn's network passed 706 million members.", "more than 706 million professionals")
+    assert v.verdict != "contradicted", (v.reason, v.facts)
+
+
+def test_publicly_is_the_opposite_of_privately():
+    part = _doc(PODCASTS, "David_Kirtley-part2.txt")
+    v = _check(part, "Helion is a publicly funded nuclear fusion company.", "privately funded")
+    assert v.verdict == "contradicted" and "privately" in _fact(v, "polarity", "contradicted").note, v.facts

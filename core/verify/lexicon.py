@@ -41,7 +41,7 @@ fast slow; easy hard; easy difficult; safe dangerous; full empty; friend enemy;
 significant insignificant; usual unusual; common rare; often rarely;
 always never; everyone nobody; all none; present absent; visible invisible; known unknown;
 generous mean; generous stingy; kind cruel; cheerful gloomy; love fear; praise criticize;
-profit loss; surplus deficit; first last; public private; internal external; inside outside;
+profit loss; surplus deficit; first last; public private; publicly privately; internal external; inside outside;
 minimum maximum; top bottom; sooner later; before after; wet dry; clean dirty; awake asleep;
 increased decreased; up-front later; approve reject; confirm deny; admit deny; support oppose;
 welcome reject; missed caught; miss catch; missed kept; remain leave; stay leave;

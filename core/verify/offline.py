@@ -140,14 +140,31 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     _check_first_person(c, a, absent)
     check_numbers(c, a, ALIGNED)  # core.verify.number_check
     _check_polarity(c, a)
-    if any(_quoted(c.claim, s.text) for s in c.sources):
+    quoted = next((s for s in c.sources if _quoted(c.claim, s.text)), None)
+    if quoted is not None:
         # the cited text holds the sentence word for word: nothing in it can contradict what it
         # says (a figure of the next sentence is no rival of a figure quoted from this one)
         c.facts[:] = [f for f in c.facts if f.status != "contradicted"]
     v.facts = c.facts
     if any(f.status in ("absent", "contradicted") for f in c.facts):
         return _finish(v, c.facts)
+    if quoted is not None:  # and it says what it says: supported, highlighted where it stands
+        return _word_for_word(c, v, quoted)
     return _meaning(c, a, v)
+
+
+def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
+    """Supported: the cited text holds the sentence word for word; the highlight is the source
+    sentence holding its opening words."""
+    head = " ".join(_flat(c.claim).split()[:6])
+    at = next((x for x in src.sents if head in _flat(src.text[x.start:x.end])), None)
+    if at is not None:
+        v.best_sentence, v.text_unit_id = src.text[at.start:at.end], src.unit.get("id")
+        v.unit_start, v.unit_end = at.start, at.end
+        v.char_start = None if src.base is None else src.base + at.start
+        v.char_end = None if src.base is None else src.base + at.end
+    v.verdict, v.reason = "supported", "the cited text says it word for word"
+    return _finish(v, [f for f in c.facts if f.status != "not found" or f.kind not in ("meaning",)])
 
 
 def _read(sentence: str, units: Iterable[dict], record_texts: Iterable[str], names: Names | None) -> _Claim:

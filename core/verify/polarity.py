@@ -129,6 +129,13 @@ def _idioms(text: str) -> set[int]:
 _BOUND = re.compile(r"\b(?:more|fewer|less|over|under|above|below|nearly|almost|up to)\s+(?:than\s+)?(?=[$\u20ac\u00a3]?\d)", re.I)
 
 
+def _in_name(text: str, a: int) -> bool:
+    """Is the word at a capitalised inside its sentence ("LinkedIn Live", "Stay Connected"):
+    part of a name, no opposite of a claim word?"""
+    before = text[:a].rstrip()
+    return text[a:a + 1].isupper() and bool(before) and before[-1] not in ".!?:;\"'\u201c\u2018(\u2014-"
+
+
 def _bounds(text: str) -> set[int]:
     """Starts of the words bounding a figure ("fewer than 500", "over 1,000", "more than 50
     percent"): part of the number's fact (checked as a number), not a polarity of the sentence."""
@@ -149,7 +156,7 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
         piece = src.text[s.start:s.end]
         idioms = _idioms(piece) | _bounds(piece)
         for st, a, b in fx.raw_stems(piece):
-            if a in idioms:
+            if a in idioms or _in_name(piece, a):
                 continue
             wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
             wstems.setdefault(st, (s.start + a, s.start + b))
