@@ -334,6 +334,7 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
     from pages.components.chips import chips_html
     page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], sentence, False)])
     assert "(source replaced)" in page and "has a new version" in page, page
+    assert "does not exist" not in page  # one message: where it went, not also "unverified"
 
 
 def test_a_stored_citation_of_a_report_gone_after_a_removal_says_rewritten(indexed):
@@ -403,7 +404,7 @@ def test_a_stored_citation_of_a_renumbered_report_is_led_to_the_report_standing_
     sentence = f"{quoted} [Data: Reports ({n})]."
     page = chips_html(Resolver(store), [("Reports", n, sentence, False)])
     assert f"Report {n} (rewritten: now Report {now})" in page, page
-    assert "now stands for it" in page and "(missing)" not in page
+    assert "now stands for it" in page and "(missing)" not in page and "does not exist" not in page
     assert f'class="sm-chip-verdict' in page  # judged against the report standing for it now
     v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
     assert v.verdict == "supported", (v.verdict, v.reason)

@@ -117,3 +117,21 @@ def test_publicly_is_the_opposite_of_privately():
     part = _doc(PODCASTS, "David_Kirtley-part2.txt")
     v = _check(part, "Helion is a publicly funded nuclear fusion company.", "privately funded")
     assert v.verdict == "contradicted" and "privately" in _fact(v, "polarity", "contradicted").note, v.facts
+
+
+def test_the_compared_sentence_gives_the_rival_figure():
+    """A sentence judged against a whole document's units (a replaced document's new version):
+    the rival of its figure is the one the sentence it is compared with gives, not a figure of the
+    same kind in another unit that its clause happens to match better (next quarter's guidance)."""
+    from core.index.chunking import content_chunks
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    call = _doc(CALLS, "TranscriptFY20Q4.txt")
+    units = [{"id": f"u{i}", "human_readable_id": i, "text": ch.text, "char_start": ch.char_start,
+              "char_end": ch.char_end} for i, ch in enumerate(content_chunks(call))]
+    claim = ("Revenue was $13.9 billion, increasing 17 percent and 19 percent in constant currency, slightly "
+             "ahead of expectations, driven by continued customer demand for our differentiated hybrid offerings.")
+    v = judge(claim.rstrip(".") + " [Data: Sources (1)].", units, names=Names(texts=[call]))
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "number", "contradicted")
+    assert f.text == "$13.9 billion" and f.note == "the source says $13.4 billion", f

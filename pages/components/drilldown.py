@@ -91,7 +91,11 @@ def render(store: Store) -> None:
         st.info(f"{label}: the text says there are more {d['kind'].lower()} without listing "
                 "them, so there is nothing to open.")
         return
-    if res.dangling:
+    if res.dangling and res.successor is not None:  # a report rewritten since: the one standing for it
+        st.info(f"{label} was rewritten when documents changed; {ref_label(d['kind'], res.successor)} "
+                "now stands for its community.", icon=":material/update:")
+        label = ref_label(d["kind"], res.successor)
+    elif res.dangling:
         st.error(f"{label} does not exist in this workspace: the text cites an id that is not "
                  "there. Treat the sentence that cites it as unverified.", icon=":material/link_off:")
         return
@@ -276,8 +280,10 @@ def evidence_html(res: Resolved, sentence: str, sup: Support | None = None) -> s
     (a <details> element, so it opens in the browser without a rerun): the record's title, the
     support verdict for the citing sentence, and the source text unit that supports it best
     with that sentence highlighted, as the dialog shows them first."""
-    label = ref_label(res.kind, res.id)
-    if res.dangling:
+    label = ref_label(res.kind, res.id if res.successor is None else res.successor)
+    if res.dangling and res.record is None and (res.removed or res.rewritten):
+        return ""  # the chip says where it went (removed, replaced, rewritten): no "does not exist"
+    if res.dangling and res.record is None:
         return (f'<div class="sm-ev-warn">{html.escape(label)} does not exist in this workspace: '
                 "the text cites an id that is not there. Treat the sentence that cites it as "
                 "unverified.</div>")
