@@ -142,7 +142,8 @@ def test_query_cli_runs_the_method_and_prints_its_trace(ws, capsys, method):
 def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_question_narrow(tmp_path):
     """The offline engine extracts "Revenue Growth" from earnings calls; the calls write it in
     lower case. "What were the main drivers of revenue growth?" asks about the corpus and goes to
-    global; a name the documents capitalise still sends its question to local."""
+    global, and so does one naming the company most of the units name; a name the documents
+    capitalise that few units hold still sends its question to local."""
     from core.ingest.documents import ingest_paths
     from core.index.pipeline import run_index
     from core.settings import Settings
@@ -162,5 +163,8 @@ def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_questio
     broad = route(store, "What were the main drivers of revenue growth?")
     assert broad.method == "global", broad.reason
     assert broad.signals["concepts"] and not broad.signals["entities"]
+    # the company every call is about names nothing narrower than the corpus
+    theme = route(store, "What are the main drivers of Contoso's revenue growth, and what risks did management mention?")
+    assert theme.method == "global", theme.reason
     narrow = route(store, "What did Amy Hood say about the quarter?")
     assert narrow.method == "local" and "Amy Hood" in narrow.reason.title(), narrow.reason

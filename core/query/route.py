@@ -135,7 +135,26 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
     return route_question(question, titles, bool(store.count("community_reports")), available,
-                          [t for t in titles if written_as_concept(store, t)])
+                          [t for t in titles if written_as_concept(store, t) or background(store, t)])
+
+
+BACKGROUND = 0.4  # share of the text units naming an entity for it to be what the documents are about
+
+
+def background(store, title: str) -> bool:
+    """Does most of the workspace name this entity ("Microsoft" in its earnings calls, the host
+    of a podcast)? Then it is what the documents are about, and naming it narrows nothing."""
+    words = [w for w in re.findall(r"\w+", title.lower()) if w]
+    total = store.count("text_units")
+    if not words or total < 5:
+        return False
+    phrase = '"' + " ".join(words) + '"'
+    try:
+        n = store.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",
+                                  [phrase]).fetchone()[0]
+    except Exception:  # CJK titles and the like: the trigram index would be needed; say no
+        return False
+    return n >= BACKGROUND * total
 
 
 def written_as_concept(store, title: str, sample: int = 12) -> bool:
