@@ -154,7 +154,7 @@ def ask_form(store: Store) -> None:
     method = st.segmented_control("Method", list(METHODS), format_func=short_name,
                                   key="ask_method", label_visibility="collapsed")
     method = method or "auto"
-    st.caption(ui.md(f"{METHODS[method]}: {registry.METHODS[method].summary}"))
+    st.caption(ui.md(f"{METHODS[method]} \u2014 {registry.METHODS[method].summary}"))
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
                                 placeholder=EXAMPLES.get(method, EXAMPLES["global"]),

@@ -92,12 +92,22 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
             state = f"{extracted}/{chunks} chunks extracted"
         data.append({"#": hrid, "title": title, "type": MIME_NAMES.get(mime, mime),
                      "tokens": n_tokens, "chunks": chunks, "status": state,
-                     "added": (created or "").replace("T", " ")[:16]
-                     + (f" (replaced {str(replaced).replace('T', ' ')[:16]})" if replaced else "")})
+                     "added": _added(created, replaced)})
     st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch",
                  height=min(38 + 35 * len(data), 420),
                  column_config={"tokens": st.column_config.NumberColumn(format="%d"),
-                                "#": st.column_config.NumberColumn(width="small")})
+                                "#": st.column_config.NumberColumn(width="small"),
+                                "added": st.column_config.TextColumn(width="medium")})
+
+
+def _added(created: str | None, replaced: str | None) -> str:
+    """"2026-12-02 05:57", and "(replaced 06:03)" after it: the time alone on the same day, so
+    the cell still fits at 1,024 px."""
+    when = (created or "").replace("T", " ")[:16]
+    if not replaced:
+        return when
+    again = str(replaced).replace("T", " ")[:16]
+    return f"{when} (replaced {again[11:] if again[:10] == when[:10] else again})"
 
 
 def main() -> None:

@@ -106,7 +106,7 @@ def plain(ch: dict[str, Any]) -> str:
                     f"{_n(ch.get('units_extracted', 0), 'unit')} extracted")
     else:
         bits.append("no text unit changed")
-    graph = [f"{w} +{d['added']:,} -{d['removed']:,} ~{d['changed']:,}" for w, d in
+    graph = [f"{w} {d['added']:,} added, {d['removed']:,} removed, {d['changed']:,} changed" for w, d in
              (("entities", ents), ("relationships", rels)) if d["added"] or d["removed"] or d["changed"]]
     bits.append(", ".join(graph) if graph else "no entity or relationship changed")
     moved = comm["added"] + comm["removed"]

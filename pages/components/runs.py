@@ -12,7 +12,7 @@ import streamlit as st
 
 from core.index.background import (current_run, estimate_run, failed_items, request_cancel,
                                    retry_failed, start_index)
-from core.index.changes import describe
+from core.index.changes import describe, plain
 from core.index.pipeline import STAGES, last_runs
 from core.store.db import Store
 from pages.components import state as ui
@@ -208,18 +208,23 @@ def history_panel(store: Store) -> None:
         counts = r.get("counts") or {}
         rows.append({
             "run": r["human_readable_id"], "started": (r.get("started_at") or "").replace("T", " ")[:19],
-            "status": r.get("status"), "engine": r.get("engine"),
+            "operation": r.get("operation") or "index", "status": r.get("status"),
+            # what the run changed first, in words: at 1,024 px the columns after it are scrolled to
+            "changes": (plain(r["changes"]).removeprefix("What changed: ")
+                        if isinstance(r.get("changes"), dict) else ""),
+            "engine": r.get("engine"),
             "took": _duration(_span(r.get("started_at"), r.get("finished_at"))),
             "LLM calls": r.get("llm_calls") or 0, "cache hits": r.get("cache_hits") or 0,
             "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
             "cost $": round(r.get("cost") or 0.0, 4),
             "entities": counts.get("entities"), "reports": counts.get("community_reports"),
-            "operation": r.get("operation") or "index",
-            "changes": describe(r["changes"]) if isinstance(r.get("changes"), dict) else "",
+            "summary": describe(r["changes"]) if isinstance(r.get("changes"), dict) else "",
             "error": r.get("error") or "",
         })
     with st.expander(f"Run history ({len(runs)})", icon=":material/history:"):
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                     column_config={"changes": st.column_config.TextColumn("changes", width="large"),
+                                    "summary": st.column_config.TextColumn("summary", width="medium")})
 
 
 def _span(start: str | None, end: str | None) -> float | None:
