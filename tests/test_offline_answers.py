@@ -152,3 +152,32 @@ def test_the_ask_page_shows_themes_and_who_is(books, monkeypatch):
     at.get("button_group")[0].set_value("local").run()
     shown = _ask(at, "Who is Alex Mercer?")
     assert "Agent Alex Mercer, unfailingly determined on paper" in shown
+
+
+def test_a_compound_what_is_question_starts_with_what_it_is(tmp_path):
+    """A newcomer's workspace of two earnings calls and David Kirtley's episode: "What is Helion,
+    who founded it, and what is its relationship with Microsoft?" was answered with sentences
+    sharing "found" and "relationship" ("he found the right mentor", "the long relationship with
+    fans"); it opens a what-is question, so the answer starts with what Helion is."""
+    import zipfile
+    calls = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
+    pods = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+    if not (calls.exists() and pods.exists()):
+        pytest.skip("../shared/corpora is not available")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for z, pick in ((calls, ("TranscriptFY20Q4.txt", "TranscriptFY22Q1.txt")), (pods, ("David_Kirtley",))):
+        with zipfile.ZipFile(z) as zf:
+            for name in zf.namelist():
+                if any(p in name for p in pick) and name.endswith(".txt"):
+                    (docs / Path(name).name).write_bytes(zf.read(name))
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_paths
+    from core.settings import Settings
+    store = Store(tmp_path / "ws")
+    ingest_paths(store, sorted(docs.iterdir()), max_bytes=10_000_000)
+    run_index(store, Settings(engine="offline"))
+    r = local_search(store, "What is Helion, who founded it, and what is its relationship with Microsoft?")
+    first = first_sentence(r.answer)
+    assert "Helion" in first and "Kirtley" in first and "fusion" in first, r.answer[:400]
+    assert "Microsoft" in r.answer and "found the right mentor" not in r.answer.split("\n\n")[0]

@@ -144,35 +144,4 @@ BACKGROUND = 0.4  # share of the text units naming an entity for it to be what t
 def background(store, title: str) -> bool:
     """Does most of the workspace name this entity ("Microsoft" in its earnings calls, the host
     of a podcast)? Then it is what the documents are about, and naming it narrows nothing."""
-    words = [w for w in re.findall(r"\w+", title.lower()) if w]
-    total = store.count("text_units")
-    if not words or total < 5:
-        return False
-    phrase = '"' + " ".join(words) + '"'
-    try:
-        n = store.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",
-                                  [phrase]).fetchone()[0]
-    except Exception:  # CJK titles and the like: the trigram index would be needed; say no
-        return False
-    return n >= BACKGROUND * total
-
-
-def written_as_concept(store, title: str, sample: int = 12) -> bool:
-    """Do the documents write this entity title mostly in lower case inside sentences ("revenue
-    growth", "constant currency")? Then it is a concept the offline engine took for an entity,
-    and a question naming it is no more narrow than one naming any term."""
-    if not re.fullmatch(r"[A-Za-z][A-Za-z' -]*", title.strip()):
-        return False  # CJK, digits: casing says nothing
-    pat = re.compile(rf"(?<![\w]){re.escape(title.strip())}(?![\w])", re.I)
-    caps = low = 0
-    for row in store.search("text_units", title, limit=sample):
-        text = row.get("text") or ""
-        for m in pat.finditer(text):
-            before = text[:m.start()].rstrip()
-            if not before or before[-1] in ".!?:;\"'\u201c\u2018\n(":
-                continue  # opening a sentence: capitalised either way
-            if m.group(0)[0].isupper():
-                caps += 1
-            else:
-                low += 1
-    return low >= 2 and caps * 3 < low
+    return store.unit_share(title) >= BACKGROUND

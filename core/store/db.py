@@ -233,6 +233,21 @@ class Store:
             out = sorted(cjk + out, key=lambda r: r["_rank"])[:limit]
         return out
 
+    def unit_share(self, phrase: str) -> float:
+        """The share of text units whose text holds the phrase (its words in order, by the
+        full-text index): 0.9 for "Microsoft" in its earnings calls. 0 for a phrase without Latin
+        words, or a workspace of under five units."""
+        words = [w for w in re.findall(r"[^\W_]+", phrase.lower()) if w.isascii()]
+        total = self.count("text_units")
+        if not words or total < 5:
+            return 0.0
+        try:
+            n = self.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",
+                                     ['"' + " ".join(words) + '"']).fetchone()[0]
+        except sqlite3.Error:
+            return 0.0
+        return n / total
+
     def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
         q = fts_query(query)
         if not q:
