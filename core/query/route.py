@@ -145,3 +145,24 @@ def background(store, title: str) -> bool:
     """Does most of the workspace name this entity ("Microsoft" in its earnings calls, the host
     of a podcast)? Then it is what the documents are about, and naming it narrows nothing."""
     return store.unit_share(title) >= BACKGROUND
+
+
+def written_as_concept(store, title: str, sample: int = 12) -> bool:
+    """Do the documents write this entity title mostly in lower case inside sentences ("revenue
+    growth", "constant currency")? Then it is a concept the offline engine took for an entity,
+    and a question naming it is no more narrow than one naming any term."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z' -]*", title.strip()):
+        return False  # CJK, digits: casing says nothing
+    pat = re.compile(rf"(?<![\w]){re.escape(title.strip())}(?![\w])", re.I)
+    caps = low = 0
+    for row in store.search("text_units", title, limit=sample):
+        text = row.get("text") or ""
+        for m in pat.finditer(text):
+            before = text[:m.start()].rstrip()
+            if not before or before[-1] in ".!?:;\"'\u201c\u2018\n(":
+                continue  # opening a sentence: capitalised either way
+            if m.group(0)[0].isupper():
+                caps += 1
+            else:
+                low += 1
+    return low >= 2 and caps * 3 < low
