@@ -90,7 +90,7 @@ TABLES: dict[str, dict[str, type]] = {
     # human_readable_id = the old community number
     "community_successors": {
         "id": str, "human_readable_id": int, "successor": int, "level": int, "shared": int,
-        "old_size": int, "new_size": int, "run_id": str, "at": str,
+        "old_size": int, "new_size": int, "at": str,
     },
 }
 
