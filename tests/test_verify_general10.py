@@ -135,3 +135,34 @@ def test_the_compared_sentence_gives_the_rival_figure():
     assert v.verdict == "contradicted", v.facts
     f = _fact(v, "number", "contradicted")
     assert f.text == "$13.9 billion" and f.note == "the source says $13.4 billion", f
+
+
+def test_a_sentence_opening_word_no_document_or_dictionary_holds_is_made_up():
+    call = _doc(CALLS, "TranscriptFY22Q1.txt")
+    ev = "chose Teams to bring two-way communication to more than 120,000 frontline employees"
+    v = _check(call, "Woolworths, a big Australian retailer, chose Teams to bring two-way communication to "
+                     "more than 120,000 frontline employees.", ev)
+    assert v.verdict == "fabricated" and _fact(v, "name", "absent").text == "Woolworths", v.facts
+    # "Australian" is the adjective of a place the call names ("Australia's"): no made-up name
+    assert [f.text for f in v.facts if f.status == "absent"] == ["Woolworths"], v.facts
+    v = _check(call, "Notably, a big Australian retailer chose Teams to bring two-way communication to "
+                     "more than 120,000 frontline employees.", ev)
+    assert v.verdict != "fabricated", v.facts  # an English word opening the sentence is no name
+
+
+def test_a_duration_is_no_other_figure_and_a_decade_is_one():
+    call = _doc(CALLS, "TranscriptFY22Q1.txt")
+    ev = "Earlier this month, we launched Windows 11, the biggest update to our operating system in a decade."
+    v = _check(call, "Earlier this month Microsoft launched Windows 11, the biggest update to its operating "
+                     "system in two decades.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "number", "contradicted")
+    assert f.text == "two decades" and f.evidence.text == "a decade", f
+
+
+def test_fewer_minutes_count_minutes():
+    call = _doc(CALLS, "TranscriptFY24Q1.txt")
+    ev = "credits DAX Copilot with helping its physicians each save up to 40 minutes per day in documentation time"
+    v = _check(call, "Atrium Health says DAX Copilot lets its physicians each spend up to 40 fewer minutes per "
+                     "day on documentation.", ev)
+    assert not any(f.kind == "number" and f.status != "found" for f in v.facts), v.facts

@@ -340,6 +340,19 @@ def one_unit_span(n: Number, text: str) -> tuple[int, int] | None:
     return None
 
 
+def one_unit_rival(n: Number, text: str) -> tuple[int, int] | None:
+    """Where text gives a duration as one of a unit that is another length than n ("a decade"
+    against "two decades"), else None."""
+    d = days(n)
+    if d is None:
+        return None
+    for unit, per in lx.DURATIONS.items():
+        m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I)
+        if m and abs(d / per - 1) >= 0.01:
+            return m.start(), m.end()
+    return None
+
+
 def unit_stem(word: str) -> str:
     """What a number counts, as a stem ("legs" and "leg": leg; "children" and "child": child;
     "employees": employee, not the verb "employ")."""
@@ -370,6 +383,8 @@ def singular_rival(n: Number, text: str) -> tuple[int, int] | None:
 
 def same_number(a: Number, b: Number) -> bool:
     if a.value == b.value:
+        if (days(a) is None) != (days(b) is None) and (a.unit if days(a) is None else b.unit):
+            return False  # "two decades" is not "two-way" (a bare "12-" of "a 12- and a 14-year-old" may be)
         return a.unit == b.unit or days(a) is None or days(b) is None
     da, db = days(a), days(b)
     if da is not None and db is not None:

@@ -241,7 +241,7 @@ IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "wom
 DURATIONS = {"minut": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25,
              "decad": 3652.5, "centuri": 36525.0}
 # words between a count and what it counts ("two other women", "three more calls")
-COUNT_ADJECTIVES = frozenset({"other", "more", "additional", "extra", "further", "separate", "different",
+COUNT_ADJECTIVES = frozenset({"other", "more", "fewer", "less", "additional", "extra", "further", "separate", "different",
                               "new", "whole", "full", "entire"})
 # Collective numerals: the noun is the group it counts ("the trio moved deeper": three).
 COLLECTIVES = {"duo": 2, "trio": 3, "threesome": 3, "quartet": 4, "foursome": 4, "quintet": 5, "sextet": 6}

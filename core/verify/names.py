@@ -115,7 +115,22 @@ class Names:
         return self._shares[key]
 
     def absent(self, words: tuple[str, ...]) -> list[str]:
-        return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)]
+        return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)
+                and not any(self.word_known(b) for b in _place_of(w))]
+
+
+def _place_of(word: str) -> list[str]:
+    """The place a demonym may name ("australian": australia; "canadian": canada; "chinese":
+    china; "japanese": japan): a text naming the place holds the adjective's name too."""
+    w = word.lower()
+    out = []
+    if w.endswith("ian") and len(w) > 6:
+        out += [w[:-1], w[:-3] + "a"]
+    elif w.endswith("an") and len(w) > 5:
+        out += [w[:-1]]
+    elif w.endswith("ese") and len(w) > 6:
+        out += [w[:-3], w[:-3] + "a"]
+    return out
 
 
 def _bounded(word: str) -> re.Pattern:

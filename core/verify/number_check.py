@@ -66,7 +66,9 @@ def check_numbers(c, a, aligned: float) -> None:
         rival = next((x for x, _ in ordered if fx.comparable(num, x)
                       and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
         in_best = [x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
-                   and fx.comparable(num, x) and not any(fx.same_number(x, y) for y in c.nums)]
+                   and fx.comparable(num, x) and not any(fx.same_number(x, y) for y in c.nums)
+                   and (x.kind in ("money", "percent") or x.unit == num.unit
+                        or fx.days(x) is not None and fx.days(num) is not None)]
         if rival is not None and a.strong and in_best and not (
                 nsrc is a.src and a.best.start <= rival.start < a.best.end):
             # the sentence the whole claim is compared with gives another value of this kind: that
@@ -94,6 +96,12 @@ def check_numbers(c, a, aligned: float) -> None:
             # one, "10 percent" in the next): the cited text says it, the rival is another fact
             x, s = said_here
             c.facts.append(Fact("number", num.surface, "found", evidence=s.span(x.start, x.end)))
+            continue
+        once = fx.one_unit_rival(num, nsrc.text[nwlo:nwhi]) if rival is None and hit is None and nstrong else None
+        if once is not None:  # "two decades" where the passage says "in a decade"
+            c.facts.append(Fact("number", num.surface, "contradicted",
+                                f"the source says {nsrc.text[nwlo + once[0]:nwlo + once[1]]}",
+                                evidence=nsrc.span(nwlo + once[0], nwlo + once[1])))
             continue
         counted = _counted_elsewhere(c, num) if rival is None and hit is None else None
         if counted is not None:  # "one child" where the claim says "two children"

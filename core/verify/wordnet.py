@@ -185,6 +185,21 @@ def common_noun(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def common_word(word: str) -> bool:
+    """Is the word an English word WordNet holds in some sense that is no instance of something
+    ("cole", "notably"; not "Woolworths", only an instance of a merchant)? True without WordNet
+    (nothing then says it is no word)."""
+    wn = _wordnet()
+    if wn is None:
+        return True
+    if not word.isalpha():
+        return False
+    return any(pos != "n" or not all(any(sym == "@i" for sym, _, _ in wn.synset(off, "n")[1])
+                                     for off in wn.offsets(base, "n"))
+               for base, pos in wn.bases(word.lower()))
+
+
+@functools.lru_cache(maxsize=65536)
 def phrase(word: str, then: str) -> frozenset[str] | None:
     """The single-word synonyms of the two-word lemma that word and the word after it make
     ("falling" then "short": fall_short = fail, miss), or None when WordNet has no such lemma."""
