@@ -1,10 +1,34 @@
 """The offline judge's session-10 rules (issue 16), on real corpus sentences. Each rule is general
-English and each test fails on the judge of 875efc5:
+English and each test fails on the judge of 875efc5 unless it says otherwise:
 
 - a part of an hour said in words is a duration ("a quarter of an hour" is fifteen minutes, not
   25%; "half an hour", "a full half-hour");
 - a count keeps what it counts across an adjective between them ("two other women" counts women,
-  "three new game studios" studios), and "one other woman" is a count of one."""
+  "three new game studios" studios), and "one other woman" is a count of one;
+- figures in words apart by a comma are two figures ("eight, ten hours" is not eighteen);
+- "employees" are people, not the verb "employ" folded with "deploy"; "fewer than 500" and
+  "over" bound a figure and are no polarity;
+- "whether or not" and "empathy or not," negate nothing; nor does the "no" of "no-code";
+- a negation's reach ends where a new clause opens ("I don't have to go to sleep, and I can
+  just be playing": "playing" is not negated);
+- "doubled" is the opposite of "shrank";
+- a name the cited text gives in a sentence holding the claim's figure is not swapped for the
+  best-matched sentence's name ("8,500 Arc customers");
+from a newcomer's workspace (the FY20 Q4 call, David Kirtley's episode):
+- a sentence the cited text holds word for word is supported, highlighted where it stands (its
+  "making it ..." clause made it "unsupported");
+- a word capitalised inside its sentence is part of a name, no opposite ("LinkedIn Live" did
+  not reverse "passed"); "publicly" is the opposite of "privately";
+- a figure's rival is first the value of its kind in the sentence the whole claim is compared
+  with ("$13.4 billion": not next quarter's "$12.55" guidance);
+and from fresh10's clean run:
+- a word opening the sentence that no document holds and that is no English word (WordNet knows
+  "Woolworths" only as an instance) is a made-up name; the adjective of a place the documents
+  name ("Australian" for "Australia") is none;
+- a duration is never the same figure as one counting something else ("two decades" was found
+  as "two-way"), and "in a decade" contradicts "two decades";
+- "40 fewer minutes" counts minutes (this one passes on the older judge too: it keeps the
+  duration rule from losing "40 fewer minutes" against "40 minutes")."""
 from __future__ import annotations
 
 from core.verify import facts as fx
