@@ -6,7 +6,7 @@ from core.query.citations import sentence_spans
 from core.query.support import claim_text
 from core.verify import facts as fx
 from core.verify.names import Names
-from core.verify.wordnet import common_word
+from core.verify.wordnet import english_word
 
 
 def fabricated_names(text: str, names: Names) -> list[str]:
@@ -32,7 +32,7 @@ def absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
         words = tuple(w for w in n.words if not (cited and _bounded_in(w, cited)))
         if not words:
             continue
-        if n.initial and not (len(words) == 1 and len(words[0]) > 3 and not common_word(words[0])):
+        if n.initial and not (len(words) == 1 and len(words[0]) > 3 and not english_word(words[0])):
             continue  # a capital at a sentence's start says nothing, unless the word is no English word
         if names.absent(words) and n.surface not in out:
             out.append(n.surface)

@@ -199,6 +199,24 @@ def common_word(word: str) -> bool:
                for base, pos in wn.bases(word.lower()))
 
 
+_SUFFIXES = ("ization", "isation", "ational", "ically", "ness", "ment", "ally", "ical", "ity", "ism",
+             "ist", "ive", "ous", "ize", "ise", "al", "ly", "ic", "er", "ed", "ing", "es", "s")
+
+
+def english_word(word: str) -> bool:
+    """common_word, or one made from a common word by a suffix ("transactional" from
+    "transaction"), which WordNet may not list itself."""
+    w = word.lower()
+    if common_word(w):
+        return True
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            base = w[:-len(suf)]
+            if common_word(base) or common_word(base + "e") or common_word(base + "ion"):
+                return True
+    return False
+
+
 @functools.lru_cache(maxsize=65536)
 def phrase(word: str, then: str) -> frozenset[str] | None:
     """The single-word synonyms of the two-word lemma that word and the word after it make
