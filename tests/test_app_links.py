@@ -11,7 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import build_workspace, sample_files
-from test_app_pages import _ask, _open, _plain
+from test_app_pages import _ask, _html, _open, _plain
+
+from core.store.db import Store
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 OTHER = ("Lighthouse log.\n"
@@ -116,3 +118,25 @@ def test_a_link_to_a_community_that_is_gone_says_so(two_homes, monkeypatch):
     at = _open(_app(two_homes, monkeypatch, ws="harbour", c="99999"), "pages/communities.py")
     assert any("Community 99999 is not in this workspace" in i.value for i in at.info), [i.value for i in at.info]
     assert at.subheader  # and it shows a community all the same
+
+
+def test_a_checked_text_is_there_again_after_another_workspace(two_homes, monkeypatch):
+    """Check a text's result belongs to its workspace: another workspace does not show it, and
+    coming back shows the text and its verdicts again (a newcomer found the box empty)."""
+    store = Store(two_homes / "harbour")
+    unit = store.rows("text_units", order_by="human_readable_id")[0]
+    sentence = " ".join(unit["text"].split(". ")[0].split())
+    text = f"{sentence} [Data: Sources ({unit['human_readable_id']})]."
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/ask.py")
+    at.text_area(key="check_text_in").set_value(text)
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert not at.exception
+    checked = re.findall(r'<li class="sm-check (\w+)">', _html(at))
+    assert checked, "no verdict shown"
+    at.sidebar.selectbox[0].set_value("lighthouse").run()
+    assert not at.exception
+    assert at.text_area(key="check_text_in").value in ("", None)
+    assert not re.findall(r'<li class="sm-check (\w+)">', _html(at))
+    at.sidebar.selectbox[0].set_value("harbour").run()
+    assert at.text_area(key="check_text_in").value == text
+    assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == checked

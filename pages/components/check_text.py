@@ -75,6 +75,10 @@ def results_html(results: list[dict]) -> str:
 
 def box(store: Store, llm=None) -> None:
     """The "Check a text" expander of the Ask page."""
+    # the last check is kept per workspace: back from another one, it is still there
+    res_key = f"check_result::{ui.workspace_name()}"
+    if "check_text_in" not in st.session_state and res_key in st.session_state:
+        st.session_state["check_text_in"] = st.session_state[res_key]["text"]
     with st.expander("Check a text", icon=":material/fact_check:", key="check_open"):
         with st.form("check_text", border=False):
             text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
@@ -94,7 +98,7 @@ def box(store: Store, llm=None) -> None:
             if not parse_citations(text):
                 # nothing to check it against: say so, rather than list every sentence (and every
                 # capitalised word no document holds) of a pasted page
-                st.session_state.pop("check_result", None)
+                st.session_state.pop(res_key, None)
                 st.warning("Nothing in this text cites a source: add a marker such as [Data: Sources (12)] "
                            "to each sentence to check.", icon=":material/link_off:")
                 return
@@ -103,9 +107,9 @@ def box(store: Store, llm=None) -> None:
                            icon=":material/content_cut:")
                 text = text[:MAX_CHARS]
             judge = make_judge(judge_name, llm if judge_name == "model" else None)
-            st.session_state["check_result"] = {"text": text, "judge": judge_name,
+            st.session_state[res_key] = {"text": text, "judge": judge_name,
                                                 "results": check_text(store, text, judge)}
-        done = st.session_state.get("check_result")
+        done = st.session_state.get(res_key)
         if not done:
             st.caption("Every sentence is checked against what it cites: supported, partial, "
                        "unsupported, contradicted, or fabricated (names what no document holds). " + HOW)

@@ -213,7 +213,7 @@ def _load_engine_fields(path: Path | None) -> None:
 # session keys that belong to one workspace's view (the community picked, the question typed,
 # the open record); they are dropped when the workspace changes
 WORKSPACE_KEYS = ("drill", "ask_", "nav_", "tbl_", "kids_", "refs_", "ans_", "community_tab",
-                  "last_ingest", "_reindex", "_conn")
+                  "last_ingest", "_reindex", "_conn", "check_text_in")
 
 
 def select_workspace(name: str) -> None:
