@@ -140,3 +140,14 @@ def test_a_checked_text_is_there_again_after_another_workspace(two_homes, monkey
     at.sidebar.selectbox[0].set_value("harbour").run()
     assert at.text_area(key="check_text_in").value == text
     assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == checked
+
+
+def test_coming_back_to_a_workspace_opens_its_last_question(two_homes, monkeypatch):
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/ask.py")
+    _ask(at, "Who is Maria Okafor?")
+    assert any(_plain(m.value) == "#### Who is Maria Okafor?" for m in at.markdown)
+    at.sidebar.selectbox[0].set_value("lighthouse").run()
+    assert not any(_plain(m.value) == "#### Who is Maria Okafor?" for m in at.markdown)
+    at.sidebar.selectbox[0].set_value("harbour").run()
+    assert not at.exception
+    assert any(_plain(m.value) == "#### Who is Maria Okafor?" for m in at.markdown)

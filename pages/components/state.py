@@ -218,11 +218,19 @@ WORKSPACE_KEYS = ("drill", "ask_", "nav_", "tbl_", "kids_", "refs_", "ans_", "co
 
 def select_workspace(name: str) -> None:
     from pages.components import links
-    changed = st.session_state.get("workspace") not in (None, name)
+    old = st.session_state.get("workspace")
+    changed = old not in (None, name)
+    if changed:  # the question open in the old workspace opens again when the user comes back
+        open_q = (st.session_state.get("ask_result") or {}).get("trace_id")
+        if open_q:
+            st.session_state[f"last_q::{old}"] = open_q
     st.session_state["workspace"] = name
     links.keep_workspace(name)
     if changed:
         links.forget_page_params()
+        back = st.session_state.get(f"last_q::{name}")
+        if back:
+            st.query_params[links.QUESTION] = back
     st.session_state.pop("_store", None)
     for k in [k for k in st.session_state if str(k).startswith(WORKSPACE_KEYS)]:
         del st.session_state[k]
