@@ -27,6 +27,7 @@ and from fresh10's clean run:
   name ("Australian" for "Australia") is none;
 - a duration is never the same figure as one counting something else ("two decades" was found
   as "two-way"), and "in a decade" contradicts "two decades";
+- a fiscal period ("FY20 Q4") is no actor: found in the cited unit's document title;
 - "40 fewer minutes" counts minutes (this one passes on the older judge too: it keeps the
   duration rule from losing "40 fewer minutes" against "40 minutes")."""
 from __future__ import annotations
@@ -190,3 +191,30 @@ def test_fewer_minutes_count_minutes():
     v = _check(call, "Atrium Health says DAX Copilot lets its physicians each spend up to 40 fewer minutes per "
                      "day on documentation.", ev)
     assert not any(f.kind == "number" and f.status != "found" for f in v.facts), v.facts
+
+
+def test_a_fiscal_period_in_the_documents_title_is_found(tmp_path):
+    """A newcomer's memo sentence "In FY20 Q4, Commercial cloud revenue grew 30 percent ..."
+    cited to the FY20 Q4 call was partial ("FY20 Q4" is not in the cited unit) and, with a slot
+    swap, "contradicted (the source names Azure here)". A fiscal period is no actor: it is found
+    in the cited unit's document title; another period is still not found."""
+    import re
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_paths
+    from core.settings import Settings
+    from core.store.db import Store
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    path = tmp_path / "TranscriptFY20Q4.txt"
+    path.write_text(_doc(CALLS, "TranscriptFY20Q4.txt"), encoding="utf-8")
+    store = Store(tmp_path / "ws")
+    ingest_paths(store, [path], max_bytes=10_000_000)
+    run_index(store, Settings(engine="offline"))
+    unit = next(u for u in store.rows("text_units") if "Commercial cloud revenue grew 30 percent" in u["text"])
+    said = next(x for x in re.split(r"(?<=\.)\s+", unit["text"]) if "Commercial cloud revenue grew" in x)
+    for period, verdict in (("FY20 Q4", "supported"), ("FY20", "supported"), ("FY21", "partial")):
+        v = judge(f"In {period}, {said.rstrip('.')} [Data: Sources ({unit['human_readable_id']})].", [unit],
+                  names=Names(store))
+        assert v.verdict == verdict, (period, v.reason, v.facts)
+    f = next(f for f in v.facts if f.text == "FY21")
+    assert f.status == "not found"

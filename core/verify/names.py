@@ -15,6 +15,7 @@ class Names:
         self._cache: dict[str, bool] = {}
         self._shares: dict[str, float] = {}
         self._titles: set[str] | None = None
+        self._doc_titles: dict[str, str] = {}
         self._raw = " ".join(texts or [])
         self._texts = self._raw.lower()
 
@@ -25,6 +26,18 @@ class Names:
                 for r in self.store.query("SELECT title FROM entities"):
                     self._titles.update(re.findall(r"\w+", str(r.get("title") or "").lower()))
         return self._titles
+
+    def in_title(self, unit: dict, words: tuple[str, ...]) -> str | None:
+        """The title of the unit's document when it holds every word ("FY22" in
+        "TranscriptFY22Q1.txt": a period the text itself never writes out), else None."""
+        doc = unit.get("document_id")
+        if self.store is None or not doc or not words:
+            return None
+        if doc not in self._doc_titles:
+            rows = self.store.query("SELECT title FROM documents WHERE id = ?", [doc])
+            self._doc_titles[doc] = str(rows[0].get("title") or "") if rows else ""
+        title = self._doc_titles[doc]
+        return title if title and all(w.lower() in title.lower() for w in words) else None
 
     def is_entity(self, word: str) -> bool:
         return word in self._entity_words()

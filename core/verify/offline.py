@@ -63,6 +63,7 @@ BACKGROUND = 0.4  # share of the workspace's units holding a name for it to be t
 # (0.5 at first; with session 6's chunk rule Microsoft is in 46% of its own call's units)
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
+_PERIOD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|fy\d{2}q[1-4])$")  # fiscal periods: "FY22", "Q4"
 _LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")
 
 
@@ -260,6 +261,12 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
     for n in c.found_names:
         if n.surface in absent:
             continue
+        if all(_PERIOD.match(w) for w in n.words):  # "FY22", "FY20 Q4": a period, not an actor
+            where = al.find_word(c.sources, n.words)
+            title = None if where else next((t for s in c.sources if (t := c.names.in_title(s.unit, n.words))), None)
+            c.facts.append(Fact("name", n.surface, "found" if where or title else "not found",
+                                f"in the document's title, {title}" if title else "", evidence=where))
+            continue
         # another name where the matched sentence (or, when the name is not in the window, the
         # window) puts the sentence's name
         in_window = all(w in a.wwords or stem(w) in wstems_ for w in n.words)
@@ -300,6 +307,7 @@ def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
             c.facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
+
         elif not n.initial and not all(c.names.share(w) >= BACKGROUND for w in n.words):
             c.facts.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
