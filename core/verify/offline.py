@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from core.query.support import claim_text, stem
+from core.query.support import claim_text
 from core.verify import actors
 from core.verify import align as al
 from core.verify.absent import absent_names as _absent_names
@@ -52,6 +52,7 @@ from core.verify import sentiment
 from core.verify import wordnet
 from core.verify import lexicon as lx
 from core.verify.names import Names
+from core.verify.name_check import check_names
 from core.verify.number_check import check_numbers
 from core.verify.verdict import Fact, Span, Verdict
 
@@ -63,8 +64,6 @@ BACKGROUND = 0.4  # share of the workspace's units holding a name for it to be t
 # (0.5 at first; with session 6's chunk rule Microsoft is in 46% of its own call's units)
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
-_PERIOD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|fy\d{2}q[1-4])$")  # fiscal periods: "FY22", "Q4"
-_LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")
 
 
 @dataclass
@@ -134,7 +133,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                 char_end=None if a.src.base is None else a.src.base + a.best.end,
                 coverage=round(coverage, 3), matched=sorted(c.terms & a.wterms), missing=sorted(c.terms - a.wterms))
     absent = {f.text for f in c.facts}
-    _check_names(c, a, absent)
+    check_names(c, a, absent, ALIGNED, BACKGROUND)  # core.verify.name_check
     _check_reversal(c, a)
     _check_speaker(c, a, absent)
     _check_role(c)  # a role given by apposition says more than the first person around it
@@ -244,85 +243,6 @@ def _align(c: _Claim, src: Source, i: int) -> _Aligned:
     strong = bool(c.plain) and len(c.plain & wterms) / len(c.plain) >= ALIGNED
     return _Aligned(src, i, window, src.sents[i], wterms, frozenset().union(*(s.words for s in window)),
                     window[0].start, window[-1].end, score, strong)
-
-
-def _check_names(c: _Claim, a: _Aligned, absent: set[str]) -> None:
-    """Each name: found in the window or the cited text; another name in its slot of the matched
-    sentence, or another actor in a passage that does not name it -> contradicted; a made-up
-    sentence-opening name in a name's slot -> absent; nowhere in the cited text -> not found
-    (unless most of the workspace's units hold it: what the documents are about)."""
-    src, window, best = a.src, a.window, a.best
-    wstems_ = {stem(w) for w in a.wwords}
-    # a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") names who speaks, not who
-    # the sentence is about: a name only there stands in no slot of it
-    piece = src.text[best.start:best.end]
-    label = _LABEL.search(piece[:120])
-    said = frozenset(_WORDS.findall(piece[label.end():].lower())) if label else best.words
-    for n in c.found_names:
-        if n.surface in absent:
-            continue
-        if all(_PERIOD.match(w) for w in n.words):  # "FY22", "FY20 Q4": a period, not an actor
-            where = al.find_word(c.sources, n.words)
-            title = None if where else next((t for s in c.sources if (t := c.names.in_title(s.unit, n.words))), None)
-            c.facts.append(Fact("name", n.surface, "found" if where or title else "not found",
-                                f"in the document's title, {title}" if title else "", evidence=where))
-            continue
-        # another name where the matched sentence (or, when the name is not in the window, the
-        # window) puts the sentence's name
-        in_window = all(w in a.wwords or stem(w) in wstems_ for w in n.words)
-        swap = None
-        if (a.strong or a.score >= ALIGNED) and not all(w in said for w in n.words) \
-                and not _with_claim_figure(c, src, n):
-            lo, hi = (best.start, best.end) if in_window else (a.wlo, a.whi)
-            swap = actors.slot_swap(c.claim, n, src.text[lo:hi], c.name_words | set(n.words),
-                                    known=lambda words: al.known_name(src, words)
-                                    or all(c.names.written_as_name(w) for w in words))
-            if swap is not None and n.initial:
-                # a capital opening the sentence says nothing; where the passage has a name in
-                # its place and no document holds the word, it is a made-up name ("Citadel, for
-                # example, will use ..." against "Bridgewater Associates, for example, will use")
-                if c.names.absent(n.words):
-                    c.facts.append(Fact("name", n.surface, "absent", "no document mentions it"))
-                    continue
-                if not al.known_name(src, n.words):  # written capitalised mid-sentence: a name
-                    swap = None
-            if swap is not None:
-                c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
-                                    evidence=src.span(lo + swap.start, lo + swap.end)))
-                continue
-        if in_window:
-            c.facts.append(Fact("name", n.surface, "found", evidence=al.word_span(src, window, n.words[-1])))
-            continue
-        elsewhere = al.find_word(c.sources, n.words)
-        # another actor: the name is nowhere in the cited text, and the passage it is about names
-        # someone else
-        other = []
-        if a.strong and not n.initial and al.is_actor(c.claim, n) and not _with_claim_figure(c, src, n):
-            # nowhere in the cited text and the passage names someone else; or in it elsewhere,
-            # while the passage's own actor (who says or does it) is someone else
-            other = al.other_names(src, [best] + [s for s in window if s is not best], c.name_words,
-                                   actors_only=elsewhere is not None)  # the matched sentence's first
-        if other:
-            c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
-                                evidence=al.word_span(src, window, other[0].lower().split()[-1])))
-        elif elsewhere is not None:
-            c.facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
-
-        elif not n.initial and not all(c.names.share(w) >= BACKGROUND for w in n.words):
-            c.facts.append(Fact("name", n.surface, "not found"))
-        # a name most of the workspace's units hold is what the documents are about: a passage
-        # may say "we" for it, so its absence from the cited unit is no missing fact
-
-
-def _with_claim_figure(c: _Claim, src: Source, n: fx.Name) -> bool:
-    """Does a sentence of the cited text hold both the name and a figure of the claim ("more
-    than 8,500 Arc customers" for "Arc's client base has passed 8,500")? Then that sentence, not
-    the best-matched one, is where the name stands: no other name took its place."""
-    for s in src.sents if c.nums else ():
-        if all(w in s.words for w in n.words) and any(
-                fx.same_number(x, y) for x in al.numbers(src.text) if s.start <= x.start < s.end for y in c.nums):
-            return True
-    return False
 
 
 def _check_reversal(c: _Claim, a: _Aligned) -> None:
