@@ -155,7 +155,7 @@ def test_a_chip_holds_its_evidence_in_the_page(indexed_home, monkeypatch):
     evidence viewer, which opens the dialog."""
     at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
     panels = _panels(at)
-    labels = [re.search(r"<summary>(.*?)(?: <span class=\"sm-chip-verdict|</summary>)", p).group(1) for p in panels]
+    labels = [re.search(r"<summary[^>]*>(.*?)(?: <span class=\"sm-chip-verdict|</summary>)", p).group(1) for p in panels]
     viewer = [o for c in _viewers(at, "refs_") for o in c.options]
     assert panels and set(labels) == set(viewer)
     assert any("<mark>" in p and "sm-verdict" in p for p in panels)
@@ -199,8 +199,10 @@ def test_evidence_panels_keep_document_text_as_text(tmp_path):
 
     row = chips_html(OneResolver(), [("Entities", 5, "A sentence [Data: Entities (5)].", True)])
     # the chip says its verdict: nothing of the cited sentence is in the record's source
-    assert row.startswith('<div class="sm-chips"><details class="sm-ev unsupported"><summary>Entity 5 '
-                          '<span class="sm-chip-verdict unsupported">unsupported</span></summary>')
+    # (its record's title on hover, escaped like everything else)
+    assert row.startswith('<div class="sm-chips"><details class="sm-ev unsupported"><summary title="'
+                          + html.escape(HOSTILE, quote=True) + '">Entity 5 '
+                          '<span class="sm-chip-verdict unsupported">unsupported</span></summary>'), row[:300]
     assert "<img" not in row and "<script" not in row
     # a report's text: model markdown keeps **bold** only, markers become badges
     para = paragraph_html(f"**{HOSTILE}** met <b>Owen</b> [Data: Entities (5, 7)].")

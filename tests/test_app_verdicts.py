@@ -44,7 +44,10 @@ def test_check_a_text_marks_the_contradicted_sentence(indexed_home, monkeypatch)
     assert assert_panel_marks(store, body) >= 1
     # both sentences cite the same source: the contradicted one has a chip of its own, so its
     # evidence and failing fact can be opened too (a newcomer found only the first sentence's)
-    chips = [html.unescape(re.sub(r"<[^>]+>", "", m)) for m in re.findall(r"<summary>(.*?)</summary>", body, re.S)]
+    chips = [html.unescape(re.sub(r"<[^>]+>", "", m)) for m in re.findall(r"<summary[^>]*>(.*?)</summary>", body, re.S)]
+    # a source's chip names its document on hover
+    doc = store.rows("documents", "id = ?", [store.by_hrid("text_units", hrid)["document_id"]])[0]["title"]
+    assert f'<summary title="{html.escape(doc, quote=True)}">' in body
     assert chips[0] == f"Source {hrid} supported", chips
     assert chips[1].startswith(f"Source {hrid} \u00b7 \u201c{wrong[:10]}") and "contradicted" in chips[1], chips
 

@@ -227,8 +227,12 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
         flagged = f" {verdict.verdict}" if verdict is not None and verdict.verdict != "supported" else ""
         badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
                  if verdict is not None else "")
+        # where it comes from, on hover: the document(s) of a source, the title of a record
+        where = ", ".join(dict.fromkeys(str(d.get("title") or "") for d in res.documents[:3] if d)) \
+            if res.kind == "Sources" else res.title if res.record else ""
+        tip = f' title="{html.escape(where, quote=True)}"' if where else ""
         parts.append(f'<details class="sm-ev{"" if exists else " missing"}{flagged}">'
-                     f"<summary>{html.escape(label)}{badge}</summary>"
+                     f"<summary{tip}>{html.escape(label)}{badge}</summary>"
                      f'<div class="sm-ev-body">{body}</div></details>')
     return f'<div class="sm-chips">{"".join(parts)}</div>'
 
