@@ -27,6 +27,8 @@ and from fresh10's clean run:
   name ("Australian" for "Australia") is none;
 - a duration is never the same figure as one counting something else ("two decades" was found
   as "two-way"), and "in a decade" contradicts "two decades";
+- a duration is found as "a year ago" / "year over year" in the sentence where the claim's
+  other figures were found, even when the best-matched sentence is another;
 - a fiscal period ("FY20 Q4") is no actor: found in the cited unit's document title;
 - "40 fewer minutes" counts minutes (this one passes on the older judge too: it keeps the
   duration rule from losing "40 fewer minutes" against "40 minutes")."""
@@ -117,6 +119,10 @@ def test_a_name_beside_the_claims_figure_is_not_swapped():
     ev = "We now have more than 8,500 Arc customers, more than double the number a year ago."
     v = _check(call, "Arc's client base has passed 8,500, over twice as large as twelve months earlier.", ev, before=600, after=2400)
     assert not any(f.kind == "name" and f.status == "contradicted" for f in v.facts), v.facts
+    # and "twelve months earlier" is the "a year ago" of the sentence where 8,500 was found, even
+    # where the best-matched sentence is another one
+    f = next(f for f in v.facts if f.text == "twelve months")
+    assert f.status == "found" and f.evidence.text == "a year", f
 
 
 def test_a_sentence_quoted_word_for_word_is_supported_where_it_stands():

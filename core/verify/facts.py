@@ -334,7 +334,10 @@ def one_unit_span(n: Number, text: str) -> tuple[int, int] | None:
     d = days(n)
     for unit, per in lx.DURATIONS.items() if d is not None else ():
         if abs(d / per - 1) < 0.01 and unit != n.unit:
-            m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I)
+            m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I) or (
+                # "up 50% year over year": a change over one year
+                re.search(r"\byear[- ]over[- ]year\b|\bover the (?:past|last) year\b", text, re.I)
+                if unit == "year" else None)
             if m:
                 return m.start(), m.end()
     return None

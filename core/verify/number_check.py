@@ -88,6 +88,11 @@ def check_numbers(c, a, aligned: float) -> None:
         if said is not None:  # "twelve months" where the passage says "a year"
             c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
             continue
+        anchored = _in_figure_sentences(c, num) if rival is None and hit is None else None
+        if anchored is not None:  # said so in the sentence where the claim's other figures are
+            src, lo, hi = anchored
+            c.facts.append(Fact("number", num.surface, "found", evidence=src.span(lo, hi)))
+            continue
         said_here = next(((x, s) for s in c.sources for x in al.numbers(s.text) if x.start >= s.lead
                           and fx.same_number(num, x) and _aligned_at(c, x, s, aligned)), None) if rival is not None else None
         if said_here is not None:
@@ -115,6 +120,28 @@ def check_numbers(c, a, aligned: float) -> None:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
             c.facts.append(Fact("number", num.surface, "not found"))
+
+
+def _in_figure_sentences(c, num: fx.Number) -> tuple[Source, int, int] | None:
+    """A duration said as one of a unit ("a year ago", "year over year") in a sentence where
+    another figure of the claim was found ("more than 8,500 Arc customers, more than double the
+    number a year ago" for "8,500 ... twice as large as twelve months earlier"): (source, start,
+    end), else None."""
+    if fx.days(num) is None:
+        return None
+    by_id = {s.unit.get("id"): s for s in c.sources}
+    for f in c.facts:
+        ev = f.evidence
+        if f.kind != "number" or f.status != "found" or ev is None or ev.unit_start is None:
+            continue
+        src = by_id.get(ev.text_unit_id)
+        sent = src.sentence_at(ev.unit_start) if src is not None else None
+        if sent is None:
+            continue
+        at = fx.one_unit_span(num, src.text[sent.start:sent.end])
+        if at is not None:
+            return src, sent.start + at[0], sent.start + at[1]
+    return None
 
 
 def _aligned_at(c, x: fx.Number, src: Source, aligned: float) -> bool:
