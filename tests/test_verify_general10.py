@@ -35,6 +35,7 @@ and from fresh10's clean run:
 from __future__ import annotations
 
 from core.verify import facts as fx
+from core.verify import figures as fg
 from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, read_doc as _doc
 
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
@@ -53,8 +54,8 @@ def test_a_part_of_an_hour_is_a_duration():
     v = _check(carol, "Five minutes, ten minutes, half an hour went by, yet nothing came.", ev)
     assert v.verdict == "contradicted", v.facts
     assert _fact(v, "number", "contradicted").text == "half an hour"
-    (q,) = fx.numbers("a quarter of an hour")
-    assert fx.days(q) is not None and q.kind == "count"  # no longer "25%"
+    (q,) = fg.numbers("a quarter of an hour")
+    assert fg.days(q) is not None and q.kind == "count"  # no longer "25%"
 
 
 def test_a_count_keeps_its_noun_across_an_adjective():
@@ -72,7 +73,7 @@ def test_a_count_keeps_its_noun_across_an_adjective():
 
 
 def test_figures_in_words_apart_by_a_comma_are_two():
-    (a, b) = fx.numbers("spending like eight, ten hours, on like a two-line proof")[:2]
+    (a, b) = fg.numbers("spending like eight, ten hours, on like a two-line proof")[:2]
     assert (a.value, b.value, b.unit) == (8.0, 10.0, "hour")
     part = _doc(PODCASTS, "Sam_Schillace-part5.txt")
     ev = "spending like eight, ten hours, on like \u2013 like a two-line proof"

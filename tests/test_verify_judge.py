@@ -10,7 +10,7 @@ import pytest
 
 from core.cli.main import main
 from core.llm.openai import make_llm
-from core.verify import facts
+from core.verify import figures
 from core.verify.model import judge as model_judge
 from core.verify.names import Names
 from core.verify.offline import judge
@@ -103,7 +103,7 @@ def test_an_added_fact_is_partial_and_an_added_motive_unsupported():
     ("10%", 10, "percent"), ("a quarter of them", 25, "percent"), ("in 2024", 2024, "year"),
     ("twenty-one days", 21, "count")])
 def test_numbers_are_normalised(text, value, kind):
-    (n,) = facts.numbers(text)
+    (n,) = figures.numbers(text)
     assert (n.value, n.kind) == (value, kind)
 
 
@@ -225,8 +225,8 @@ def test_a_reversed_comparison_and_a_comparative_antonym_are_contradicted():
     v = _check(msft, "Other income and expense was negative $675 million, less favorable than anticipated",
                "other income and expense was negative $675 million, more favorable than anticipated")
     assert v.verdict == "contradicted"
-    assert facts.same_number(facts.numbers("in 2023")[0], facts.numbers("in 2024")[0]) is False
-    assert facts.same_number(facts.numbers("$28.47 billion")[0], facts.numbers("$28.5 billion")[0])
+    assert figures.same_number(figures.numbers("in 2023")[0], figures.numbers("in 2024")[0]) is False
+    assert figures.same_number(figures.numbers("$28.47 billion")[0], figures.numbers("$28.5 billion")[0])
 
 
 def test_an_affiliation_is_not_the_speaker():

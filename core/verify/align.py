@@ -9,6 +9,7 @@ import re
 
 from core.query.citations import sentence_spans
 from core.verify import facts as fx
+from core.verify import figures as fg
 from core.verify.verdict import Span
 
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
@@ -34,8 +35,8 @@ def prepared(text: str) -> tuple[tuple[Sent, ...], frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=8192)
-def numbers(text: str) -> tuple[fx.Number, ...]:
-    return tuple(fx.numbers(text))
+def numbers(text: str) -> tuple[fg.Number, ...]:
+    return tuple(fg.numbers(text))
 
 
 def _lead(unit: dict, text: str) -> int:

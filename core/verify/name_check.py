@@ -11,6 +11,7 @@ from core.query.support import stem
 from core.verify import actors
 from core.verify import align as al
 from core.verify import facts as fx
+from core.verify import figures as fg
 from core.verify.align import Source
 from core.verify.verdict import Fact
 
@@ -93,6 +94,6 @@ def _with_claim_figure(c, src: Source, n: fx.Name) -> bool:
     the best-matched one, is where the name stands: no other name took its place."""
     for s in src.sents if c.nums else ():
         if all(w in s.words for w in n.words) and any(
-                fx.same_number(x, y) for x in al.numbers(src.text) if s.start <= x.start < s.end for y in c.nums):
+                fg.same_number(x, y) for x in al.numbers(src.text) if s.start <= x.start < s.end for y in c.nums):
             return True
     return False

@@ -7,7 +7,7 @@ claim's subject -> found. `c` and `a` are the judge's claim and alignment record
 from __future__ import annotations
 
 from core.verify import align as al
-from core.verify import facts as fx
+from core.verify import figures as fg
 from core.verify import paraphrase
 from core.verify import subjects
 from core.verify.align import Source
@@ -15,7 +15,7 @@ from core.verify.clauses import clauses
 from core.verify.verdict import Fact
 
 
-def _number_passage(c, a, pieces: list, num: fx.Number, aligned: float) -> tuple[Source, int, int, bool]:
+def _number_passage(c, a, pieces: list, num: fg.Number, aligned: float) -> tuple[Source, int, int, bool]:
     """The passage a number is checked against: its own clause's best sentence and window when the
     claim has several clauses, else the claim's; and whether that passage is strongly aligned."""
     nsrc, nwlo, nwhi, nstrong = a.src, a.wlo, a.whi, a.strong or a.score >= aligned
@@ -44,7 +44,7 @@ def check_numbers(c, a, aligned: float) -> None:
     for num in c.nums:
         nsrc, nwlo, nwhi, nstrong = _number_passage(c, a, pieces, num, aligned)
         wnums = [(x, nsrc) for x in al.numbers(nsrc.text) if nwlo <= x.start < nwhi]
-        hits = [(x, s) for x, s in wnums if fx.same_number(num, x)]
+        hits = [(x, s) for x, s in wnums if fg.same_number(num, x)]
         hit = hits[0] if hits else None
         other = None
         for h in hits if nstrong else ():  # the value given for the claim's subject, if any occurrence is
@@ -63,12 +63,12 @@ def check_numbers(c, a, aligned: float) -> None:
             continue
         # a rival in the compared sentence itself first, then in the sentences around it
         ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
-        rival = next((x for x, _ in ordered if fx.comparable(num, x)
-                      and not any(fx.same_number(x, y) for y in c.nums)), None) if nstrong else None
+        rival = next((x for x, _ in ordered if fg.comparable(num, x)
+                      and not any(fg.same_number(x, y) for y in c.nums)), None) if nstrong else None
         in_best = [x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
-                   and fx.comparable(num, x) and not any(fx.same_number(x, y) for y in c.nums)
+                   and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)
                    and (x.kind in ("money", "percent") or x.unit == num.unit
-                        or fx.days(x) is not None and fx.days(num) is not None)]
+                        or fg.days(x) is not None and fg.days(num) is not None)]
         if rival is not None and a.strong and in_best and not (
                 nsrc is a.src and a.best.start <= rival.start < a.best.end):
             # the sentence the whole claim is compared with gives another value of this kind: that
@@ -78,13 +78,13 @@ def check_numbers(c, a, aligned: float) -> None:
         if rival is not None and nwlo != a.wlo and a.strong:
             # the clause's own best sentence gives another value, but the sentence the whole
             # claim is compared with gives this one ("climbing 49 percent" of "up 49 percent")
-            same = next((x for x in al.numbers(a.src.text) if a.wlo <= x.start < a.whi and fx.same_number(num, x)), None)
+            same = next((x for x in al.numbers(a.src.text) if a.wlo <= x.start < a.whi and fg.same_number(num, x)), None)
             if same is not None:
                 c.facts.append(Fact("number", num.surface, "found", evidence=a.src.span(same.start, same.end)))
                 continue
         hit = next(((x, s) for s in c.sources for x in al.numbers(s.text)
-                    if x.start >= s.lead and fx.same_number(num, x)), None)
-        said = fx.one_unit_span(num, nsrc.text[nwlo:nwhi])
+                    if x.start >= s.lead and fg.same_number(num, x)), None)
+        said = fg.one_unit_span(num, nsrc.text[nwlo:nwhi])
         if said is not None:  # "twelve months" where the passage says "a year"
             c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
             continue
@@ -94,7 +94,7 @@ def check_numbers(c, a, aligned: float) -> None:
             c.facts.append(Fact("number", num.surface, "found", evidence=src.span(lo, hi)))
             continue
         said_here = next(((x, s) for s in c.sources for x in al.numbers(s.text) if x.start >= s.lead
-                          and fx.same_number(num, x) and _aligned_at(c, x, s, aligned)), None) if rival is not None else None
+                          and fg.same_number(num, x) and _aligned_at(c, x, s, aligned)), None) if rival is not None else None
         if said_here is not None:
             # another cited passage gives this very figure in a sentence about the same thing
             # (a report citing three quarters' calls: "LinkedIn revenue increased 17 percent" in
@@ -102,7 +102,7 @@ def check_numbers(c, a, aligned: float) -> None:
             x, s = said_here
             c.facts.append(Fact("number", num.surface, "found", evidence=s.span(x.start, x.end)))
             continue
-        once = fx.one_unit_rival(num, nsrc.text[nwlo:nwhi]) if rival is None and hit is None and nstrong else None
+        once = fg.one_unit_rival(num, nsrc.text[nwlo:nwhi]) if rival is None and hit is None and nstrong else None
         if once is not None:  # "two decades" where the passage says "in a decade"
             c.facts.append(Fact("number", num.surface, "contradicted",
                                 f"the source says {nsrc.text[nwlo + once[0]:nwlo + once[1]]}",
@@ -122,12 +122,12 @@ def check_numbers(c, a, aligned: float) -> None:
             c.facts.append(Fact("number", num.surface, "not found"))
 
 
-def _in_figure_sentences(c, num: fx.Number) -> tuple[Source, int, int] | None:
+def _in_figure_sentences(c, num: fg.Number) -> tuple[Source, int, int] | None:
     """A duration said as one of a unit ("a year ago", "year over year") in a sentence where
     another figure of the claim was found ("more than 8,500 Arc customers, more than double the
     number a year ago" for "8,500 ... twice as large as twelve months earlier"): (source, start,
     end), else None."""
-    if fx.days(num) is None:
+    if fg.days(num) is None:
         return None
     by_id = {s.unit.get("id"): s for s in c.sources}
     for f in c.facts:
@@ -138,13 +138,13 @@ def _in_figure_sentences(c, num: fx.Number) -> tuple[Source, int, int] | None:
         sent = src.sentence_at(ev.unit_start) if src is not None else None
         if sent is None:
             continue
-        at = fx.one_unit_span(num, src.text[sent.start:sent.end])
+        at = fg.one_unit_span(num, src.text[sent.start:sent.end])
         if at is not None:
             return src, sent.start + at[0], sent.start + at[1]
     return None
 
 
-def _aligned_at(c, x: fx.Number, src: Source, aligned: float) -> bool:
+def _aligned_at(c, x: fg.Number, src: Source, aligned: float) -> bool:
     """Is the sentence holding figure x about the claim's subject: every name of the claim in it,
     and ALIGNED of its plain terms?"""
     idx = next((k for k, s in enumerate(src.sents) if s.start <= x.start < s.end), None)
@@ -157,18 +157,18 @@ def _aligned_at(c, x: fx.Number, src: Source, aligned: float) -> bool:
     return named and len(c.plain & wt) / len(c.plain) >= aligned
 
 
-def _counted_elsewhere(c, num: fx.Number) -> tuple[Source, int, int] | None:
+def _counted_elsewhere(c, num: fg.Number) -> tuple[Source, int, int] | None:
     """A count of the same thing with another value anywhere in the cited text ("twenty legs",
     "one child" against "forty legs", "two children"), when the passage compared holds neither:
     the number's own sentence may lie outside the window: (source, start, end) of the rival."""
-    if num.kind != "count" or not num.unit or fx.days(num) is not None:
+    if num.kind != "count" or not num.unit or fg.days(num) is not None:
         return None
     for s in c.sources:
         for x in al.numbers(s.text):
             if x.start >= s.lead and x.kind == "count" and x.unit == num.unit and x.value != num.value \
-                    and not any(fx.same_number(x, y) for y in c.nums):
+                    and not any(fg.same_number(x, y) for y in c.nums):
                 return s, x.start, x.end
-        at = fx.singular_rival(num, s.text[s.lead:])
+        at = fg.singular_rival(num, s.text[s.lead:])
         if at is not None:
             return s, s.lead + at[0], s.lead + at[1]
     return None

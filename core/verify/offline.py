@@ -6,7 +6,7 @@
    too: the *window* the claim is compared with. Its share of the claim's terms is the meaning
    score; `strong` alignment (ALIGNED of the terms besides names and numbers) means the window is
    about the same thing, which the contradiction checks require.
-2. Key facts (core.verify.facts), each with the source span that confirms or contradicts it:
+2. Key facts (core.verify.facts, figures: core.verify.figures), each with the source span that confirms or contradicts it:
    - a name: found in the cited text; absent from the whole workspace (entity titles and full-text
      search over every text unit: core.verify.names) -> fabricated; not in a strongly aligned
      window that names someone else, another name in its slot of the matched sentence, or a
@@ -45,6 +45,7 @@ from core.verify.absent import absent_names as _absent_names
 from core.verify.align import Sent, Source
 from core.verify.clauses import clauses
 from core.verify import facts as fx
+from core.verify import figures as fg
 from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
@@ -76,7 +77,7 @@ class _Claim:
     names: Names
     found_names: list[fx.Name]
     name_words: set[str]
-    nums: list[fx.Number]
+    nums: list[fg.Number]
     have: frozenset[str]
     mapping: dict
     terms: frozenset[str]
@@ -182,7 +183,7 @@ def _read(sentence: str, units: Iterable[dict], record_texts: Iterable[str], nam
     # relates them (core.verify.paraphrase)
     have = frozenset().union(*(s.terms for s in sources)) if sources else frozenset()
     mapping = paraphrase.rewrite(claim, have, frozenset(name_words)) if paraphrase.ENABLED else {}
-    c = _Claim(claim, sources, record_texts, names, found_names, name_words, fx.numbers(claim), have,
+    c = _Claim(claim, sources, record_texts, names, found_names, name_words, fg.numbers(claim), have,
                mapping, frozenset(), frozenset(), acronyms=_acronym_terms(claim, found_names))
     c.reterm(mapping)
     return c

@@ -13,20 +13,20 @@ from __future__ import annotations
 import re
 
 from core.textutil import STOPWORDS
-from core.verify import facts as fx
+from core.verify import figures as fg
 from core.verify import lexicon as lx
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019\-]*|\d[\d,.]*")
 _STOP = re.compile(r"[.!?;:\n]")
 
 
-def _stretch(text: str, x: fx.Number, numbers: list[fx.Number]) -> str:
-    lo = max((y.end for y in numbers if y.end <= x.start and fx.comparable(x, y) and y.kind != "label"), default=0)
+def _stretch(text: str, x: fg.Number, numbers: list[fg.Number]) -> str:
+    lo = max((y.end for y in numbers if y.end <= x.start and fg.comparable(x, y) and y.kind != "label"), default=0)
     cut = [m.end() for m in _STOP.finditer(text, lo, x.start)]
     return text[cut[-1] if cut else lo:x.start]
 
 
-def qualifiers(claim: str, num: fx.Number, numbers: list[fx.Number]) -> set[str]:
+def qualifiers(claim: str, num: fg.Number, numbers: list[fg.Number]) -> set[str]:
     out = set()
     for m in _WORD.finditer(_stretch(claim, num, numbers)):
         w = m.group(0)
@@ -40,15 +40,15 @@ def _words(piece: str) -> set[str]:
     return {m.group(0).lower().rstrip(".,") for m in _WORD.finditer(piece)}
 
 
-def other_subject(claim: str, num: fx.Number, claim_numbers: list[fx.Number], text: str,
-                  found: fx.Number, text_numbers: list[fx.Number], lo: int, hi: int) -> fx.Number | None:
+def other_subject(claim: str, num: fg.Number, claim_numbers: list[fg.Number], text: str,
+                  found: fg.Number, text_numbers: list[fg.Number], lo: int, hi: int) -> fg.Number | None:
     """The figure of text[lo:hi] whose subject is the sentence's, when the figure the sentence
     matched (found) is given for another subject; else None."""
     q = qualifiers(claim, num, claim_numbers)
     if not q or q <= _words(_stretch(text, found, text_numbers)):
         return None
     for x in text_numbers:
-        if lo <= x.start < hi and x is not found and fx.comparable(num, x) and not fx.same_number(num, x) \
+        if lo <= x.start < hi and x is not found and fg.comparable(num, x) and not fg.same_number(num, x) \
                 and q <= _words(_stretch(text, x, text_numbers)):
             return x
     return None
