@@ -144,7 +144,8 @@ BACKGROUND = 0.4  # share of the text units naming an entity for it to be what t
 def background(store, title: str) -> bool:
     """Does most of the workspace name this entity ("Microsoft" in its earnings calls, the host
     of a podcast)? Then it is what the documents are about, and naming it narrows nothing."""
-    return store.unit_share(title) >= BACKGROUND
+    latin = " ".join(w for w in re.findall(r"[^\W_]+", title) if w.isascii())  # CJK: not counted here
+    return bool(latin) and store.count("text_units") >= 5 and store.unit_share(latin) >= BACKGROUND
 
 
 def written_as_concept(store, title: str, sample: int = 12) -> bool:

@@ -235,11 +235,10 @@ class Store:
 
     def unit_share(self, phrase: str) -> float:
         """The share of text units whose text holds the phrase (its words in order, by the
-        full-text index): 0.9 for "Microsoft" in its earnings calls. 0 for a phrase without Latin
-        words, or a workspace of under five units."""
-        words = [w for w in re.findall(r"[^\W_]+", phrase.lower()) if w.isascii()]
+        full-text index): 0.9 for "Microsoft" in its earnings calls; 0 without units or words."""
+        words = re.findall(r"[^\W_]+", phrase.lower())
         total = self.count("text_units")
-        if not words or total < 5:
+        if not words or not total:
             return 0.0
         try:
             n = self.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",

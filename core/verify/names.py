@@ -113,19 +113,9 @@ class Names:
         """The share of the workspace's text units that hold the word (the full-text index; with
         texts only, 0: no units to count): a name in most units is what the documents are about
         ("Microsoft" in its own earnings call, where a passage says "we")."""
-        key = "\0share:" + word
-        if key not in self._shares:
-            got = 0.0
-            if self.store is not None:
-                try:
-                    total = self.store.query("SELECT count(*) AS n FROM text_units")[0]["n"]
-                    q = '"' + word.replace('"', '""') + '"'
-                    hits = self.store.query("SELECT count(*) AS n FROM text_units_fts WHERE text_units_fts MATCH ?", [q])[0]["n"]
-                    got = hits / total if total else 0.0
-                except Exception:
-                    got = 0.0
-            self._shares[key] = got
-        return self._shares[key]
+        if word not in self._shares:
+            self._shares[word] = self.store.unit_share(word) if self.store is not None else 0.0
+        return self._shares[word]
 
     def absent(self, words: tuple[str, ...]) -> list[str]:
         return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)
