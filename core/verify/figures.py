@@ -217,17 +217,22 @@ _UNIT_WORDS = {"minut": "minute", "hour": "hour", "day": "day", "week": "week", 
                "centuri": "century"}
 
 
+def _one_of(unit: str, text: str, over: bool = False) -> re.Match | None:
+    """Where text says one of a duration unit ("a year", "an hour"); with over, a change over one
+    year too ("up 50% year over year")."""
+    m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I)
+    if m is None and over and unit == "year":
+        m = re.search(r"\byear[- ]over[- ]year\b|\bover the (?:past|last) year\b", text, re.I)
+    return m
+
+
 def one_unit_span(n: Number, text: str) -> tuple[int, int] | None:
     """Where text says a duration as one of a unit ("a year" for "twelve months"), else None."""
     d = days(n)
     for unit, per in lx.DURATIONS.items() if d is not None else ():
-        if abs(d / per - 1) < 0.01 and unit != n.unit:
-            m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I) or (
-                # "up 50% year over year": a change over one year
-                re.search(r"\byear[- ]over[- ]year\b|\bover the (?:past|last) year\b", text, re.I)
-                if unit == "year" else None)
-            if m:
-                return m.start(), m.end()
+        m = _one_of(unit, text, over=True) if abs(d / per - 1) < 0.01 and unit != n.unit else None
+        if m:
+            return m.start(), m.end()
     return None
 
 
@@ -235,11 +240,9 @@ def one_unit_rival(n: Number, text: str) -> tuple[int, int] | None:
     """Where text gives a duration as one of a unit that is another length than n ("a decade"
     against "two decades"), else None."""
     d = days(n)
-    if d is None:
-        return None
-    for unit, per in lx.DURATIONS.items():
-        m = re.search(rf"\b(?:a|an|one)\s+{_UNIT_WORDS[unit]}\b", text, re.I)
-        if m and abs(d / per - 1) >= 0.01:
+    for unit, per in lx.DURATIONS.items() if d is not None else ():
+        m = _one_of(unit, text) if abs(d / per - 1) >= 0.01 else None
+        if m:
             return m.start(), m.end()
     return None
 

@@ -65,16 +65,16 @@ def check_numbers(c, a, aligned: float) -> None:
         ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
         rival = next((x for x, _ in ordered if fg.comparable(num, x)
                       and not any(fg.same_number(x, y) for y in c.nums)), None) if nstrong else None
-        in_best = [x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
-                   and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)
-                   and (x.kind in ("money", "percent") or x.unit == num.unit
-                        or fg.days(x) is not None and fg.days(num) is not None)]
-        if rival is not None and a.strong and in_best and not (
-                nsrc is a.src and a.best.start <= rival.start < a.best.end):
+        if rival is not None and a.strong and not (nsrc is a.src and a.best.start <= rival.start < a.best.end):
             # the sentence the whole claim is compared with gives another value of this kind: that
             # is the rival, not one from the clause's own best sentence elsewhere ("Revenue was
             # $13.1 billion" against "$13.4 billion", not next quarter's "$12.55" guidance)
-            rival, nsrc = in_best[0], a.src
+            in_best = next((x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
+                            and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)
+                            and (x.kind in ("money", "percent") or x.unit == num.unit
+                                 or fg.days(x) is not None and fg.days(num) is not None)), None)
+            if in_best is not None:
+                rival, nsrc = in_best, a.src
         if rival is not None and nwlo != a.wlo and a.strong:
             # the clause's own best sentence gives another value, but the sentence the whole
             # claim is compared with gives this one ("climbing 49 percent" of "up 49 percent")

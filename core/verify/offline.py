@@ -165,7 +165,7 @@ def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
         v.char_start = None if src.base is None else src.base + at.start
         v.char_end = None if src.base is None else src.base + at.end
     v.verdict, v.reason = "supported", "the cited text says it word for word"
-    return _finish(v, [f for f in c.facts if f.status != "not found" or f.kind not in ("meaning",)])
+    return _finish(v, c.facts)
 
 
 def _read(sentence: str, units: Iterable[dict], record_texts: Iterable[str], names: Names | None) -> _Claim:

@@ -192,11 +192,7 @@ def common_word(word: str) -> bool:
     wn = _wordnet()
     if wn is None:
         return True
-    if not word.isalpha():
-        return False
-    return any(pos != "n" or not all(any(sym == "@i" for sym, _, _ in wn.synset(off, "n")[1])
-                                     for off in wn.offsets(base, "n"))
-               for base, pos in wn.bases(word.lower()))
+    return word.isalpha() and (common_noun(word) or any(pos != "n" for _, pos in wn.bases(word.lower())))
 
 
 _SUFFIXES = ("ization", "isation", "ational", "ically", "ness", "ment", "ally", "ical", "ity", "ism",
