@@ -198,3 +198,21 @@ def test_nothing_is_cut_at_1024_px(app_url, browser):
         if found:
             cut[path] = found
     assert not cut, cut
+
+
+def test_another_workspace_opens_with_an_empty_question_box(app_url, browser):
+    """A question typed in one workspace is not left in the box of the next one (the browser
+    sent the box's text back after the switch; AppTest does not show this)."""
+    page = _page(browser, 1024)
+    page.goto(f"{app_url}/ask?ws=harbour")
+    _settle(page)
+    box = page.get_by_placeholder("What are the main themes")
+    box.fill(QUESTION)
+    page.keyboard.press("Tab")
+    _settle(page)
+    picker = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first
+    open_select(page, picker, "other").click()
+    _settle(page)
+    assert "other" in _workspace(page)
+    expect(page.locator("textarea").first).to_have_value("")
+    assert not page.errors
