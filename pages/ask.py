@@ -151,6 +151,9 @@ def ask_form(store: Store) -> None:
         st.session_state["ask_method"] = pending[0] if pending[0] in METHODS else "auto"
         st.session_state["ask_question"] = pending[1]
     st.session_state.setdefault("ask_method", "auto")
+    # set, not left unset: after a workspace switch dropped the key, the browser would send the
+    # box's old text back and the next workspace would show the last one's question
+    st.session_state.setdefault("ask_question", "")
     method = st.segmented_control("Method", list(METHODS), format_func=short_name,
                                   key="ask_method", label_visibility="collapsed")
     method = method or "auto"

@@ -234,8 +234,6 @@ def select_workspace(name: str) -> None:
     st.session_state.pop("_store", None)
     for k in [k for k in st.session_state if str(k).startswith(WORKSPACE_KEYS)]:
         del st.session_state[k]
-    if changed:  # the browser sends the box's old text back unless the box is set (deleting is not enough)
-        st.session_state["ask_question"] = ""
     st.session_state["ws_round"] = st.session_state.get("ws_round", 0) + 1
 
 
