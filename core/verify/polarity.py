@@ -89,6 +89,11 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         flips = [direct]
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
+    elif not flips and len(fx.negation_positions(claim)) > len(claim_neg):
+        # a negation of the claim's that governs nothing the window says ("neither good-looking
+        # nor smartly turned out" against "not a handsome family"): the count cannot pair the two
+        # sides' negations, so a negation of the source's alone proves no reversal
+        return None
     if flips:
         at = flips[0]
     elif ev_neg:
