@@ -71,10 +71,10 @@ def open_select(page, box, which: str | int):
     option = options.nth(which) if isinstance(which, int) else \
         options.filter(has_text=re.compile(f"^{re.escape(which)}$")).first
     box.scroll_into_view_if_needed()
-    for _ in range(5):
+    for _ in range(8):  # a loaded machine (CI) can take seconds to rerun the page after an action
         box.locator("input").click()
         try:
-            expect(option).to_be_visible(timeout=3_000)
+            expect(option).to_be_visible(timeout=5_000)
             break
         except AssertionError:
             page.keyboard.press("Escape")
