@@ -11,20 +11,24 @@
 All word lists are general English; nothing is fitted to a corpus."""
 from __future__ import annotations
 
+import functools
 import re
 
 from core.query.support import stem
 from core.verify import facts as fx
+from core.verify import wordnet
 
 SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|answers|cried|called|"
                 "shouted|exclaimed|remarked|added|noted|joked|jested|quipped|proposed|interjected|"
                 "cut in|urged|recalled|explained|declared|announced|admitted|insisted|whispered|"
                 "muttered|observed|responded|commented|suggested|argued|warned|praised|thanked|"
-                "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged")
+                "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged|mused|murmured|"
+                "snapped|retorted|countered|commanded|sighed|mumbled|stammered|yelled|screamed|cautioned|intoned|"
+                "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued")
 _VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
 # "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
 _AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?$", re.I)
-_VOICE = re.compile(r"^(?:'s|\u2019s)\s+voice", re.I)
+_VOICE = re.compile(r"^(?:'s|\u2019s)\s+(?:[a-z]+\s+){0,2}voice", re.I)  # "Taylor Cruz's sharp voice"
 # a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
 _LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
 LABEL = _LABEL  # a transcript's speaker label ("SATYA NADELLA:", "KARL KEIRSTEAD, UBS:"): group 1 the name
@@ -52,6 +56,9 @@ def _speaks(text: str, n: fx.Name) -> bool:
     if re.search(r"\b(?:of|from|at|for|with|to)\s+$", text[max(0, n.start - 6):n.start]):
         return False
     rest = text[n.end:]
+    aside = _ASIDE.match(rest)  # one aside between commas: "Sam Rivera, surrounded by screens, added"
+    if aside and _VERB.match(rest, aside.end()):
+        return True
     m = _VERB.search(rest)
     if not m or m.start() > 40:
         return False
@@ -59,6 +66,9 @@ def _speaks(text: str, n: fx.Name) -> bool:
     if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
         return not ("," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""))
     return False
+
+
+_ASIDE = re.compile(r",\s+(?!and\b|or\b|but\b)[^,.;:!?\"\u201c\u201d'\n]{3,80},\s+")
 
 
 _PRONOUN_SPEAKER = re.compile(rf"\b(?:he|she|they|I|we)\s+(?:\w+ly\s+)?(?:{SPEECH_VERBS})\b"
@@ -90,11 +100,17 @@ def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
     return out
 
 
+_TITLES = frozenset("mr mrs ms miss dr sir madam lady lord old young mister master st".split())
+
+
 def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
     """Do two names denote one person: a shared word, or one full name of the text holding a word
     of each ("Alex" and "Mercer" in "Alex Mercer")?"""
     if set(a) & set(b):
-        return True
+        # two full names that differ in their last word are two people ("Kevin Scott" and
+        # "Kevin Roose"), unless one is a title and a name ("Mr. Fezziwig")
+        full = [x for x in (a, b) if len([w for w in x if w not in _TITLES]) >= 2]
+        return not (len(full) == 2 and a[-1] != b[-1])
     for n in fx.names(text):
         w = set(n.words)
         if w & set(a) and w & set(b):
@@ -103,13 +119,28 @@ def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
 
 
 def _words(text: str) -> list[tuple[str, int, int]]:
-    return [(stem(m.group(0).lower()), m.start(), m.end())
+    return [(_norm(m.group(0).lower()), m.start(), m.end())
             for m in re.finditer(r"[A-Za-z0-9\u00c0-\u024f]+|[\u3400-\u9fff]", text)]  # a CJK character is a word
 
 
+@functools.lru_cache(maxsize=65536)
+def _norm(word: str) -> str:
+    """A word as a slot compares it: its base form ("chose": choose, "using": use), stemmed, in
+    its synonym group's term ("picked" and "chose" are one)."""
+    bases = wordnet.bases_of(word) if word.isalpha() else ()
+    base = next((b for b, pos in bases if pos == "v"), bases[0][0] if bases else word)
+    return fx.canon(stem(base))
+
+
+# a short aside after a name says nothing of its slot: "Mercedes-Benz, for example, is bringing"
+_SHORT_ASIDE = re.compile(r"\s*,\s*(?:[a-z]+\s+){0,2}[a-z]+\s*,", re.I)
+
+
 def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
-    """k words before start and after end (a possessive 's dropped)."""
+    """k words before start and after end (a possessive 's dropped, a short aside skipped)."""
     before = [w for w, _, e in _words(text[max(0, start - 60):start])][-k:]
+    aside = _SHORT_ASIDE.match(text, end, end + 40)
+    end = aside.end() if aside else end
     after = [w for w, _, _ in _words(text[end:end + 60]) if w not in ("s",)][:k]
     return before, after
 

@@ -1,0 +1,92 @@
+"""The offline judge's session-14 rules (issue 16), each on a real corpus sentence; every test but the
+"intoned" guard (a speaker verb added must not contradict the speaker it names) fails on the judge
+of c8bf35c:
+
+- two full names that share a first name but not a last one are two people ("Kevin Scott said"
+  against the label "KEVIN ROOSE:");
+- a speaker named before an aside ("Sam Rivera, surrounded by a cascade of screens, added"), by a
+  voice with an adjective ("Taylor Cruz's sharp voice") or by a verb such as "mused" or "intoned";
+- a name's slot read through a short aside ("Mercedes-Benz, for example, is bringing") and through
+  base forms and synonyms ("AT&T chose Azure" is the slot of "Telstra picked Azure");
+- a reason the sentence adds ("because ...", "which is why ...") holds only where the text has
+  most of its words (0.6 of them, against 0.4 for any other clause)."""
+from __future__ import annotations
+
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
+
+DULCE = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
+DULCE_TXT = CORPORA / "operation_dulce" / "dulce.txt"
+CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
+PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
+
+
+def test_two_full_names_with_one_first_name_are_two_speakers():
+    part = _doc(PODCASTS, "Kevin_Roose-part5.txt")
+    ev = "KEVIN ROOSE: Not so much. My dad was a lawyer, my mom was a college administrator,"
+    v = _check(part, "Kevin Scott said his dad was a lawyer and his mom a college administrator.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Kevin Roose" in _fact(v, "name", "contradicted").note
+    v = _check(part, "Kevin Roose said his dad was a lawyer and his mom a college administrator.", ev)
+    assert v.verdict == "supported", v.facts
+
+
+def test_a_speaker_named_before_an_aside():
+    dulce = _doc(DULCE)
+    ev = "Sam Rivera, surrounded by a cascade of screens and interfaces, added,"
+    v = _check(dulce, "Surrounded by a cascade of screens, Jordan Hayes said the code was almost organic in "
+                      "its complexity and that they might have a way in any minute now.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "name", "contradicted")
+    assert f.text == "Jordan Hayes" and "Sam Rivera" in f.note
+    assert f.evidence.text == "Sam Rivera"
+
+
+def test_a_speaker_who_mused():
+    dulce = _doc(DULCE_TXT)
+    ev = "\"Trust,\" Cruz mused, \"or the illusion thereof, is just as potent.\""
+    v = _check(dulce, "Jordan mused that trust, or the illusion of it, is just as potent, and Taylor gave a "
+                      "curt nod.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Cruz" in _fact(v, "name", "contradicted").note
+
+
+def test_a_speaker_who_intoned_is_the_speaker():
+    dulce = _doc(DULCE)
+    ev = "\"As horizonless as our prospects may seem,\" Taylor intoned, \"remain diligent."
+    v = _check(dulce, "Taylor Cruz warned that complacency before alien cognition could spell catastrophe.", ev)
+    assert v.verdict != "contradicted", v.facts
+
+
+def test_a_slot_read_through_a_short_aside():
+    call = _doc(CALLS, "TranscriptFY23Q4.txt")
+    ev = "Mercedes-Benz, for example, is bringing ChatGPT via Azure OpenAI to more than 900,000 vehicles"
+    v = _check(call, "Volvo Group is bringing ChatGPT via Azure OpenAI to more than 900,000 vehicles in the "
+                     "United States to make its in-car voice assistant more intuitive.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "name", "contradicted")
+    assert f.text == "Volvo Group" and f.evidence.text == "Mercedes-Benz"
+
+
+@needs_wordnet
+def test_a_slot_read_through_synonyms_and_base_forms():
+    call = _doc(CALLS, "TranscriptFY21Q4.txt")
+    ev = "AT&T chose Azure to power its 5G core network"
+    v = _check(call, "Telstra picked Azure to run its 5G core network, becoming the first Tier 1 operator to "
+                     "shift existing customer traffic to the public cloud.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "name", "contradicted").evidence.text == "AT&T"
+    v = _check(call, "AT&T picked Azure to run its 5G core network.", ev)
+    assert v.verdict == "supported", v.facts
+
+
+def test_an_added_reason_needs_most_of_its_words():
+    call = _doc(CALLS, "TranscriptFY22Q1.txt")
+    ev = "Cloud gaming is now available in 26 countries, including as of this quarter, in Australia, Brazil, Mexico, and Japan."
+    v = _check(call, "Cloud gaming is now available in 26 countries, with Australia, Brazil, Mexico and Japan "
+                     "added this quarter because Microsoft judged them its fastest-growing gaming markets.", ev)
+    assert v.verdict == "unsupported", v.facts
+    assert _fact(v, "meaning", "not found").text.startswith("Microsoft judged them")
+    v = _check(call, "Cloud gaming is now available in 26 countries, with Australia, Brazil, Mexico and Japan "
+                     "added this quarter.", ev)
+    assert v.verdict == "supported", v.facts
