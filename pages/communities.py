@@ -236,7 +236,7 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
         [f.get("explanation") or "" for f in findings]
     refs = {(o[0], o[1]): o for t in texts for o in ui_chips.chip_options(store, t, resolver)}
     if refs:
-        ui_chips.viewer(list(refs.values()), f"refs_{c['community']}")
+        ui_chips.viewer(list(refs.values()), f"refs_{c['community']}", resolver)
     # the report's text in one HTML element (its findings as <details>): as Streamlit elements,
     # with an expander per finding, the column was some sixty elements for the browser to draw,
     # and drawing them held back the graph

@@ -204,6 +204,11 @@ def test_stored_citations_of_removed_units_say_source_removed(indexed):
     page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], "A cited sentence.", False),
                                         ("Sources", 99999, "Another.", False)])
     assert "(source removed)" in page and "(missing)" in page and doc["title"] in page
+    # the evidence viewer offers the same labels as the chips (it said "(missing)" for both)
+    from pages.components.chips import _labels
+    labels = [label for label, _, _ in _labels([("Sources", unit["human_readable_id"], "A cited sentence.", False),
+                                                ("Sources", 99999, "Another.", False)], Resolver(store))]
+    assert labels == [f"Source {unit['human_readable_id']} (source removed)", "Source 99999 (missing)"]
     # the sentence's verdict says why it has no source, not "nothing it cites exists"
     from core.query.citations import parse_citations
     from core.verify.names import Names
@@ -334,6 +339,9 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
     from pages.components.chips import chips_html
     page = chips_html(Resolver(store), [("Sources", unit["human_readable_id"], sentence, False)])
     assert "(source replaced)" in page and "has a new version" in page, page
+    from pages.components.chips import _labels
+    assert [x[0] for x in _labels([("Sources", unit["human_readable_id"], sentence, False)], Resolver(store))] \
+        == [f"Source {unit['human_readable_id']} (source replaced)"]
     assert "does not exist" not in page  # one message: where it went, not also "unverified"
 
 

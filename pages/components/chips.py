@@ -183,34 +183,35 @@ def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence
     return label
 
 
-def _labels(options: list[tuple[str, int, str, bool]], resolver: Resolver | None = None) -> list[str]:
-    """Each chip's label: a reference's second chip (another sentence) names its sentence; with
-    the resolver, a rewritten report names the report standing for it now."""
-    first: set[tuple[str, int]] = set()
+def _labels(options: list[tuple[str, int, str, bool]], resolver: Resolver) -> list[tuple[str, object, int | None]]:
+    """(label, resolved reference, the report standing for it now) of each chip, as both the chips
+    and the evidence viewer show them: a reference's second chip (another sentence) names its
+    sentence; a removed source says removed (replaced, when its document has a new version), a
+    rewritten report names the report standing for it now."""
+    again: set[tuple[str, int]] = set()
     out = []
     for kind, id, sentence, exists in options:
-        again = (kind, id) in first
-        first.add((kind, id))
-        now = resolver.resolve(Ref(kind, id)).successor if resolver is not None and not exists else None
-        out.append(chip_label(kind, id, exists, sentence=sentence if again else "", now=now))
+        res = resolver.resolve(Ref(kind, id))
+        now = None if exists else res.successor
+        label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "", now)
+        again.add((kind, id))
+        if res.removed and _replaced(resolver, res.removed):
+            label = label.replace("(source removed)", "(source replaced)")
+        elif not res.removed and now is None and res.rewritten:
+            label = label.replace("(missing)", "(rewritten since)")
+        out.append((label, res, now))
     return out
 
 
 def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) -> str:
     """The chips of a paragraph as <details> elements, each with its evidence panel."""
     parts = []
-    again: set[tuple[str, int]] = set()
-    for kind, id, sentence, exists in options:
-        res = resolver.resolve(Ref(kind, id))
-        now = None if exists else res.successor
-        label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "", now)
-        again.add((kind, id))
+    for (kind, id, sentence, exists), (label, res, now) in zip(options, _labels(options, resolver)):
         verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists or now is not None else None
         body = drill.evidence_html(res, sentence, verdict)
         if res.removed and _replaced(resolver, res.removed):  # its document has a new version
             body = (f"<p>Source replaced: {html.escape(res.removed)} has a new version, in which this passage "
                     "changed; the sentence's verdict is checked against the new version.</p>") + body
-            label = label.replace("(source removed)", "(source replaced)")
         elif res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
         elif now is not None:  # its community was recomputed: the report standing for it now
@@ -223,7 +224,6 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
             body = ("<p>Report rewritten: documents were removed or replaced since this answer, the "
                     "communities were recomputed and this report is no longer there under this number. "
                     "Ask again for an answer from the current reports.</p>") + body
-            label = label.replace("(missing)", "(rewritten since)")
         flagged = f" {verdict.verdict}" if verdict is not None and verdict.verdict != "supported" else ""
         badge = (f' <span class="sm-chip-verdict{flagged}">{html.escape(_chip_badge(verdict))}</span>'
                  if verdict is not None else "")
@@ -256,11 +256,11 @@ def _chip_badge(v) -> str:
     return f"{v.verdict}: {what}"
 
 
-def viewer(options: list[tuple[str, int, str, bool]], key: str, resolver: Resolver | None = None) -> None:
+def viewer(options: list[tuple[str, int, str, bool]], key: str, resolver: Resolver) -> None:
     """The evidence viewer of an answer or a report: a reference picked here opens the
     drill-down dialog (its record, every source text unit, the whole document)."""
     by_label = {label: (kind, id, sentence)
-                for label, (kind, id, sentence, exists) in zip(_labels(options, resolver), options)}
+                for (label, _, _), (kind, id, sentence, exists) in zip(_labels(options, resolver), options)}
 
     def picked() -> None:
         choice = st.session_state.get(key)
