@@ -53,7 +53,7 @@ def test_index_replace_replaces_a_document_of_the_same_title(tmp_path, capsys):
     assert Store(ws).count("documents") == 4
     assert main(["index", str(target), "--workspace", str(ws), "--engine", "offline", "--quiet", "--replace"]) == 0
     cap = capsys.readouterr()
-    assert f"replaced {DOCS[0].name}" in cap.err and "changes: replace" in cap.out
+    assert f"replaced {DOCS[0].name}: paragraphs changed: 1 edited;" in cap.err and "changes: replace" in cap.out
     store = Store(ws)
     assert store.count("documents") == 4
     doc = store.rows("documents", "title = ?", [DOCS[0].name])[0]

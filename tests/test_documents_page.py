@@ -69,6 +69,13 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     # the title in bold (its own punctuation escaped), not the asterisks shown as text
     assert asked.startswith("**") and not asked.startswith("\\*"), asked
     assert store.count("documents") == 3
+    # before the choice, what the new version changes: one paragraph edited, its units counted,
+    # and the edit itself, the removed and added words marked
+    preview = next(_plain(c.value) for c in at.caption if "paragraph" in _plain(c.value) and "differ" in _plain(c.value))
+    m = re.search(r"1 paragraph differ \(1 edited\); (\d) of the new version's (\d+) text units (?:is|are) new", preview)
+    assert m and 1 <= int(m.group(1)) <= 2, preview
+    shown = next(h.proto.body for h in at.get("html") if "sm-diff" in h.proto.body)
+    assert "<ins>amended</ins>" in shown and "<b>edited</b>" in shown, shown
     next(b for b in at.button if b.label == "Replace it").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     _wait(store)

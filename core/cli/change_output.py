@@ -13,9 +13,12 @@ def replace_from_report(store, rep, settings) -> list[str]:
     """`index --replace`: documents the ingest found under a title already in the workspace
     replace that document (same id: unchanged units keep their extractions)."""
     from core.index.lifecycle import replace_document
+    from core.index.replace_preview import preview_replacement
     out = []
     for new in rep.same_title:
+        preview = preview_replacement(store, new["old_id"], new["text"], settings)
         res = replace_document(store, new["old_id"], new, settings)
-        out.append(f"replaced {res['title']}: {res['units_kept']} text units kept, {res['units_added']} new, "
-                   f"{res['units_removed']} gone")
+        counts = ", ".join(f"{v} {k}" for k, v in preview.counts.items() if v) or "none"
+        out.append(f"replaced {res['title']}: paragraphs changed: {counts}; {res['units_kept']} text units kept, "
+                   f"{res['units_added']} new (extracted again), {res['units_removed']} gone")
     return out

@@ -4,12 +4,14 @@ step (lifecycle) runs here, in one transaction; the index run that updates the g
 and reports runs in the background like any other (core.index.background)."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import streamlit as st
 
 from core.index.background import start_index
 from core.index.lifecycle import remove_documents, removal_preview, replace_document
+from core.index.replace_preview import ParagraphChange, preview_replacement, word_diff
 from core.store.db import Store
 from pages.components import state as ui
 
@@ -65,6 +67,12 @@ def replace_panel(store: Store, workspace: Path, running: bool) -> None:
             st.markdown(f"**{ui.md(new['title'])}** is already in the corpus with other text. "
                         "Replace it with the new version? Only the passages that changed are "
                         "extracted again.")
+            preview = preview_replacement(store, new["old_id"], new["text"], ui.settings())
+            st.caption(ui.md(preview.summary()))
+            if preview.changes:
+                with st.expander(f"What changed ({len(preview.changes)} paragraph"
+                                 f"{'s' if len(preview.changes) != 1 else ''})", icon=":material/difference:"):
+                    st.html(diff_html(preview.changes))
             c = st.columns(2)
             if c[0].button("Replace it", key=f"replace_{k}", type="primary", disabled=running,
                            icon=":material/swap_horiz:"):
@@ -76,3 +84,32 @@ def replace_panel(store: Store, workspace: Path, running: bool) -> None:
             if c[1].button("Keep the indexed one", key=f"keep_{k}"):
                 report.same_title.remove(new)
                 st.rerun()
+
+
+MAX_SHOWN = 20  # paragraphs of a diff shown; the rest counted
+
+
+def diff_html(changes: list[ParagraphChange]) -> str:
+    """The changed paragraphs, words removed struck through and words added underlined; every
+    piece of document text escaped (it is untrusted)."""
+    items = []
+    for c in changes[:MAX_SHOWN]:
+        if c.kind == "edited":
+            body = " ".join(f"<del>{html.escape(w)}</del>" if op == "-" else f"<ins>{html.escape(w)}</ins>"
+                            if op == "+" else html.escape(_trim(w)) for op, w in word_diff(c.old, c.new))
+        elif c.kind == "added":
+            body = f"<ins>{html.escape(c.new)}</ins>"
+        else:
+            body = f"<del>{html.escape(c.old)}</del>"
+        items.append(f'<li class="sm-diff {c.kind}"><b>{c.kind}</b>: {body}</li>')
+    more = len(changes) - MAX_SHOWN
+    tail = f"<p>... and {more} more paragraph{'s' if more != 1 else ''}.</p>" if more > 0 else ""
+    return ('<style>.sm-diff del{background:#fde2e1;color:#8a1c1c}.sm-diff ins{background:#def5e0;'
+            'color:#1b5e20;text-decoration:none}.sm-diff{margin-bottom:.5em;line-height:1.5}</style>'
+            f'<ul style="padding-left:1.2em">{"".join(items)}</ul>{tail}')
+
+
+def _trim(words: str, keep: int = 12) -> str:
+    """Unchanged words around an edit: the first and last few of a long run."""
+    w = words.split()
+    return words if len(w) <= 2 * keep else " ".join(w[:keep] + ["\u2026"] + w[-keep:])
