@@ -90,3 +90,77 @@ def test_an_added_reason_needs_most_of_its_words():
     v = _check(call, "Cloud gaming is now available in 26 countries, with Australia, Brazil, Mexico and Japan "
                      "added this quarter.", ev)
     assert v.verdict == "supported", v.facts
+
+
+# the second batch, after the claims_fresh13 set was measured: the speaker, label and expectation
+# tests fail on 5ab4602; the cleft and the scales are guards (the cleft is caught there by
+# another check in this unit, not in the bench's)
+
+def test_a_speaker_after_said_old():
+    carol = _doc(CAROL)
+    ev = "'You couldn't have met in a better place,' said old Joe, removing his\npipe from his mouth."
+    v = _check(carol, "Taking the pipe from his mouth, Scrooge told the visitors they could not have met in a "
+                      "better place and invited them into the parlour.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Joe" in _fact(v, "name", "contradicted").note
+
+
+def test_the_who_of_a_cleft_stands_in_the_slot():
+    dulce = _doc(DULCE)
+    ev = "Alex stepped back, his profile etched by the chamber's artificial day."
+    v = _check(dulce, "It was Jordan Hayes who stepped back and declared that humanity's contribution to the "
+                      "symphony must harmonize with theirs.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "name", "contradicted").evidence.text == "Alex"
+
+
+def test_a_pronoun_speaker_is_who_the_sentence_before_opens_with():
+    dulce = _doc(DULCE)
+    ev = "Alex Mercer approached with his characteristic stride, a signal of reliability in the chaos."
+    v = _check(dulce, "Taylor Cruz walked over and quietly asked Dr. Hayes for a status report.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "name", "contradicted")
+    assert f.text == "Taylor Cruz" and f.evidence.text == "Alex Mercer"
+    ev = "In his eyes flashed the foreboding excitement of change."
+    v = _check(dulce, "Jordan Hayes asked Sam what the patterns in the signals revealed about the nature of "
+                      "their guest.", ev)
+    assert v.verdict == "contradicted" and "Alex Mercer" in _fact(v, "name", "contradicted").note, v.facts
+    v = _check(dulce, "Alex Mercer asked Sam what the patterns in the signals revealed about the nature of "
+                      "their guest.", ev)
+    assert v.verdict != "contradicted", v.facts
+
+
+def test_a_label_inside_a_run_on_sentence_is_not_its_speaker():
+    part = _doc(PODCASTS, "Sam-Altman-part4.txt")
+    ev = "So, I got lucky to be an 11-year-old like right when the personal computing boom was taking off,"
+    v = _check(part, "Sam Altman recalled how lucky he was to be 11 years old right when the personal "
+                     "computing boom was taking off.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Kevin Scott" in _fact(v, "name", "contradicted").note
+
+
+def test_a_result_against_expectations_reversed():
+    call = _doc(CALLS, "TranscriptFY17Q3.txt")
+    ev = "This quarter our Surface results fell short of expectations"
+    v = _check(call, "Surface results beat expectations this quarter, helped by easing price competition.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "polarity", "contradicted")
+    assert f.text == "beat expectations" and "short of expectations" in f.note
+    v = _check(call, "This quarter Surface results fell short of expectations.", ev)
+    assert v.verdict == "supported", v.facts
+    call = _doc(CALLS, "TranscriptFY24Q3.txt")
+    ev = "PC market demand was slightly better than we expected, benefiting Windows OEM"
+    v = _check(call, "On the consumer side, PC market demand came in slightly weaker than Microsoft had "
+                     "expected, weighing on Windows OEM.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "better than we expected" in _fact(v, "polarity", "contradicted").note
+    v = _check(call, "PC market demand was a little stronger than Microsoft had expected, which benefited "
+                     "Windows OEM.", ev)
+    assert _fact(v, "polarity", "contradicted") is None, v.facts
+
+
+def test_expectation_scales_keep_a_paraphrase():
+    from core.verify.expectations import reversed_result
+    assert reversed_result("Costs came in lower than expected.", "Costs were better than we expected.") is None
+    assert reversed_result("Revenue did not meet expectations.", "Revenue was in line with expectations.")
+    assert reversed_result("Revenue was in line with expectations.", "Revenue came in as we expected.") is None

@@ -24,10 +24,10 @@ SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|an
                 "muttered|observed|responded|commented|suggested|argued|warned|praised|thanked|"
                 "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged|mused|murmured|"
                 "snapped|retorted|countered|commanded|sighed|mumbled|stammered|yelled|screamed|cautioned|intoned|"
-                "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued")
+                "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued|inquired|enquired|started|began|went on")
 _VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
 # "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
-_AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?$", re.I)
+_AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?(?:old\s+|young\s+|little\s+|poor\s+|dear\s+)?$", re.I)
 _VOICE = re.compile(r"^(?:'s|\u2019s)\s+(?:[a-z]+\s+){0,2}voice", re.I)  # "Taylor Cruz's sharp voice"
 # a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
 _LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
@@ -63,7 +63,8 @@ def _speaks(text: str, n: fx.Name) -> bool:
     if not m or m.start() > 40:
         return False
     gap = rest[:m.start()]
-    if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap):
+    if gap.strip() == "" or _GAP.match(gap) or re.fullmatch(r"(?:'s|\u2019s)?\s+\w+\s+\w+\s+", gap) \
+            or _THEN.fullmatch(gap):
         return not ("," in gap or "." in gap.replace("Mr.", "").replace("Mrs.", "").replace("Dr.", ""))
     return False
 
@@ -71,8 +72,23 @@ def _speaks(text: str, n: fx.Name) -> bool:
 _ASIDE = re.compile(r",\s+(?!and\b|or\b|but\b)[^,.;:!?\"\u201c\u201d'\n]{3,80},\s+")
 
 
+# "Taylor Cruz walked over and quietly asked": one act, then the saying
+_THEN = re.compile(r"\s+[a-z]+ed(?:\s+(?:over|up|in|out|back|forward|closer|away|around|down))?\s+and\s+(?:[a-z]+ly\s+)?")
+
 _PRONOUN_SPEAKER = re.compile(rf"\b(?:he|she|they|I|we)\s+(?:\w+ly\s+)?(?:{SPEECH_VERBS})\b"
                               rf"|\b(?:{SPEECH_VERBS})\s+(?:he|she|they)\b", re.I)
+
+
+def opening_name(text: str, lo: int, hi: int) -> tuple[str, int, int] | None:
+    """(name, start, end) of the name a sentence opens with (its subject: among its first three
+    words, "Alex Mercer approached ...", "Then Sam said"), or None."""
+    piece = text[lo:hi]
+    for n in fx.names(piece):
+        if len(piece[:n.start].split()) > 2:
+            return None
+        if not n.initial or len(n.words) > 1 or _speaks(piece, n) or re.match(r"\s*(?:,|\w+(?:ed|s)\b)", piece[n.end:]):
+            return (n.surface, lo + n.start, lo + n.end)
+    return None
 
 
 def unnamed_speaker(sentence: str) -> bool:
@@ -91,10 +107,16 @@ def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
             continue  # an affiliation, not the speaker: "Thomas Whitlock of Calloway Chemicals said"
         if _AFTER_VERB.search(before[-30:]) or _speaks(piece, n) or _VOICE.match(after):
             out.append((n.surface, lo + n.start, lo + n.end))
+    # the last label at the sentence's start or before it; a label inside the sentence only when
+    # none comes before (a sentence run on past an interruption, "... a little 13-inch --\nSAM
+    # ALTMAN: Totally.", was said by the one before the label)
     label = None
     for m in _LABEL.finditer(text, 0, hi):
-        if m.start() <= max(lo, 0) or lo <= m.start() < hi:
+        if m.start() <= max(lo, 0) + 2:
             label = m
+        elif label is None:
+            label = m
+            break
     if label is not None and any(c.islower() for c in label.group(1)) is False:
         out.append((label.group(1).strip().title(), label.start(1), label.start(1) + len(label.group(1).strip())))
     return out
@@ -132,8 +154,9 @@ def _norm(word: str) -> str:
     return fx.canon(stem(base))
 
 
-# a short aside after a name says nothing of its slot: "Mercedes-Benz, for example, is bringing"
-_SHORT_ASIDE = re.compile(r"\s*,\s*(?:[a-z]+\s+){0,2}[a-z]+\s*,", re.I)
+# a short aside after a name says nothing of its slot ("Mercedes-Benz, for example, is
+# bringing"), nor does the "who" of a cleft or a relative ("It was Jordan who stepped back")
+_SHORT_ASIDE = re.compile(r"\s*,\s*(?:[a-z]+\s+){0,2}[a-z]+\s*,|\s+who\b", re.I)
 
 
 def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:

@@ -50,6 +50,7 @@ from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import roles
 from core.verify import sentiment
+from core.verify import expectations
 from core.verify import wordnet
 from core.verify import lexicon as lx
 from core.verify.names import Names
@@ -275,10 +276,17 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
     # the matched sentence's own attribution; else the one before it ("'Mr. Scrooge!' said
     # Bob; 'I'll give you...'" goes on with Bob's words); else the one after it
     given = actors.passage_speakers(src.text, a.best.start, a.best.end)
+    if not given and actors.unnamed_speaker(src.text[a.best.start:a.best.end]):
+        # '"Status report, Dr. Hayes?" he inquired': he is who the sentences before open with
+        # ("Alex Mercer approached ..."), the nearest of the two before it that opens with a name
+        given = _antecedent(src, i)
     for j in (i - 1, i + 1):
         if not given and 0 <= j < len(src.sents) and src.sents[j].start >= src.lead:
             if j == i - 1 and actors.unnamed_speaker(src.text[src.sents[j].start:src.sents[j].end]):
-                break  # "At last she said: 'I have known him walk ...'": a speaker, not named
+                # "At last she said: 'I have known him walk ...'": a speaker, named (if at all)
+                # by the sentence before that one
+                given = _antecedent(src, j)
+                break
             given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
     if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
                          for g, _, _ in given):
@@ -286,6 +294,17 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
         c.facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
                             evidence=src.span(lo, hi)))
+
+
+def _antecedent(src, i: int) -> list[tuple[str, int, int]]:
+    """The speaker a pronoun of sentence i stands for: the name one of the two sentences before
+    it opens with (the nearer first), within the cited text; [] when neither opens with one."""
+    for j in (i - 1, i - 2):
+        if 0 <= j and src.sents[j].start >= src.lead:
+            got = actors.opening_name(src.text, src.sents[j].start, src.sents[j].end)
+            if got is not None:
+                return [got]
+    return []
 
 
 _FIRST_PERSON = re.compile(r"\bI(?:['\u2019](?:m|ve|d|ll))?\b(?!['\u2019]\w)|\bI(?=['\u2019](?:m|ve|d|ll)\b)")  # "I" as the one who acts
@@ -356,6 +375,13 @@ def _check_polarity(c: _Claim, a: _Aligned) -> None:
     pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
     pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping) \
         or polarity.reversed_comparison(c.claim, a.src, a.window)
+    if pol is None:
+        flip = expectations.reversed_result(c.claim, a.src.text[part.start:part.end])
+        if flip is not None:  # "beat expectations" where the passage "fell short of expectations"
+            word, lo, hi = flip
+            pol = Fact("polarity", word, "contradicted",
+                       f"the source says \u201c{a.src.text[part.start + lo:part.start + hi]}\u201d",
+                       evidence=a.src.span(part.start, part.end))
     if pol is None and not fx.negation_positions(c.claim):
         felt = sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end])
         if felt is not None:  # "resented" where the passage says "appreciating" (core.verify.sentiment)
