@@ -72,10 +72,14 @@ def cite(store: Store, claim: dict) -> tuple[str, dict] | None:
     docs = [d for d in store.query("SELECT id, title, source_name, text FROM documents")
             if name in (d.get("source_name") or "") or name == d.get("title")]
     for d in docs:
-        at = d["text"].find(claim["evidence"])
+        evidence = claim["evidence"]
+        at = d["text"].find(evidence)
+        if at < 0:  # the ingest keeps "\n" for a transcript's "\r\n"
+            evidence = evidence.replace("\r\n", "\n").replace("\r", "\n")
+            at = d["text"].find(evidence)
         if at < 0:
             continue
-        end = at + len(claim["evidence"])
+        end = at + len(evidence)
         units = store.query("SELECT id, human_readable_id, char_start, char_end FROM text_units "
                             "WHERE document_id = ? ORDER BY ordinal", [d["id"]])
         # the unit holding the whole evidence, else the one holding most of it
