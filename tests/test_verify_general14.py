@@ -164,3 +164,13 @@ def test_expectation_scales_keep_a_paraphrase():
     assert reversed_result("Costs came in lower than expected.", "Costs were better than we expected.") is None
     assert reversed_result("Revenue did not meet expectations.", "Revenue was in line with expectations.")
     assert reversed_result("Revenue was in line with expectations.", "Revenue came in as we expected.") is None
+
+
+def test_as_many_negations_on_either_side_are_no_reversal():
+    carol = _doc(CAROL)
+    ev = "His face had not the harsh and rigid lines of later years; but it had begun to wear the signs of care and avarice."
+    v = _check(carol, "Now at the height of his adult years, he did not yet show the hard, severe features of "
+                      "his old age, though worry and greed were starting to mark his face.", ev)
+    assert _fact(v, "polarity", "contradicted") is None, v.facts
+    v = _check(carol, "His face had the harsh and rigid lines of later years.", ev)
+    assert v.verdict == "contradicted", v.facts

@@ -89,6 +89,12 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         flips = [direct]
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
+    elif not flips and fx.negation_positions(claim) and \
+            len(fx.negation_positions(claim)) == len(fx.negation_positions(src.text[best.start:best.end])):
+        # as many negations on either side, none of them reversing a word of the other ("he did
+        # not yet show the hard, severe features" against "His face had not the harsh and rigid
+        # lines"): their reach missed each other's words, which proves no reversal
+        return None
     elif not flips and len(fx.negation_positions(claim)) > len(claim_neg):
         # a negation of the claim's that governs nothing the window says ("neither good-looking
         # nor smartly turned out" against "not a handsome family"): the count cannot pair the two
