@@ -69,7 +69,7 @@ def test_replace_then_remove_a_document(app_url, page):
     _settle(page)
     expect(page.get_by_text("is already in the corpus with other text", exact=False)).to_be_visible()
     # before the choice: what the new version changes, and the edit itself, word by word
-    expect(page.get_by_text(re.compile(r"1 paragraph differ \(1 edited\); [12] of the new version"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"1 paragraph differs \(1 edited\); [12] of the new version"))).to_be_visible()
     page.get_by_text("What changed (1 paragraph)").click()
     added = page.locator("li.sm-diff.edited ins").first
     expect(added).to_be_visible()

@@ -50,6 +50,7 @@ def test_remove_a_document_from_the_corpus_page(tmp_path, monkeypatch):
     assert store.count("documents") == 2 and check_workspace(store).ok
     history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
     assert history.iloc[0]["operation"] == "remove" and history.iloc[0]["status"] == "finished"
+    assert history.iloc[0]["documents"] == title
     assert "documents +0 -1" in history.iloc[0]["summary"]
     assert history.iloc[0]["changes"].startswith("text units +0 -")  # in words, next to the status
     done = [_plain(x.value) for x in at.success]
@@ -72,7 +73,7 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     # before the choice, what the new version changes: one paragraph edited, its units counted,
     # and the edit itself, the removed and added words marked
     preview = next(_plain(c.value) for c in at.caption if "paragraph" in _plain(c.value) and "differ" in _plain(c.value))
-    m = re.search(r"1 paragraph differ \(1 edited\); (\d) of the new version's (\d+) text units (?:is|are) new", preview)
+    m = re.search(r"1 paragraph differs \(1 edited\); (\d) of the new version's (\d+) text units (?:is|are) new", preview)
     assert m and 1 <= int(m.group(1)) <= 2, preview
     shown = next(h.proto.body for h in at.get("html") if "sm-diff" in h.proto.body)
     assert "<ins>amended</ins>" in shown and "<b>edited</b>" in shown, shown
@@ -84,6 +85,7 @@ def test_upload_of_an_indexed_title_asks_to_replace_it(tmp_path, monkeypatch):
     assert "the amended" in doc["text"] and store.count("documents") == 3 and check_workspace(store).ok
     history = next(d.value for d in at.dataframe if "changes" in d.value.columns)
     assert history.iloc[0]["operation"] == "replace"
+    assert history.iloc[0]["documents"] == name  # which document, not only counts
     # the outcome says what was recomputed: one paragraph edited -> one or two units extracted
     # again, the rest of the index kept
     said = [_plain(c.value) for c in at.caption if "What changed:" in _plain(c.value)]

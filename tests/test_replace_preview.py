@@ -47,7 +47,7 @@ def test_preview_counts_units_as_the_replacement_makes_them(tmp_path):
     p = preview_replacement(store, doc["id"], edited, settings)
     assert p.units_before == n and p.counts == {"edited": 1, "added": 0, "removed": 0}
     assert 1 <= p.units_new <= 2 and p.units_kept == n - p.units_gone
-    assert "1 paragraph differ (1 edited)" in p.summary()
+    assert "1 paragraph differs (1 edited)" in p.summary()
     res = replace_document(store, doc["id"], {"text": edited}, settings)
     assert (res["units_kept"], res["units_added"], res["units_removed"]) == (p.units_kept, p.units_new, p.units_gone)
 

@@ -110,7 +110,7 @@ def plain(ch: dict[str, Any]) -> str:
              (("entities", ents), ("relationships", rels)) if d["added"] or d["removed"] or d["changed"]]
     bits.append(", ".join(graph) if graph else "no entity or relationship changed")
     moved = comm["added"] + comm["removed"]
-    bits.append(f"{_n(moved, 'community', 'communities')} changed by membership" if moved else
+    bits.append(f"communities changed by membership: {comm['added']:,} new, {comm['removed']:,} gone" if moved else
                 "no community changed")
     bits.append(f"{_n(rep['rewritten'], 'report')} rewritten, {rep['kept']:,} kept as they were")
     bits.append(f"{_n(calls['total'], 'LLM call')}" + (

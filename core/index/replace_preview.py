@@ -40,16 +40,18 @@ class ReplacePreview:
         return out
 
     def summary(self) -> str:
-        """"2 paragraphs differ (1 edited, 1 added); 2 of 41 text units change and are extracted
-        again, 39 keep their extractions." """
+        """"2 paragraphs differ (1 edited, 1 added); 2 of the new version's 41 text units are new
+        and extracted again, 39 keep their text and extractions; 2 of the indexed version's units
+        go." """
         n = len(self.changes)
         if n == 0:
             return "The new version's paragraphs are the same as the indexed ones (only spacing differs)."
         parts = ", ".join(f"{v} {k}" for k, v in self.counts.items() if v)
-        return (f"{n} paragraph{'s' if n != 1 else ''} differ ({parts}); {self.units_new} of the new "
+        return (f"{n} paragraph{'s differ' if n != 1 else ' differs'} ({parts}); {self.units_new} of the new "
                 f"version's {self.units_kept + self.units_new} text units "
                 f"{'is' if self.units_new == 1 else 'are'} new and extracted again, {self.units_kept} keep "
-                f"their text and extractions" + (f", {self.units_gone} go" if self.units_gone else "") + ".")
+                f"their text and extractions" + (f"; {self.units_gone} of the indexed version's units "
+                f"{'goes' if self.units_gone == 1 else 'go'}" if self.units_gone else "") + ".")
 
     def to_dict(self) -> dict:
         return {"title": self.title, "units_before": self.units_before, "units_kept": self.units_kept,

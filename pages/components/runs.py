@@ -208,7 +208,9 @@ def history_panel(store: Store) -> None:
         counts = r.get("counts") or {}
         rows.append({
             "run": r["human_readable_id"], "started": (r.get("started_at") or "").replace("T", " ")[:19],
-            "operation": r.get("operation") or "index", "status": r.get("status"),
+            "operation": r.get("operation") or "index",
+            "documents": _named(r["changes"]) if isinstance(r.get("changes"), dict) else "",
+            "status": r.get("status"),
             # what the run changed first, in words: at 1,024 px the columns after it are scrolled to
             "changes": (plain(r["changes"]).removeprefix("What changed: ")
                         if isinstance(r.get("changes"), dict) else ""),
@@ -223,8 +225,17 @@ def history_panel(store: Store) -> None:
         })
     with st.expander(f"Run history ({len(runs)})", icon=":material/history:"):
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                     column_config={"changes": st.column_config.TextColumn("changes", width="large"),
+                     column_config={"documents": st.column_config.TextColumn("documents", width="medium"),
+                                    "changes": st.column_config.TextColumn("changes", width="large"),
                                     "summary": st.column_config.TextColumn("summary", width="medium")})
+
+
+def _named(changes: dict) -> str:
+    """The documents a run added, removed or replaced, by title: two, then how many more."""
+    names = [str(n) for n in changes.get("documents_named") or []]
+    if len(names) <= 2:
+        return ", ".join(names)
+    return f"{names[0]}, {names[1]} and {len(names) - 2} more"
 
 
 def _span(start: str | None, end: str | None) -> float | None:
