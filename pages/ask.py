@@ -201,10 +201,18 @@ def answer_view(store: Store, result: SearchResult) -> None:
                 drill.ref_label(o[0], o[1]) + (f" (now {drill.ref_label(o[0], r.successor)})" if r.successor is not None else "")
                 for o, r in zip(missing, gone)))
             changed = any(r.removed or r.rewritten for r in gone)
-            st.warning(f"Cited but not in this workspace: {names}. "
-                       + ("Documents were removed or replaced since this answer: ask again for one from "
-                          "the current index; " if changed else "These references are marked missing; ")
-                       + "treat the sentences citing them as unverified.", icon=":material/link_off:")
+            replaced = [r for r in gone if r.removed and ui_chips.replaced(resolver, r.removed)]
+            if replaced and len(replaced) == len(gone):
+                st.info(f"Cited passages replaced since this answer: {names}. Their documents have new "
+                        "versions; each sentence citing them is checked against the new version (its chip "
+                        "says so). Ask again for an answer from the current index.", icon=":material/swap_horiz:")
+            else:
+                st.warning(f"Cited but not in this workspace: {names}. "
+                           + ("Documents were removed or replaced since this answer: ask again for one from "
+                              "the current index; " if changed else "These references are marked missing; ")
+                           + "treat the sentences citing them as unverified"
+                           + (" (those whose documents were replaced are checked against the new version)"
+                              if replaced else "") + ".", icon=":material/link_off:")
         if n:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")

@@ -343,6 +343,31 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
     assert [x[0] for x in _labels([("Sources", unit["human_readable_id"], sentence, False)], Resolver(store))] \
         == [f"Source {unit['human_readable_id']} (source replaced)"]
     assert "does not exist" not in page  # one message: where it went, not also "unverified"
+    # the chip shows the new version's evidence: its verdict, badge and the quoted sentence
+    # highlighted in the new version's unit, exactly
+    import re as _re
+    assert "In the new version: Source" in page and 'sm-chip-verdict">supported' in page, page
+    marked = _re.search(r"<mark[^>]*>(.*?)</mark>", page, _re.S)
+    assert marked and " ".join(__import__("html").unescape(marked.group(1)).split()) == quoted, page
+    # and the evidence dialog (the viewer) says the same: replaced, judged against the new
+    # version, its sentence highlighted; not "does not exist in this workspace"
+    from streamlit.testing.v1 import AppTest
+
+    def dialog(path: str, hrid: int, cited: str) -> None:
+        import streamlit as st
+        from core.store.db import Store
+        from pages.components import drilldown
+        st.session_state["drill"] = {"kind": "Sources", "id": hrid, "sentence": cited}
+        drilldown.render(Store(path))
+
+    at = AppTest.from_function(dialog, args=(str(store.path), unit["human_readable_id"], sentence)).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("went with the old version of" in i.value for i in at.info), [i.value for i in at.info]
+    shown = " ".join(h.proto.body for h in at.get("html"))
+    assert "In the new version: Source" in shown
+    marked = _re.search(r"<mark[^>]*>(.*?)</mark>", shown, _re.S)
+    assert marked and " ".join(__import__("html").unescape(marked.group(1)).split()) == quoted
+    assert any(b.label == "Open the new version" for b in at.button)
 
 
 def test_a_stored_citation_of_a_report_gone_after_a_removal_says_rewritten(indexed):

@@ -173,7 +173,7 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     titles = list(dict.fromkeys(removed))
     # a cited passage that went with a replaced document (its title is back): the sentence is
     # checked against the document's new version too, and the verdict says so when that is all
-    newer = _new_versions(resolver.store, titles) if titles else []
+    newer = new_versions(resolver.store, titles) if titles else []
     if not units and not record_texts:
         if newer:
             v = judge(sentence, newer, [], names=names)
@@ -195,7 +195,7 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     return v
 
 
-def _new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
+def new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
     """The text units of the documents now holding these titles (a replaced document's new
     version), in document order; [] when none does (the document was removed)."""
     try:

@@ -195,7 +195,7 @@ def _labels(options: list[tuple[str, int, str, bool]], resolver: Resolver) -> li
         now = None if exists else res.successor
         label = chip_label(kind, id, exists, bool(res.removed), sentence if (kind, id) in again else "", now)
         again.add((kind, id))
-        if res.removed and _replaced(resolver, res.removed):
+        if res.removed and replaced(resolver, res.removed):
             label = label.replace("(source removed)", "(source replaced)")
         elif not res.removed and now is None and res.rewritten:
             label = label.replace("(missing)", "(rewritten since)")
@@ -207,11 +207,12 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
     """The chips of a paragraph as <details> elements, each with its evidence panel."""
     parts = []
     for (kind, id, sentence, exists), (label, res, now) in zip(options, _labels(options, resolver)):
-        verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists or now is not None else None
+        verdict = ui_verdicts.chip_verdict(resolver, kind, id, sentence) if exists or now is not None or res.removed else None
         body = drill.evidence_html(res, sentence, verdict)
-        if res.removed and _replaced(resolver, res.removed):  # its document has a new version
+        if res.removed and replaced(resolver, res.removed):  # its document has a new version
             body = (f"<p>Source replaced: {html.escape(res.removed)} has a new version, in which this passage "
-                    "changed; the sentence's verdict is checked against the new version.</p>") + body
+                    "changed; the sentence's verdict is checked against the new version.</p>") + body \
+                + drill.new_version_html(resolver.store, verdict, res.removed)
         elif res.removed:  # removed with its document (issue 22): say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
         elif now is not None:  # its community was recomputed: the report standing for it now
@@ -237,7 +238,7 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
     return f'<div class="sm-chips">{"".join(parts)}</div>'
 
 
-def _replaced(resolver: Resolver, title: str) -> bool:
+def replaced(resolver: Resolver, title: str) -> bool:
     """Does a document of this title exist now (the one the row went with was replaced)?"""
     try:
         return bool(resolver.store.query("SELECT 1 AS x FROM documents WHERE title = ? LIMIT 1", [title]))

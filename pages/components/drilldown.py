@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from core.query.citations import Ref
-from core.query.resolve import Resolved, resolve
+from core.query.resolve import Resolved, Resolver, resolve
 from core.query.support import claim_text
 from core.verify.names import Names
 from core.verify.offline import judge as _judge_offline
@@ -95,6 +95,26 @@ def render(store: Store) -> None:
         st.info(f"{label} was rewritten when documents changed; {ref_label(d['kind'], res.successor)} "
                 "now stands for its community.", icon=":material/update:")
         label = ref_label(d["kind"], res.successor)
+    elif res.dangling and res.removed:
+        from pages.components.verdicts import chip_verdict
+        sentence = d.get("sentence")
+        sup = chip_verdict(Resolver(store), d["kind"], d["id"], sentence) if sentence else None
+        if sup is None:
+            st.info(f"{label} was removed with the document {res.removed}: the passage it cited is no "
+                    "longer in the workspace.", icon=":material/delete:")
+            return
+        st.info(f"{label} went with the old version of {res.removed}, which was replaced; the sentence "
+                "is checked against the new version.", icon=":material/swap_horiz:")
+        st.markdown("**Cited for**")
+        st.html(f'<div class="sm-quote">{html.escape(claim_text(sentence))}</div>')
+        st.html(new_version_html(store, sup, res.removed))
+        unit = store.get("text_units", sup.text_unit_id) if sup.text_unit_id else None
+        if unit:
+            st.button("Open the new version", icon=":material/description:", key="drill_new_version",
+                      on_click=_open_doc, args=({"document_id": unit["document_id"], "start": unit.get("char_start"),
+                                                 "end": unit.get("char_end"), "mark_start": sup.char_start,
+                                                 "mark_end": sup.char_end, "unit": unit.get("human_readable_id")},))
+        return
     elif res.dangling:
         st.error(f"{label} does not exist in this workspace: the text cites an id that is not "
                  "there. Treat the sentence that cites it as unverified.", icon=":material/link_off:")
@@ -307,6 +327,25 @@ def evidence_html(res: Resolved, sentence: str, sup: Support | None = None) -> s
     doc = next((d for d in res.documents if d.get("id") == unit.get("document_id")), None)
     out.append(f'<div class="sm-meta">Source {html.escape(str(unit.get("human_readable_id")))} \u00b7 '
                f'{html.escape(str((doc or {}).get("title") or "document"))}</div>')
+    out.append(f'<div class="sm-source">'
+               f'{excerpt(unit.get("text") or "", sup.unit_start, sup.unit_end, PANEL_CONTEXT_CHARS)}</div>')
+    return "".join(out)
+
+
+def new_version_html(store: Store, sup: Support | None, title: str) -> str:
+    """A replaced source's evidence in its document's new version: the verdict against it, its
+    facts and the new version's best sentence highlighted (escaped, like evidence_html)."""
+    if sup is None:
+        return ""
+    out = [f'<div class="sm-meta">Verdict for the cited sentence against the new version '
+           f'({html.escape(sup.judge)} judge): <span class="sm-verdict {sup.verdict}">{sup.verdict}</span> '
+           f'\u2014 {html.escape(VERDICT_HELP.get(sup.verdict, ""))}</div>{facts_html(sup)}']
+    unit = store.get("text_units", sup.text_unit_id) if sup.text_unit_id else None
+    if unit is None:
+        out.append('<div class="sm-meta">No sentence of the new version shares the cited sentence\'s terms.</div>')
+        return "".join(out)
+    out.append(f'<div class="sm-meta">In the new version: Source {html.escape(str(unit.get("human_readable_id")))} '
+               f'\u00b7 {html.escape(title)}</div>')
     out.append(f'<div class="sm-source">'
                f'{excerpt(unit.get("text") or "", sup.unit_start, sup.unit_end, PANEL_CONTEXT_CHARS)}</div>')
     return "".join(out)

@@ -10,7 +10,7 @@ import html
 from core.query.citations import Ref, sentences_with_citations
 from core.query.resolve import Resolver
 from core.verify.names import Names
-from core.verify.reports import judge_sentence, trust_line
+from core.verify.reports import judge_sentence, new_versions, trust_line
 from core.verify.verdict import FLAGGED, HELP, Verdict
 from pages.components import state as ui
 
@@ -44,7 +44,16 @@ def chip_verdict(resolver: Resolver, kind: str, id: int, sentence: str) -> Verdi
     key = (kind, id, sentence)
     if key not in cache:
         res = resolver.resolve(Ref(kind, id))
-        if res.record is None or (not res.text_units and not res.record_texts()):
+        newer = new_versions(resolver.store, [res.removed]) if res.record is None and res.removed else []
+        if newer:  # its document was replaced: judged against the new version, and said so
+            judge = _judge(resolver)
+            fn = judge[0] if judge else None
+            if fn is None:
+                from core.verify.offline import judge as fn
+            v = fn(sentence, newer[:80], [], names=names_for(resolver))
+            v.reason = f"checked against the new version of {res.removed}" + (f"; {v.reason}" if v.reason else "")
+            cache[key] = v
+        elif res.record is None or (not res.text_units and not res.record_texts()):
             cache[key] = None
         else:
             judge = _judge(resolver)
