@@ -174,3 +174,14 @@ def test_as_many_negations_on_either_side_are_no_reversal():
     assert _fact(v, "polarity", "contradicted") is None, v.facts
     v = _check(carol, "His face had the harsh and rigid lines of later years.", ev)
     assert v.verdict == "contradicted", v.facts
+
+
+def test_a_changed_figure_names_the_rival_in_its_place():
+    """Of several figures of its kind, the one the passage says where the claim says its own (a
+    newcomer's memo was told "the source says 27%", the growth rate, for Azure's share)."""
+    call = _doc(CALLS, "TranscriptFY23Q4.txt")
+    ev = "The Microsoft Cloud surpassed $110 billion in annual revenue, up 27% in constant currency"
+    v = _check(call, "Azure now accounts for more than 70% of Microsoft Cloud revenue for the first time.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "number", "contradicted")
+    assert f.text == "70%" and f.note == "the source says 50%" and f.evidence.text == "50%"

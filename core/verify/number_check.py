@@ -6,6 +6,7 @@ year" for "twelve months") or a figure another cited passage gives in a sentence
 claim's subject -> found. `c` and `a` are the judge's claim and alignment records."""
 from __future__ import annotations
 
+from core.query.support import stem
 from core.verify import align as al
 from core.verify import figures as fg
 from core.verify import paraphrase
@@ -61,18 +62,20 @@ def check_numbers(c, a, aligned: float) -> None:
         if hit:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
-        # a rival in the compared sentence itself first, then in the sentences around it
+        # a rival in the compared sentence itself first, then in the sentences around it; of
+        # several, the one whose words around it are the claim number's ("more than 50% of the
+        # total" for "more than 70% of Microsoft Cloud revenue", not "up 27%" before it)
         ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
-        rival = next((x for x, _ in ordered if fg.comparable(num, x)
-                      and not any(fg.same_number(x, y) for y in c.nums)), None) if nstrong else None
+        cands = [x for x, _ in ordered if fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)]
+        rival = _closest(c.claim, num, cands, nsrc.text) if nstrong else None
         if rival is not None and a.strong and not (nsrc is a.src and a.best.start <= rival.start < a.best.end):
             # the sentence the whole claim is compared with gives another value of this kind: that
             # is the rival, not one from the clause's own best sentence elsewhere ("Revenue was
             # $13.1 billion" against "$13.4 billion", not next quarter's "$12.55" guidance)
-            in_best = next((x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
-                            and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)
-                            and (x.kind in ("money", "percent") or x.unit == num.unit
-                                 or fg.days(x) is not None and fg.days(num) is not None)), None)
+            in_best = _closest(c.claim, num, [x for x in al.numbers(a.src.text) if a.best.start <= x.start < a.best.end
+                               and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)
+                               and (x.kind in ("money", "percent") or x.unit == num.unit
+                                    or fg.days(x) is not None and fg.days(num) is not None)], a.src.text)
             if in_best is not None:
                 rival, nsrc = in_best, a.src
         if rival is not None and nwlo != a.wlo and a.strong:
@@ -120,6 +123,31 @@ def check_numbers(c, a, aligned: float) -> None:
             c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
             c.facts.append(Fact("number", num.surface, "not found"))
+
+
+_WORD = __import__("re").compile(r"[A-Za-z]+")
+
+
+def _around(text: str, start: int, end: int, k: int = 6) -> set[str]:
+    """The stems of the k words either side of a figure, within its sentence's reach (60 chars)."""
+    before = _WORD.findall(text[max(0, start - 60):start])[-k:]
+    after = _WORD.findall(text[end:end + 60])[:k]
+    return {stem(w.lower()) for w in before + after if len(w) > 2}
+
+
+def _closest(claim: str, num: fg.Number, cands: list[fg.Number], text: str) -> fg.Number | None:
+    """The first candidate, unless a later one shares more of the words around the claim's
+    figure (by two or more; the same unit counts three): the figure the passage says in the
+    claim's place."""
+    if len(cands) < 2:
+        return cands[0] if cands else None
+    mine = _around(claim, num.start, num.end)
+    # what the figure counts weighs most ("four employees" for "a dozen employees", not the
+    # "two" of "a year or two" beside the claim's other words)
+    scores = [len(mine & _around(text, x.start, x.end)) + (3 if num.unit and x.unit == num.unit else 0)
+              for x in cands]
+    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+    return cands[best] if scores[best] >= scores[0] + 2 else cands[0]
 
 
 def _in_figure_sentences(c, num: fg.Number) -> tuple[Source, int, int] | None:
