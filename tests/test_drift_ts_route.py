@@ -166,5 +166,12 @@ def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_questio
     # the company every call is about names nothing narrower than the corpus
     theme = route(store, "What are the main drivers of Contoso's revenue growth, and what risks did management mention?")
     assert theme.method == "global", theme.reason
+    # naming it alone does not make a thematic question narrow (a newcomer's "What are the main
+    # growth drivers Microsoft discusses?" went to local search "because it names microsoft")
+    from core.query.route import route_question
+    q = "What are the main growth drivers Microsoft discusses?"
+    assert route_question(q, ["Microsoft"], background_titles=["Microsoft"]).method == "global"
+    assert route_question(q, ["Microsoft"]).method == "local"  # a name few units hold: narrow
+    assert route_question("Who is Microsoft?", ["Microsoft"], background_titles=["Microsoft"]).method == "local"
     narrow = route(store, "What did Amy Hood say about the quarter?")
     assert narrow.method == "local" and "Amy Hood" in narrow.reason.title(), narrow.reason

@@ -23,7 +23,7 @@ STRONG_BROAD = re.compile(
     r"summar\w+|overarching|landscape|throughout|over time|over the (?:course|years|past)|"
     r"(?:kinds|types|categories|range) of|whole|entire|collection|corpus|dataset|"
     r"what (?:is|are) (?:the|this|these) \w+ about|"
-    r"(?:main|major|key|common|biggest|most important) \w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
+    r"(?:main|major|key|common|biggest|most important) (?:\w+ )?\w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
 WEAK_BROAD = re.compile(
     r"\b(most|frequent(?:ly)?|often|various|variety|compare[sd]?|comparison|differ(?:ent|ences?)?|"
     r"similar(?:ities)?|perspectives?|views|approaches|strateg(?:y|ies)|implications?|common(?:ly)?|"
@@ -62,11 +62,15 @@ class Route:
 
 
 def signals(question: str, entity_titles: list[str] | None = None,
-            concept_titles: list[str] | tuple[str, ...] = ()) -> dict[str, list[str]]:
+            concept_titles: list[str] | tuple[str, ...] = (),
+            background_titles: list[str] | tuple[str, ...] = ()) -> dict[str, list[str]]:
     q = question or ""
     concept = {t.lower() for t in concept_titles}
-    out: dict[str, list[str]] = {"entities": [t for t in entity_titles or [] if t.lower() not in concept],
-                                 "concepts": [t for t in entity_titles or [] if t.lower() in concept]}
+    behind = {t.lower() for t in background_titles}  # what the documents are about: narrows nothing
+    titles = [t for t in entity_titles or [] if t.lower() not in behind]
+    out: dict[str, list[str]] = {"entities": [t for t in titles if t.lower() not in concept],
+                                 "concepts": [t for t in titles if t.lower() in concept],
+                                 "background": [t for t in entity_titles or [] if t.lower() in behind]}
     out["broad"] = list(dict.fromkeys(m.group(0).lower() for m in STRONG_BROAD.finditer(q)))
     out["weak_broad"] = [w for w in dict.fromkeys(m.group(0).lower() for m in WEAK_BROAD.finditer(q))
                          if not any(w in b for b in out["broad"])]
@@ -75,7 +79,7 @@ def signals(question: str, entity_titles: list[str] | None = None,
     if which:  # "which episodes ...", "which trends ...": a set gathered over the corpus
         out["wholes"].append(which.group(0).strip().lower())
     names = [m.group(1) for m in PROPER.finditer(q) if m.group(1) not in _NOT_NAMES]
-    named = {t.lower() for t in out["entities"] + out["concepts"]}
+    named = {t.lower() for t in out["entities"] + out["concepts"] + out["background"]}
     out["names"] = [n for n in dict.fromkeys(names) if n.lower() not in named]
     m = NARROW_OPEN.match(q)
     out["opening"] = [m.group(0).strip().lower()] if m and not which else []
@@ -87,17 +91,21 @@ def signals(question: str, entity_titles: list[str] | None = None,
 def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     """("narrow" | "broad", why), from the signals: the heavier side wins; a tie goes broad when
     there is any broad cue (a named thing inside a sensemaking question stays a global question)."""
-    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"] or sig.get("concepts")) \
-        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
     broad = 1.0 * min(2, len(sig["broad"])) + 0.5 * bool(sig["weak_broad"]) + 1.0 * bool(sig["wholes"])
+    # what every document is about narrows a question only when nothing in it is broad ("Who is
+    # Maria Okafor?" stays narrow; "the main growth drivers Microsoft discusses" does not)
+    behind = bool(sig.get("background")) and not broad
+    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"] or sig.get("concepts") or behind) \
+        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
         return "broad", f"it asks about the corpus as a whole ({cues})"
     if narrow > 0:
         if sig["entities"]:
             what = "it names " + ", ".join(t.title() if t.isupper() else t for t in sig["entities"][:3])
-        elif sig["names"] or sig.get("concepts"):
-            what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])])[:3])
+        elif sig["names"] or sig.get("concepts") or sig.get("background"):
+            what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])]
+                                            + [t.title() if t.isupper() else t for t in sig.get("background", [])])[:3])
         elif sig["opening"]:
             what = f'it asks "{sig["opening"][0]}..." about one thing'
         else:
@@ -108,10 +116,13 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
 
 def route_question(question: str, entity_titles: list[str] | None = None, has_reports: bool = True,
                    available: list[str] | tuple[str, ...] = ("global", "local"),
-                   concept_titles: list[str] | tuple[str, ...] = ()) -> Route:
+                   concept_titles: list[str] | tuple[str, ...] = (),
+                   background_titles: list[str] | tuple[str, ...] = ()) -> Route:
     """The method for a question, given the entities of the graph it names (concept_titles:
-    those of them the documents write in lower case, "revenue growth": they weigh as a name)."""
-    sig = signals(question, entity_titles, concept_titles)
+    those of them the documents write in lower case, "revenue growth": they weigh as a name;
+    background_titles: those most of the units name, "Microsoft" in its calls: they weigh
+    nothing, since naming what every document is about narrows nothing)."""
+    sig = signals(question, entity_titles, concept_titles, background_titles)
     family, why = family_of(sig)
     if family == "broad":
         if has_reports and "global" in available:
@@ -134,8 +145,9 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
     if available is None:  # the caller knows the registry (core.query.methods imports this module)
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
+    behind = [t for t in titles if background(store, t)]
     return route_question(question, titles, bool(store.count("community_reports")), available,
-                          [t for t in titles if written_as_concept(store, t) or background(store, t)])
+                          [t for t in titles if t not in behind and written_as_concept(store, t)], behind)
 
 
 BACKGROUND = 0.4  # share of the text units naming an entity for it to be what the documents are about
