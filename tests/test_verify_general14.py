@@ -185,3 +185,14 @@ def test_a_changed_figure_names_the_rival_in_its_place():
     assert v.verdict == "contradicted", v.facts
     f = _fact(v, "number", "contradicted")
     assert f.text == "70%" and f.note == "the source says 50%" and f.evidence.text == "50%"
+
+
+def test_a_name_found_is_highlighted_whole():
+    """A two-word name the passage writes in a row is highlighted whole, not by its last word
+    ("Cloud" alone for "Microsoft Cloud" read as a partial match)."""
+    call = _doc(CALLS, "TranscriptFY23Q4.txt")
+    ev = "The Microsoft Cloud surpassed $110 billion in annual revenue, up 27% in constant currency"
+    v = _check(call, "The Microsoft Cloud passed $110 billion in annual revenue.", ev)
+    assert v.verdict == "supported", v.facts
+    f = next(f for f in v.facts if f.kind == "name" and f.text == "Microsoft Cloud")
+    assert f.status == "found" and f.evidence.text == "Microsoft Cloud"

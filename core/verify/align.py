@@ -148,7 +148,30 @@ def word_span(src: Source, window: list[Sent], word: str) -> Span | None:
     return None
 
 
+def _whole(words: tuple[str, ...]) -> re.Pattern:
+    """A name's words in a row ("Microsoft Cloud", "Dr. Lila Chen"), any case."""
+    return re.compile(r"(?<!\w)" + r"[\s.'\u2019-]{1,3}".join(re.escape(w) for w in words) + r"(?!\w)", re.I)
+
+
+def name_span(src: Source, window: list[Sent], words: tuple[str, ...]) -> Span | None:
+    """The whole name where the window writes it in a row, else its last word (a highlight of
+    "Cloud" alone for "Microsoft Cloud" looked like a match of the whole name)."""
+    if len(words) > 1:
+        rx = _whole(words)
+        for s in window:
+            m = rx.search(src.text, s.start, s.end)
+            if m:
+                return src.span(m.start(), m.end())
+    return word_span(src, window, words[-1])
+
+
 def find_word(sources: list[Source], words: tuple[str, ...]) -> Span | None:
+    if len(words) > 1:  # the whole name first, anywhere in the cited text
+        rx = _whole(words)
+        for src in sources:
+            m = rx.search(src.text, src.lead)
+            if m:
+                return src.span(m.start(), m.end())
     word = words[-1]
     for src in sources:
         m = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", src.text[src.lead:], re.I)

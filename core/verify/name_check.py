@@ -65,7 +65,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                                     evidence=src.span(lo + swap.start, lo + swap.end)))
                 continue
         if in_window:
-            c.facts.append(Fact("name", n.surface, "found", evidence=al.word_span(src, window, n.words[-1])))
+            c.facts.append(Fact("name", n.surface, "found", evidence=al.name_span(src, window, n.words)))
             continue
         elsewhere = al.find_word(c.sources, n.words)
         # another actor: the name is nowhere in the cited text, and the passage it is about names
