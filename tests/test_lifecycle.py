@@ -217,6 +217,9 @@ def test_stored_citations_of_removed_units_say_source_removed(indexed):
     sentence = f"A cited sentence [Data: Sources ({unit['human_readable_id']})]."
     v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
     assert v.verdict == "unsupported" and v.reason == f"its sources were removed with {doc['title']}"
+    # the answer marks it "source removed" where it stands, not "unsupported" (nothing was checked)
+    from pages.components.verdicts import flag_close
+    assert "\u26a0 source removed: its sources were removed with" in flag_close(v)
 
 
 def test_remove_refuses_an_unknown_document_and_changes_nothing(indexed):

@@ -111,15 +111,21 @@ def flag_open(v: Verdict) -> str:
             f'{html.escape(failing_text(v))}">')
 
 
+def shown_verdict(v: Verdict) -> str:
+    """The verdict's word on the page: "source removed" for a sentence whose sources went with a
+    removed document (nothing was checked, so "unsupported" would say too much)."""
+    return "source removed" if v.reason.startswith("its sources were removed with") else v.verdict
+
+
 def flag_close(v: Verdict) -> str:
-    return (f'</span> <span class="sm-flag-why {v.verdict}">\u26a0 {html.escape(v.verdict)}: '
+    return (f'</span> <span class="sm-flag-why {v.verdict}">\u26a0 {html.escape(shown_verdict(v))}: '
             f'{html.escape(failing_text(v))}</span>')
 
 
 def flag_markdown(v: Verdict) -> tuple[str, str]:
     """Streamlit markdown that marks a sentence: a coloured background and a badge with why."""
     colour = "red" if v.verdict in ("contradicted", "fabricated") else "orange"
-    return f":{colour}-background[", f"] :{colour}-badge[\u26a0 {ui.md(v.verdict)}: {ui.md(failing_text(v))}]"
+    return f":{colour}-background[", f"] :{colour}-badge[\u26a0 {ui.md(shown_verdict(v))}: {ui.md(failing_text(v))}]"
 
 
 def trust_html(counts: dict[str, int], fabricated: list[str], judge: str = "offline") -> str:
