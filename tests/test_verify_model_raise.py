@@ -1,4 +1,5 @@
-"""The model judge confirms or lowers the offline verdict, never raises it (Qwen 1.5B's readings
+"""The model judge confirms the offline verdict or lowers a supported one, never raises it nor
+moves a flagged one (Qwen 1.5B's readings
 above the offline verdict were wrong 17 times in 26 on four labelled sets, also when asked about
 the missing clause alone): its reading is said in the reason. Through a real local HTTP server
 (tests/openai_server.py) with a model that says "supported" to any whole claim and "partial" to
@@ -73,6 +74,18 @@ def test_a_reading_below_the_offline_verdict_lowers_it(llm):
     assert offline.verdict == "supported"
     assert v.verdict == "partial" and v.judge == "model" and v.reason == "the year it compares with"
     assert doc[v.char_start:v.char_end] == v.best_sentence
+
+
+def test_a_flagged_sentence_keeps_the_offline_verdict(llm):
+    """Below a flag the model lowers nothing: a partial sentence the model calls unsupported
+    stays partial (its one such move on claims_fresh13 made the combined judge worse)."""
+    model, server = llm
+    doc = read_doc(MSFT)
+    claim = "LinkedIn revenue increased 10%, and LinkedIn doubled its spending on office furniture"
+    offline, v = _both(model, doc, claim, "LinkedIn revenue increased 10%")
+    assert offline.verdict == "partial", offline.reason
+    assert v.verdict == "partial" and v.judge == "offline", (v.verdict, v.reason)
+    assert "the model reads it as unsupported; a sentence already flagged keeps the offline verdict" in v.reason
 
 
 def test_a_word_for_word_quote_is_not_sent_to_the_model(llm):

@@ -6,8 +6,9 @@ A verdict stands only with a quote that is in a passage (whitespace aside; the s
 document's own text); otherwise the offline verdict stands, marked so. What the model cannot
 know it is never asked: a name no document holds is fabricated by the offline check, and a
 sentence the offline judge found contradicted (a number, actor, date or polarity against the
-source's span) stays contradicted. The model confirms or lowers the offline verdict, never
-raises it: its reading above the offline verdict is kept in the reason (see RAISE). Calls are
+source's span) stays contradicted. The model confirms the offline verdict or lowers a supported one,
+never raises it, nor moves a flagged one: its other readings are kept in the reason (RAISE,
+LOWER). Calls are
 cached like every call (core.llm.client)."""
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ VERDICTS = ("supported", "partial", "unsupported", "contradicted")
 # build radios"; "... because he suspected Taylor of sabotaging the base's power").
 # A model's reading above the offline verdict is said, not taken.
 RAISE = "the model reads it as {}; a model's reading does not raise the offline verdict"
+# Below a flag the model's reading is no better than chance: on every stored Qwen run (claims
+# sets fresh2-13) its moves from partial to unsupported were right 2 times and wrong 2 times, and
+# on claims_fresh13 its one such move made the combined judge worse than the offline one. A
+# sentence the offline judge already flags stays as flagged; the model lowers only an accepted one.
+LOWER = "the model reads it as {}; a sentence already flagged keeps the offline verdict"
 PASSAGE_CHARS = 1600   # around the best sentence, per passage
 MAX_PASSAGES = 3
 
@@ -94,6 +100,8 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
     verdict = str(obj.get("verdict")).lower().strip()
     if verdict in RANK and RANK[verdict] > RANK.get(offline.verdict, 0):
         return _stands(offline, RAISE.format(verdict))
+    if offline.verdict != "supported" and verdict != offline.verdict:
+        return _stands(offline, LOWER.format(verdict))
     quotes = obj.get("quotes") or []
     if isinstance(quotes, str):
         quotes = [quotes]
