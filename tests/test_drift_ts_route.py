@@ -173,5 +173,7 @@ def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_questio
     assert route_question(q, ["Microsoft"], background_titles=["Microsoft"]).method == "global"
     assert route_question(q, ["Microsoft"]).method == "local"  # a name few units hold: narrow
     assert route_question("Who is Microsoft?", ["Microsoft"], background_titles=["Microsoft"]).method == "local"
+    assert route_question("Who is Microsoft?", ["Microsoft"], available=("global", "local", "basic"),
+                          background_titles=["Microsoft"]).method == "local"  # a graph to walk, not passages
     narrow = route(store, "What did Amy Hood say about the quarter?")
     assert narrow.method == "local" and "Amy Hood" in narrow.reason.title(), narrow.reason

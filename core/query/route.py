@@ -132,7 +132,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
         else:
             method, how = ("basic" if "basic" in available else "local"), "the closest passages (no community reports)"
     else:
-        if sig["entities"] or sig["names"] or sig["concepts"] or "basic" not in available:
+        if sig["entities"] or sig["names"] or sig["concepts"] or sig["background"] or "basic" not in available:
             method, how = "local", "local search (the neighbourhood in the graph of what it names)"
         else:
             method, how = "basic", "basic search (the passages most like the question)"
