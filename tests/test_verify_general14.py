@@ -196,3 +196,18 @@ def test_a_name_found_is_highlighted_whole():
     assert v.verdict == "supported", v.facts
     f = next(f for f in v.facts if f.kind == "name" and f.text == "Microsoft Cloud")
     assert f.status == "found" and f.evidence.text == "Microsoft Cloud"
+
+
+def test_not_a_but_b_reverses_a_rather_than_b():
+    """"not one of confrontation or conquest, but of connection" prefers connection: a claim
+    preferring confrontation to connection is contradicted; "not only ... but" is no preference."""
+    dulce = _doc(DULCE)
+    ev = "The path forward would not be one of confrontation or conquest, but of connection and comprehension."
+    v = _check(dulce, "Alex concluded that the way ahead had to be one of confrontation and conquest rather "
+                      "than connection.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "rather than connection" in _fact(v, "polarity", "contradicted").text
+    v = _check(dulce, "Alex concluded that the way ahead had to be one of connection rather than confrontation.", ev)
+    assert _fact(v, "polarity", "contradicted") is None, v.facts
+    from core.verify.polarity import _comparisons
+    assert _comparisons("It is not only fast but cheap.") == []

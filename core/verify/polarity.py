@@ -192,33 +192,51 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
     return ev_neg, flips, ev_scopes, flip_at
 
 
-_COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)|\b(\w+)\s+rather\s+than\s+(\w+)"
-                      r"|\b(\w+)\s+instead\s+of\s+(\w+)", re.I)
+_COMPARE = re.compile(r"\b(more|less)\s+(\w+)\s+than\s+(\w+)"
+                      r"|\b(\w+)(?:\s+(?:and|or)\s+(\w+))?\s+rather\s+than\s+(\w+)(?:\s+(?:and|or)\s+(\w+))?"
+                      r"|\b(\w+)\s+instead\s+of\s+(\w+)"
+                      # "not one of confrontation or conquest, but of connection": B over A
+                      r"|\bnot\s+(?:be\s+)?(?:one\s+of\s+|of\s+|a\s+|an\s+|the\s+)?(?!only\b|just\b|merely\b|simply\b|also\b)(\w+)(?:\s+(?:or|and|nor)\s+(\w+))?"
+                      r"\s*,?\s+but\s+(?:one\s+of\s+|of\s+|a\s+|an\s+|the\s+|rather\s+)?(\w+)(?:\s+(?:and|or)\s+(\w+))?", re.I)
 
 
-def _comparisons(text: str) -> list[tuple[str, str, int, int]]:
-    """(preferred, dispreferred, start, end) of "more A than B", "A rather than B", "A instead of
-    B" ("less A than B" prefers B), as stems."""
+def _comparisons(text: str) -> list[tuple[frozenset[str], frozenset[str], int, int]]:
+    """(preferred, dispreferred, start, end) of "more A than B", "A (and A2) rather than B",
+    "A instead of B", "not B (or B2) but A" ("less A than B" prefers B), as stems."""
+    def st(*ws: str | None) -> frozenset[str]:
+        return frozenset(fx.canon(stem(w.lower())) for w in ws if w)
     out = []
     for m in _COMPARE.finditer(text):
-        if m.group(1):
-            a, b = m.group(2), m.group(3)
-            if m.group(1).lower() == "less":
+        g = m.groups()
+        if g[0]:
+            a, b = st(g[1]), st(g[2])
+            if g[0].lower() == "less":
                 a, b = b, a
-        elif m.group(4):
-            a, b = m.group(4), m.group(5)
+        elif g[3]:
+            a, b = st(g[3], g[4]), st(g[5], g[6])
+        elif g[7]:
+            a, b = st(g[7]), st(g[8])
         else:
-            a, b = m.group(6), m.group(7)
-        out.append((fx.canon(stem(a.lower())), fx.canon(stem(b.lower())), m.start(), m.end()))
+            a, b = st(g[11], g[12]), st(g[9], g[10])
+        out.append((a, b, m.start(), m.end()))
     return out
 
 
 def reversed_comparison(claim: str, src, window: list) -> Fact | None:
     """The sentence prefers A to B where the passage prefers B to A ("hostile rather than
-    curious" against "more curious than hostile")."""
+    curious" against "more curious than hostile"; "confrontation rather than connection" against
+    "not confrontation or conquest, but connection")."""
     mine = _comparisons(claim)
     if not mine:
         return None
+    for s in window:
+        for a, b, x, y in _comparisons(src.text[s.start:s.end]):
+            for ca, cb, cx, cy in mine:
+                if ca & b and cb & a and not (ca & cb):
+                    return Fact("polarity", claim[cx:cy], "contradicted",
+                                f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
+                                evidence=src.span(s.start, s.end))
+    return None
     for s in window:
         for a, b, x, y in _comparisons(src.text[s.start:s.end]):
             for ca, cb, cx, cy in mine:
