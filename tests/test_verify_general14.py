@@ -211,3 +211,14 @@ def test_not_a_but_b_reverses_a_rather_than_b():
     assert _fact(v, "polarity", "contradicted") is None, v.facts
     from core.verify.polarity import _comparisons
     assert _comparisons("It is not only fast but cheap.") == []
+
+
+def test_a_figure_whose_subject_follows_it_is_that_subjects():
+    """The figure's own subject may follow it ("91 of the Fortune 100 use Teams", "nearly 225
+    million Windows 10 and Windows 11 PCs"): it is not given to the next figure's subject."""
+    call = _doc(CALLS, "TranscriptFY24Q3.txt")
+    ev = "Copilot in Windows is now available on nearly 225 million Windows 10 and Windows 11 PCs, up 2X quarter-over-quarter."
+    v = _check(call, "The number of Windows 10 and Windows 11 machines that can run Copilot in Windows has doubled "
+                     "since the previous quarter to almost 225 million.", ev)
+    assert _fact(v, "number", "contradicted") is None, v.facts
+    assert v.verdict == "supported", v.facts
