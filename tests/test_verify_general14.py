@@ -222,3 +222,13 @@ def test_a_figure_whose_subject_follows_it_is_that_subjects():
                      "since the previous quarter to almost 225 million.", ev)
     assert _fact(v, "number", "contradicted") is None, v.facts
     assert v.verdict == "supported", v.facts
+
+
+def test_as_many_negations_across_the_sentences_compared_are_no_reversal():
+    carol = _doc(CAROL)
+    ev = "'Why, it isn't possible,' said Scrooge, 'that I can have slept through a whole day"
+    v = _check(carol, "Scrooge told himself it could not be that he had slept through an entire day and deep "
+                      "into the next night, nor that something had befallen the sun so that this was twelve noon.", ev)
+    assert _fact(v, "polarity", "contradicted") is None, v.facts
+    v = _check(carol, "Scrooge said it was possible that anything had happened to the sun.", ev)
+    assert v.verdict == "contradicted", v.facts

@@ -89,8 +89,9 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         flips = [direct]
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
-    elif not flips and fx.negation_positions(claim) and \
-            len(fx.negation_positions(claim)) == len(fx.negation_positions(src.text[best.start:best.end])):
+    elif not flips and fx.negation_positions(claim) and len(fx.negation_positions(claim)) in (
+            len(fx.negation_positions(src.text[best.start:best.end])),
+            sum(len(fx.negation_positions(src.text[s.start:s.end])) for s in window if s.terms & terms)):
         # as many negations on either side, none of them reversing a word of the other ("he did
         # not yet show the hard, severe features" against "His face had not the harsh and rigid
         # lines"): their reach missed each other's words, which proves no reversal
