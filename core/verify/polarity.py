@@ -74,6 +74,7 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     wterms = frozenset().union(*(s.terms for s in window))
     claim_scopes = _scopes(claim, wterms, mapping)
     claim_neg = [(x, y) for x, y, _, _ in claim_scopes]
+    n_claim_neg = len(fx.negation_positions(claim))  # all of them, governing something or not
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
     # the sentences around the best one count only when it does not say all of the claim itself
@@ -89,14 +90,14 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         flips = [direct]
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
-    elif not flips and fx.negation_positions(claim) and len(fx.negation_positions(claim)) in (
+    elif not flips and n_claim_neg and n_claim_neg in (
             len(fx.negation_positions(src.text[best.start:best.end])),
             sum(len(fx.negation_positions(src.text[s.start:s.end])) for s in window if s.terms & terms)):
         # as many negations on either side, none of them reversing a word of the other ("he did
         # not yet show the hard, severe features" against "His face had not the harsh and rigid
         # lines"): their reach missed each other's words, which proves no reversal
         return None
-    elif not flips and len(fx.negation_positions(claim)) > len(claim_neg):
+    elif not flips and n_claim_neg > len(claim_neg):
         # a negation of the claim's that governs nothing the window says ("neither good-looking
         # nor smartly turned out" against "not a handsome family"): the count cannot pair the two
         # sides' negations, so a negation of the source's alone proves no reversal
@@ -234,14 +235,6 @@ def reversed_comparison(claim: str, src, window: list) -> Fact | None:
         for a, b, x, y in _comparisons(src.text[s.start:s.end]):
             for ca, cb, cx, cy in mine:
                 if ca & b and cb & a and not (ca & cb):
-                    return Fact("polarity", claim[cx:cy], "contradicted",
-                                f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
-                                evidence=src.span(s.start, s.end))
-    return None
-    for s in window:
-        for a, b, x, y in _comparisons(src.text[s.start:s.end]):
-            for ca, cb, cx, cy in mine:
-                if (ca, cb) == (b, a) and ca != cb:
                     return Fact("polarity", claim[cx:cy], "contradicted",
                                 f"the source says \u201c{src.text[s.start + x:s.start + y]}\u201d",
                                 evidence=src.span(s.start, s.end))
