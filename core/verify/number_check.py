@@ -6,6 +6,8 @@ year" for "twelve months") or a figure another cited passage gives in a sentence
 claim's subject -> found. `c` and `a` are the judge's claim and alignment records."""
 from __future__ import annotations
 
+import re
+
 from core.query.support import stem
 from core.verify import align as al
 from core.verify import figures as fg
@@ -125,7 +127,7 @@ def check_numbers(c, a, aligned: float) -> None:
             c.facts.append(Fact("number", num.surface, "not found"))
 
 
-_WORD = __import__("re").compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _around(text: str, start: int, end: int, k: int = 6) -> set[str]:

@@ -376,18 +376,14 @@ def _check_polarity(c: _Claim, a: _Aligned) -> None:
     pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping) \
         or polarity.reversed_comparison(c.claim, a.src, a.window)
     if pol is None:
-        flip = expectations.reversed_result(c.claim, a.src.text[part.start:part.end])
-        if flip is not None:  # "beat expectations" where the passage "fell short of expectations"
-            word, lo, hi = flip
-            pol = Fact("polarity", word, "contradicted",
-                       f"the source says \u201c{a.src.text[part.start + lo:part.start + hi]}\u201d",
-                       evidence=a.src.span(part.start, part.end))
-    if pol is None and not fx.negation_positions(c.claim):
-        felt = sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end])
-        if felt is not None:  # "resented" where the passage says "appreciating" (core.verify.sentiment)
-            word, lo, hi = felt
-            pol = Fact("polarity", word, "contradicted",
-                       f"the source says \u201c{a.src.text[part.start + lo:part.start + hi]}\u201d",
+        piece = a.src.text[part.start:part.end]
+        # "beat expectations" where the passage "fell short of expectations"; else "resented"
+        # where it says "appreciating" (core.verify.sentiment), for a claim without a negation
+        hit = expectations.reversed_result(c.claim, piece) \
+            or (None if fx.negation_positions(c.claim) else sentiment.reversed_feeling(c.claim, piece))
+        if hit is not None:
+            word, lo, hi = hit
+            pol = Fact("polarity", word, "contradicted", f"the source says \u201c{piece[lo:hi]}\u201d",
                        evidence=a.src.span(part.start, part.end))
     if pol is not None:
         c.facts.append(pol)
