@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from core.query.citations import Ref, sentences_with_citations
+from core.query.citations import Citation, Ref, sentences_with_citations
 from core.query.resolve import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence, new_versions, trust_line
@@ -36,31 +36,33 @@ def set_judge(resolver: Resolver, judge, name: str) -> None:
     resolver._sm_judge = (judge, name)
 
 
+def _judge_fn(resolver: Resolver):
+    """The judge the page set for this resolver (set_judge), else the offline one."""
+    judge = _judge(resolver)
+    if judge and judge[0] is not None:
+        return judge[0]
+    from core.verify.offline import judge as fn
+    return fn
+
+
 def chip_verdict(resolver: Resolver, kind: str, id: int, sentence: str) -> Verdict | None:
-    """The verdict of a sentence against one reference (None: nothing to judge against)."""
+    """The verdict of a sentence against one reference (None: nothing to judge against). A
+    source whose document was replaced is judged against the new version, as the sentence is
+    (core.verify.reports.judge_sentence says so in the reason)."""
     cache = getattr(resolver, "_sm_chip", None)
     if cache is None:
         cache = resolver._sm_chip = {}
     key = (kind, id, sentence)
     if key not in cache:
         res = resolver.resolve(Ref(kind, id))
-        newer = new_versions(resolver.store, [res.removed]) if res.record is None and res.removed else []
-        if newer:  # its document was replaced: judged against the new version, and said so
-            judge = _judge(resolver)
-            fn = judge[0] if judge else None
-            if fn is None:
-                from core.verify.offline import judge as fn
-            v = fn(sentence, newer[:80], [], names=names_for(resolver))
-            v.reason = f"checked against the new version of {res.removed}" + (f"; {v.reason}" if v.reason else "")
-            cache[key] = v
+        if res.record is None and res.removed and new_versions(resolver.store, [res.removed], limit=1):
+            cache[key] = judge_sentence(resolver, sentence, [Citation("", 0, 0, [Ref(kind, id)])],
+                                        _judge_fn(resolver), names_for(resolver))
         elif res.record is None or (not res.text_units and not res.record_texts()):
             cache[key] = None
         else:
-            judge = _judge(resolver)
-            fn = judge[0] if judge else None
-            if fn is None:
-                from core.verify.offline import judge as fn
-            cache[key] = fn(sentence, res.text_units[:80], res.record_texts(), names=names_for(resolver))
+            cache[key] = _judge_fn(resolver)(sentence, res.text_units[:80], res.record_texts(),
+                                             names=names_for(resolver))
     return cache[key]
 
 
@@ -69,10 +71,7 @@ def sentence_flags(resolver: Resolver, text: str) -> list[tuple[int, int, Verdic
     support it (unsupported, contradicted or fabricated)."""
     sents = sentences_with_citations(text)
     resolver.prefetch(r for _, _, cites in sents for c in cites for r in c.refs)
-    judge = _judge(resolver)
-    fn = judge[0] if judge else None
-    if fn is None:
-        from core.verify.offline import judge as fn
+    fn = _judge_fn(resolver)
     out = []
     for sentence, (s, e), cites in sents:
         refs = [r for c in cites for r in c.refs if r.id is not None]
