@@ -102,16 +102,21 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
         return "broad", f"it asks about the corpus as a whole ({cues})"
     if narrow > 0:
         if sig["entities"]:
-            what = "it names " + ", ".join(t.title() if t.isupper() else t for t in sig["entities"][:3])
+            what = "it names " + ", ".join(_shown(t) for t in sig["entities"][:3])
         elif sig["names"] or sig.get("concepts") or sig.get("background"):
             what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])]
-                                            + [t.title() if t.isupper() else t for t in sig.get("background", [])])[:3])
+                                            + [_shown(t) for t in sig.get("background", [])])[:3])
         elif sig["opening"]:
             what = f'it asks "{sig["opening"][0]}..." about one thing'
         else:
             what = "it asks for a specific fact"
         return "narrow", what
     return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
+
+
+def _shown(title: str) -> str:
+    """An entity title as the reason names it: "MARIA OKAFOR" as "Maria Okafor"."""
+    return title.title() if title.isupper() else title
 
 
 def route_question(question: str, entity_titles: list[str] | None = None, has_reports: bool = True,
