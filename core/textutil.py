@@ -41,13 +41,14 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     fence) or after a short line; English . ! ? (not after Mr. Dr. St. e.g. or an initial) before
     whitespace and a capital; Chinese 。！？；."""
     spans: list[tuple[int, int]] = []
-    for p0, p1 in _blocks(text):
+    for p0, p1 in paragraph_spans(text):
         for l0, l1 in _lines(text, p0, p1):
             _split_block(text, l0, l1, spans)
     return spans
 
 
-def _blocks(text: str):
+def paragraph_spans(text: str):
+    """(start, end) of each paragraph: the text between blank lines."""
     pos = 0
     for m in _PARA.finditer(text):
         yield pos, m.start()

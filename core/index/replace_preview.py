@@ -7,14 +7,11 @@ here writes to the store; the texts stay plain strings (a caller renders them es
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 
 from core.index.chunk_stage import unit_rows
 from core.store.db import Store
-
-_PARA = re.compile(r"\n[ \t]*\n")
-
+from core.textutil import paragraph_spans
 
 @dataclass
 class ParagraphChange:
@@ -59,7 +56,9 @@ class ReplacePreview:
 
 
 def paragraphs(text: str) -> list[str]:
-    return [" ".join(p.split()) for p in _PARA.split(text or "") if p.strip()]
+    """The paragraphs, their whitespace folded (a change of spacing alone is no change)."""
+    text = text or ""
+    return [" ".join(text[a:b].split()) for a, b in paragraph_spans(text) if text[a:b].strip()]
 
 
 def paragraph_changes(old: str, new: str) -> list[ParagraphChange]:
