@@ -106,7 +106,6 @@ def carol() -> dict:
         from core.verify.names import Names
         from core.verify.offline import judge
         resolver, names = Resolver(store), Names(store)
-        sample = next(f for f in r.unsupported if f["report"] == r.reports[-1].report) if r.unsupported else None
         res = resolver.resolve(__import__("core.query.citations", fromlist=["Ref"]).Ref("Reports", r.reports[0].report))
         t1, c1 = time.perf_counter(), time.process_time()
         judge("Scrooge sees Marley's ghost on Christmas Eve.", res.text_units[:80], res.record_texts(), names=names)
@@ -122,7 +121,6 @@ def carol() -> dict:
     print("  the ten least supported reports:")
     for t in r.reports[:10]:
         print(f"    report {t.report} (community {t.community}) {t.title[:60]}: {t.line()}")
-    del sample
     return {"summary": r.summary(), "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
             "chip_ms": round(chip_ms, 1), "chip_cpu_ms": round(chip_cpu_ms, 1), "others_flagged_share": round(bad / max(1, n), 3),
             "least_supported": [t.to_dict() for t in r.reports[:10]]}

@@ -42,6 +42,16 @@ def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
     for n in names:
         if _speaks(claim, n) or _INVERTED.search(claim[max(0, n.start - 40):n.start]):
             return n
+    # the sentence's subject doing one thing and then saying ("Sam Rivera turned on Cruz and
+    # insisted", "Taylor Cruz was the one who broke the silence to announce"), within its clause
+    for n in names:
+        head = re.sub(r"^(?:it\s+was|it\s+is|and|but|then)\s+", "", claim[:n.start].strip().lower())
+        if len(head.split()) > 2 or n.initial:
+            continue
+        m = _SAY.search(claim, n.end, n.end + 70)
+        if m and not re.search(r"[,.;:!?\"\u201c\u201d]|\b(?:that|which|because|while|whom)\b", claim[n.end:m.start()]):
+            return n
+        break
     return None
 
 
@@ -69,6 +79,12 @@ def _speaks(text: str, n: fx.Name) -> bool:
     return False
 
 
+# verbs of saying in any form, for a subject's later verb ("broke the silence to announce")
+_SAY = re.compile(r"\b(?:say|says|said|tell|tells|told|ask|asks|asked|repl(?:y|ies|ied)|answer(?:s|ed)?|"
+                  r"announc(?:e|es|ed)|insist(?:s|ed)?|declar(?:e|es|ed)|explain(?:s|ed)?|suggest(?:s|ed)?|"
+                  r"warn(?:s|ed)?|admit(?:s|ted)?|argu(?:e|es|ed)|remark(?:s|ed)?|recall(?:s|ed)?|"
+                  r"propos(?:e|es|ed)|urg(?:e|es|ed)|respond(?:s|ed)?|exclaim(?:s|ed)?|cr(?:y|ies|ied)|"
+                  r"shout(?:s|ed)?|whisper(?:s|ed)?|mutter(?:s|ed)?|snap(?:s|ped)|point(?:s|ed)? out)\b", re.I)
 _ASIDE = re.compile(r",\s+(?!and\b|or\b|but\b)[^,.;:!?\"\u201c\u201d'\n]{3,80},\s+")
 
 

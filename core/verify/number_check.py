@@ -28,12 +28,14 @@ def _number_passage(c, a, pieces: list, num: fg.Number, aligned: float) -> tuple
         if len(pieces) > 1 and at <= num.start < at + len(piece):
             ct = paraphrase.terms(piece, c.mapping)
             loc = al.best(c.sources, ct) if ct else None
+            pt = frozenset(t for t in ct if t not in c.name_words or t in c.acronyms)
+            if loc is not None and not pt & loc[0].sents[loc[1]].terms:
+                loc = None  # a clause that only names its subject ("X said he was about 12") is the claim's
             if loc is not None:
                 nsrc = loc[0]
                 w = al.window(loc[0], loc[1], ct)
                 nwlo, nwhi = w[0].start, w[-1].end
                 wt = frozenset().union(*(x.terms for x in w))
-                pt = frozenset(t for t in ct if t not in c.name_words or t in c.acronyms)
                 nstrong = bool(pt) and len(pt & wt) / len(pt) >= aligned
             break
         offset = max(offset, at + len(piece)) if at >= 0 else offset
@@ -70,6 +72,15 @@ def check_numbers(c, a, aligned: float) -> None:
         ordered = sorted(wnums, key=lambda p: not (nsrc is a.src and a.best.start <= p[0].start < a.best.end))
         cands = [x for x, _ in ordered if fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)]
         rival = _closest(c.claim, num, cands, nsrc.text) if nstrong else None
+        if rival is None and not hits:
+            # a figure in the claim figure's own slot, in the compared sentence or next to it
+            # even where no content word is shared ("He came here when he was 17.")
+            lo, hi = a.src.sents[max(0, a.i - 1)].start, a.src.sents[min(len(a.src.sents) - 1, a.i + 1)].end
+            near = [x for x in al.numbers(a.src.text) if lo <= x.start < hi and x.start >= a.src.lead
+                    and fg.comparable(num, x) and not any(fg.same_number(x, y) for y in c.nums)]
+            slot = _same_slot(c, num, near, a.src.text)
+            if slot is not None:
+                rival, nsrc = slot, a.src
         if rival is not None and a.strong and not (nsrc is a.src and a.best.start <= rival.start < a.best.end):
             # the sentence the whole claim is compared with gives another value of this kind: that
             # is the rival, not one from the clause's own best sentence elsewhere ("Revenue was
@@ -150,6 +161,28 @@ def _closest(claim: str, num: fg.Number, cands: list[fg.Number], text: str) -> f
               for x in cands]
     best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best] if scores[best] >= scores[0] + 2 else cands[0]
+
+
+_SLOT_STOP = frozenset("the and was were had has have for with that this are but his her their its" .split())
+
+
+def _slot(text: str, start: int, end: int) -> tuple[set[str], set[str]]:
+    before = [w.lower() for w in _WORD.findall(text[max(0, start - 40):start])[-3:]]
+    after = [w.lower() for w in _WORD.findall(text[end:end + 40])[:3]]
+    return {stem(w) for w in before}, {stem(w) for w in after}
+
+
+def _same_slot(c, num: fg.Number, cands: list[fg.Number], text: str) -> fg.Number | None:
+    """In a passage only loosely aligned with the claim, a figure standing in the claim figure's
+    own slot: two of the three words before it, or two after it, the same."""
+    if any(fg.same_number(num, x) for s in c.sources for x in al.numbers(s.text)):
+        return None
+    mb, ma = _slot(c.claim, num.start, num.end)
+    for x in cands:
+        xb, xa = _slot(text, x.start, x.end)
+        if len(mb & xb) >= 2 or len(ma & xa) >= 2:
+            return x
+    return None
 
 
 def _in_figure_sentences(c, num: fg.Number) -> tuple[Source, int, int] | None:
