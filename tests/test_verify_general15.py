@@ -9,6 +9,7 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   ("Alex pivoted on his heel ... \"This isn't mysticism, Cruz. ...\""), and a sentence's subject
   who does one thing and then speaks ("turned on Cruz and insisted", "was the one who broke the
   silence to announce") is the sentence's speaker;
+- a negation said with a cue on one side and by a word of negative sense next to the negated word on the other ("stayed much the same" for "haven't changed") is no reversal by count alone;
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
   (was 0.4): the blind claim sets' paraphrases share fewer words than the first sets' did; a
   clause about a name the cited text holds, matched only by a sentence that does not name it,
@@ -79,3 +80,13 @@ def test_a_paraphrase_sharing_a_quarter_of_its_words_is_supported():
     v = _check(dulce, "Alex Mercer agreed that mirroring the signals was the simple bit, and said the team "
                       "would leave Dulce base before dawn.", ev)
     assert v.verdict in ("partial", "unsupported"), v.facts
+
+
+def test_a_negation_said_by_a_word_of_negative_sense_is_no_reversal():
+    part = _doc(PODCASTS, "Phil_Spencer-part2.txt")
+    ev = "My wife likes to say that I haven’t changed much in the years."
+    v = _check(part, "Phil Spencer's wife often remarks that he has stayed much the same as the years went by.", ev)
+    assert v.verdict != "contradicted", v.facts
+    # the reversal said outright still is one
+    v = _check(part, "Phil Spencer's wife likes to say that he has changed a lot over the years.", ev)
+    assert v.verdict == "contradicted", v.facts

@@ -102,6 +102,13 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         # nor smartly turned out" against "not a handsome family"): the count cannot pair the two
         # sides' negations, so a negation of the source's alone proves no reversal
         return None
+    piece = src.text[best.start:best.end]
+    if not flips and not direct and (
+            ev_neg and not claim_neg and _implicit_at(claim, piece, {t for _, _, g, _ in ev_scopes for t in g}, mapping)
+            or claim_neg and not ev_neg and _implicit_at(piece, claim, {t for _, _, g, _ in claim_scopes for t in g})):
+        # the side without a cue says it with a word of negative sense ("had little enthusiasm"
+        # for "didn't", "stayed much the same" for "haven't changed"): no count proves a reversal
+        return None
     if flips:
         at = flips[0]
     elif ev_neg:
@@ -115,6 +122,22 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         note, sent = "the source says it without the negation", best
     what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
     return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
+
+
+_IMPLICIT = re.compile(r"\b(?:little|few|rarely|seldom|refus(?:e|es|ed|ing)|avoid(?:s|ed|ing)?|unable|"
+                       r"impossible|unchanged|the same|too\s+\w+\s+to|instead|rather than|other than|"
+                       r"declin(?:e|es|ed|ing) to|ceased?)\b", re.I)
+
+
+def _implicit_at(text: str, other: str, governed: set[str], mapping: dict[str, str] | None = None) -> bool:
+    """Does the side without a cue say the negation by a word of negative sense next to (within
+    30 characters of) a word the other side's negation governs, a word the other side lacks?"""
+    hits = [m for m in _IMPLICIT.finditer(text) if not re.search(rf"\b{re.escape(m.group(0))}\b", other, re.I)]
+    if not hits or not governed:
+        return False
+    at = [a for t, a, _ in fx.content_terms(text)
+          if t in governed or (mapping or {}).get(text[a:a + 40].split()[0].lower().strip(".,;:!?"), "") in governed]
+    return any(abs(m.start() - a) <= 30 or abs(m.end() - a) <= 30 for m in hits for a in at)
 
 
 def _same_side(st: str, opposites: frozenset[str], confirmed) -> bool:
