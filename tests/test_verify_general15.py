@@ -8,7 +8,10 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - the speaker of a quotation is the name opening the paragraph's sentence that leads into it
   ("Alex pivoted on his heel ... \"This isn't mysticism, Cruz. ...\""), and a sentence's subject
   who does one thing and then speaks ("turned on Cruz and insisted", "was the one who broke the
-  silence to announce") is the sentence's speaker;
+  silence to announce", "directed", "crying") is the sentence's speaker; a pronoun speaker ("they
+  commanded") is also the voice two sentences before ("Taylor Cruz's sharp voice cut through"),
+  and the one person the sentence leading into a quotation names speaks it ("A hint of a smile
+  touched Jordan's face. \"Understood. ...\"");
 - a negation said with a cue on one side and by a word of negative sense next to the negated word on the other ("stayed much the same" for "haven't changed") is no reversal by count alone;
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
   (was 0.4): the blind claim sets' paraphrases share fewer words than the first sets' did; a
@@ -90,3 +93,46 @@ def test_a_negation_said_by_a_word_of_negative_sense_is_no_reversal():
     # the reversal said outright still is one
     v = _check(part, "Phil Spencer's wife likes to say that he has changed a lot over the years.", ev)
     assert v.verdict == "contradicted", v.facts
+
+
+def test_a_pronoun_speaker_is_the_voice_before_it():
+    dulce = _doc(DULCE)
+    ev = ("From across the room, Taylor Cruz's sharp voice cut through the hum. \"Then it's learning or, "
+          "possibly worse, baiting us. Proceed with extreme caution,\" they commanded,")
+    v = _check(dulce, "\"Proceed with extreme caution,\" Sam Rivera called out from across the room, warning that "
+                      "the code was learning or, worse, baiting them.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Taylor Cruz" in _fact(v, "name", "contradicted").note
+    v = _check(dulce, "\"Proceed with extreme caution,\" Taylor Cruz called out from across the room, warning "
+                      "that the code was learning or, worse, baiting them.", ev)
+    assert v.verdict != "contradicted", v.facts
+
+
+def test_a_speaker_who_directed_and_one_crying_out():
+    dulce = _doc(DULCE)
+    ev = ("Alex materialized behind them, his presence a stable beacon amidst the technological whirlwind. "
+          "\"Look for patterns, anomalies. Anything that might resemble a handshake protocol in their "
+          "communications,\" he directed")
+    v = _check(dulce, "Sam Rivera directed Jordan to look for anything that might resemble a handshake protocol "
+                      "in the communications.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Alex" in _fact(v, "name", "contradicted").note
+    carol = _doc(CAROL)
+    ev = "'Hilli-ho!' cried old Fezziwig, skipping down from the high desk with\nwonderful agility."
+    v = _check(carol, "It was Dick who skipped nimbly down from the high desk crying 'Hilli-ho!' and told the "
+                      "lads to clear away and make plenty of room.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Fezziwig" in _fact(v, "name", "contradicted").note
+
+
+def test_the_one_person_named_before_a_quotation_speaks_it():
+    dulce = _doc(DULCE)
+    ev = ("A hint of a smile touched Jordan's face, a small acknowledgment of the monumental task at hand. "
+          "\"Understood. I'm balancing the signal's syntax with our algorithms.")
+    v = _check(dulce, "Alex Mercer said he was balancing the signal's syntax with their algorithms and that it "
+                      "could be an invitation.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Jordan" in _fact(v, "name", "contradicted").note
+    v = _check(dulce, "Jordan said they were balancing the signal's syntax with their algorithms and that it "
+                      "could be an invitation.", ev)
+    assert v.verdict != "contradicted", v.facts

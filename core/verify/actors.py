@@ -24,7 +24,8 @@ SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|an
                 "muttered|observed|responded|commented|suggested|argued|warned|praised|thanked|"
                 "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged|mused|murmured|"
                 "snapped|retorted|countered|commanded|sighed|mumbled|stammered|yelled|screamed|cautioned|intoned|"
-                "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued|inquired|enquired|started|began|went on")
+                "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued|inquired|enquired|started|began|went on(?!\\s+to\\b)|"
+                "directed|instructed")
 _VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
 # "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
 _AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?(?:old\s+|young\s+|little\s+|poor\s+|dear\s+)?$", re.I)
@@ -84,7 +85,9 @@ _SAY = re.compile(r"\b(?:say|says|said|tell|tells|told|ask|asks|asked|repl(?:y|i
                   r"announc(?:e|es|ed)|insist(?:s|ed)?|declar(?:e|es|ed)|explain(?:s|ed)?|suggest(?:s|ed)?|"
                   r"warn(?:s|ed)?|admit(?:s|ted)?|argu(?:e|es|ed)|remark(?:s|ed)?|recall(?:s|ed)?|"
                   r"propos(?:e|es|ed)|urg(?:e|es|ed)|respond(?:s|ed)?|exclaim(?:s|ed)?|cr(?:y|ies|ied)|"
-                  r"shout(?:s|ed)?|whisper(?:s|ed)?|mutter(?:s|ed)?|snap(?:s|ped)|point(?:s|ed)? out)\b", re.I)
+                  r"shout(?:s|ed)?|whisper(?:s|ed)?|mutter(?:s|ed)?|snap(?:s|ped)|point(?:s|ed)? out|"
+                  r"saying|telling|asking|replying|answering|announcing|insisting|declaring|explaining|"
+                  r"suggesting|warning|crying|shouting|whispering|calling out|direct(?:s|ed)|order(?:s|ed))\b", re.I)
 _ASIDE = re.compile(r",\s+(?!and\b|or\b|but\b)[^,.;:!?\"\u201c\u201d'\n]{3,80},\s+")
 
 

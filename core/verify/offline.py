@@ -310,6 +310,14 @@ def _quote_antecedent(src, i: int) -> list[tuple[str, int, int]]:
         if j < 0 or src.sents[j].start < max(src.lead, para):
             break
         got = actors.opening_name(src.text, src.sents[j].start, src.sents[j].end)
+        lead_in = not _QUOTE.search(src.text[src.sents[j].start:src.sents[j].end]) \
+            and _QUOTE.search(src.text[src.sents[j].end:src.sents[j + 1].end])
+        if got is None and lead_in:
+            # the sentence leading into the quotation names one person ("A hint of a smile
+            # touched Jordan's face ... \"Understood. I'm balancing ...\"")
+            named = [n for n in fx.names(src.text[src.sents[j].start:src.sents[j].end]) if not n.initial]
+            if len(named) == 1:
+                got = (named[0].surface, src.sents[j].start + named[0].start, src.sents[j].start + named[0].end)
         if got is not None:
             between = src.text[src.sents[j].end:src.sents[i].end]
             return [got] if _QUOTE.search(between) and not _QUOTE.search(src.text[src.sents[j].start:src.sents[j].end]) else []
@@ -321,8 +329,9 @@ def _antecedent(src, i: int) -> list[tuple[str, int, int]]:
     it opens with (the nearer first), within the cited text; [] when neither opens with one."""
     for j in (i - 1, i - 2):
         if 0 <= j and src.sents[j].start >= src.lead:
-            got = actors.opening_name(src.text, src.sents[j].start, src.sents[j].end)
-            if got is not None:
+            got = actors.opening_name(src.text, src.sents[j].start, src.sents[j].end) \
+                or next(iter(actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)), None)
+            if got is not None:  # (or one who speaks there: "Taylor Cruz's sharp voice cut through")
                 return [got]
     return []
 
