@@ -13,6 +13,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   and the one person the sentence leading into a quotation names speaks it ("A hint of a smile
   touched Jordan's face. \"Understood. ...\"");
 - a negation said with a cue on one side and by a word of negative sense next to the negated word on the other ("stayed much the same" for "haven't changed") is no reversal by count alone;
+- a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
+  one negation of "spoke", not two);
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
   (was 0.4): the blind claim sets' paraphrases share fewer words than the first sets' did; a
   clause about a name the cited text holds, matched only by a sentence that does not name it,
@@ -136,3 +138,13 @@ def test_the_one_person_named_before_a_quotation_speaks_it():
     v = _check(dulce, "Jordan said they were balancing the signal's syntax with their algorithms and that it "
                       "could be an invitation.", ev)
     assert v.verdict != "contradicted", v.facts
+
+
+def test_a_negation_reaches_no_further_than_a_comma_and_for():
+    carol = _doc(CAROL)
+    ev = ("He felt that it was tall and stately when it came beside him, and that\nits mysterious presence "
+          "filled him with a solemn dread. He knew no more, for the Spirit neither spoke nor moved.")
+    v = _check(carol, "As the tall, stately figure came beside him, the Spirit spoke to Scrooge at once and "
+                      "explained what it intended.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "polarity", "contradicted").note == "the source says \u201cneither\u201d"

@@ -19,7 +19,7 @@ from core.verify.verdict import Fact
 
 REACH = 3  # a source's negation governs a claim term among the next three content words
 # a negation's reach ends where a new clause opens: "..., and", "..., but", ";"
-_SCOPE_END = re.compile(r"[;:]|,\s*(?:and|but|so|yet|while|whereas|because)\b|\bbut\b|[，；]")
+_SCOPE_END = re.compile(r"[;:]|,\s*(?:and|but|so|yet|while|whereas|because|for)\b|\bbut\b|[，；]")
 
 
 def _scopes(piece: str, terms: frozenset[str], mapping: dict[str, str] | None = None,
