@@ -41,7 +41,7 @@ def claim_speaker(claim: str, names: list[fx.Name]) -> fx.Name | None:
     """The name the sentence says spoke: followed by a verb of saying, with at most a few
     joining words between ("Karl Keirstead of UBS remarked", "Topper was the one who cried")."""
     for n in names:
-        if _speaks(claim, n) or _INVERTED.search(claim[max(0, n.start - 40):n.start]):
+        if _speaks(claim, n) or _INVERTED.search(claim[max(0, n.start - 40):n.start]) or _VOICE.match(claim[n.end:]):
             return n
     # the sentence's subject doing one thing and then saying ("Sam Rivera turned on Cruz and
     # insisted", "Taylor Cruz was the one who broke the silence to announce"), within its clause
@@ -144,17 +144,22 @@ def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
 _TITLES = frozenset("mr mrs ms miss dr sir madam lady lord old young mister master st".split())
 
 
-def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str) -> bool:
+_WIFE = re.compile(r"(?:Mrs|Miss|Ms)\b\.?", re.I)
+
+
+def same_person(a: tuple[str, ...], b: tuple[str, ...], text: str, a_surface: str = "") -> bool:
     """Do two names denote one person: a shared word, or one full name of the text holding a word
-    of each ("Alex" and "Mercer" in "Alex Mercer")?"""
+    of each ("Alex" and "Mercer" in "Alex Mercer"; but "Mrs. Cratchit", a_surface, is not the
+    "Bob" of "Bob Cratchit")?"""
     if set(a) & set(b):
         # two full names that differ in their last word are two people ("Kevin Scott" and
         # "Kevin Roose"), unless one is a title and a name ("Mr. Fezziwig")
         full = [x for x in (a, b) if len([w for w in x if w not in _TITLES]) >= 2]
         return not (len(full) == 2 and a[-1] != b[-1])
+    wife = bool(_WIFE.match(a_surface))
     for n in fx.names(text):
         w = set(n.words)
-        if w & set(a) and w & set(b):
+        if w & set(a) and w & set(b) and not (wife and not _WIFE.match(n.surface)):
             return True
     return False
 
@@ -238,3 +243,90 @@ def role_reversal(claim: str, a: fx.Name, b: fx.Name, text: str) -> tuple[fx.Nam
         return None  # each also stands in its own place ("Mrs. Cratchit kissed him, ... the two
         # young Cratchits kissed him"): a parallel, not a reversal
     return in_a, in_b
+
+
+_PRED_STOP = re.compile(r"[;:!?.]|,\s*(?:and|but|while|whereas|which|who)\b|\s(?:while|whereas)\s")
+
+
+def _predicate(text: str, start: int, k: int = 4) -> list[tuple[str, int]]:
+    """(slot word, position) of the first k content words from start to the clause's end: what a
+    sentence says its name does ("will use Azure to take its autonomous driving platform")."""
+    stop = _PRED_STOP.search(text, start, start + 160)
+    piece_end = stop.start() if stop else min(len(text), start + 160)
+    out = []
+    for m in re.finditer(r"[A-Za-z\u00c0-\u024f]+", text[start:piece_end]):
+        raw = m.group(0).lower()
+        if len(raw) > 2 and raw not in _PRED_SKIP:
+            out.append((_norm(raw), start + m.start()))
+            if len(out) == k:
+                break
+    return out
+
+
+_PRED_SKIP = frozenset(w for w in (
+    "the a an and or of to in on at for with by from is was are were be been being has have had "
+    "will would can could may might shall should do does did not its his her their our your my "
+    "this that these those it they he she we you i one who whom which then also just only "
+    "went go going come came get got make made take took too very").split())
+
+
+_AUX = frozenset("is was are were has had have will would can could may might shall should does did "
+                 "also then later".split())
+
+
+def _verb(word: str) -> bool:
+    """Does the word after a name open its predicate: an auxiliary or a verb form?"""
+    return word in _AUX or any(pos == "v" for _, pos in wordnet.bases_of(word)) and (
+        word.endswith(("ed", "s")) or word in ("ran", "went", "took", "made", "led", "sang", "got", "left", "came", "saw"))
+
+
+def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -> fx.Name | None:
+    """Another name of the passage that does what the sentence says n does: the sentence's
+    first content words after n (two or more of them, within eight words of each other) found
+    in the passage right after that other name, n nowhere before them in the passage's clause
+    ("Box will use Azure to take its autonomous driving platform worldwide" against "And Baidu
+    will use Azure to take its autonomous driving platform worldwide")."""
+    if re.search(r"[A-Z][\w.&'\u2019-]*\s*(?:,|\band|\bor|&)\s*$", claim[max(0, n.start - 40):n.start]):
+        return None  # one of a list ("Bayer, KPMG and Unilever are using"): the list does it
+    aside = _SHORT_ASIDE.match(claim, n.end, n.end + 40)
+    start = aside.end() if aside else n.end
+    first = re.match(r"\s+([a-z]+)", claim[start:start + 30])
+    if first is None or not _verb(first.group(1)):
+        return None  # n is no subject here ("using HoloLens to ...")
+    pred = _predicate(claim, start)
+    if len(pred) < 2:
+        return None
+    want = [w for w, _ in pred]
+    toks = _words(text)
+    best = None
+    for i, (w, a, _) in enumerate(toks):
+        span = {x for x, _, _ in toks[i:i + 8]}
+        if w != want[0] and not (w == want[1] and want[0] not in span):
+            continue  # from the predicate's first word (its second where the first is not said)
+        got = span & set(want)
+        if len(got) >= min(3, len(want)) and (best is None or len(got) > best[0]):
+            best = (len(got), a)
+    if best is None:
+        return None
+    at = best[1]
+    names = [m for m in fx.names(text) if m.end <= at and not (m.initial and len(m.words) == 1)]
+    if not names:
+        return None
+    m = names[-1]
+    between = text[m.end:at]
+    if at - m.end > 60 or re.search(r"[.;:!?,]", between) or len(between.split()) > 4:
+        return None
+    titled = bool(_WIFE.match(m.surface)) != bool(_WIFE.match(n.surface))  # "Mrs. Cratchit", "Bob Cratchit"
+    if set(m.words) & set(n.words) and not titled:
+        return None
+    if set(m.words) & claim_words and not titled:
+        # a name the sentence gives too does this only if the sentence does not say so of it
+        # ("Box will use ..., while Baidu plans to bring ...": the passage's two, traded)
+        other = next((x for x in fx.names(claim) if set(x.words) & set(m.words)), None)
+        if other is None or len({w for w, _ in _predicate(claim, other.end)} & set(want)) >= 2:
+            return None
+    lo = max([text.rfind(ch, 0, m.start) for ch in (".", "!", "?", ";", "\n\n")] + [0])
+    own = [w for w in n.words if w not in m.words] or list(n.words)
+    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text[lo:at], re.I) for w in own):
+        return None
+    return m

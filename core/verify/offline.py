@@ -290,8 +290,8 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
             given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
     if not given:
         given = _quote_antecedent(src, i)
-    if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text)
-                         for g, _, _ in given):
+    if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text,
+                                            speaker.surface) for g, _, _ in given):
         g, lo, hi = given[0]
         c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
         c.facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
