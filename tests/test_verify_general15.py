@@ -18,6 +18,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   its autonomous driving platform" against "Baidu will use Azure to take ..."); one of a list is
   not read alone; "Mrs. Cratchit" is not the "Bob" of "Bob Cratchit"; "X's voice shook" names the
   speaker; a role's "of" complement tells two roles apart ("the father of packet switching");
+- "twice", "double", "tripled" are figures (times), and "per" counts nothing ("one million per
+  month" is a rival of "two million new sign-ups");
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
@@ -194,3 +196,22 @@ def test_mrs_cratchit_is_not_bob_cratchit():
                       "Tiny Tim was growing strong and hearty.", ev)
     assert v.verdict == "contradicted", v.facts
     assert "Bob" in _fact(v, "name", "contradicted").note
+
+
+def test_multipliers_and_rates_are_figures():
+    dulce = _doc(DULCE)
+    ev = "The corridors of the Dulce military base were as silent as a tomb and twice as chilling."
+    v = _check(dulce, "The corridors of the Dulce base were as silent as a tomb and three times as chilling.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "number", "contradicted").evidence.text == "twice"
+    fy23 = _doc(CALLS, "FY23Q1")
+    v = _check(fy23, "Arc's client base has passed 8,500, over twice as large as twelve months earlier.",
+               "We now have more than 8,500 Arc customers, more than double the number a year ago.")
+    assert v.verdict == "supported", v.facts
+    fy15 = _doc(CALLS, "FY15Q4")
+    ev = ("We now have more than 15 million Office 365 consumer subscribers, and customers are signing up at a "
+          "pace of nearly one million per month.")
+    v = _check(fy15, "Office 365 had passed 15 million consumer subscribers, with close to two million new sign-ups "
+                     "arriving every month.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "number", "contradicted").evidence.text == "one million"

@@ -149,6 +149,10 @@ def numbers(text: str) -> list[Number]:
                 value = _written(words if parts[0] not in ("a", "one") else [parts[0]] + words)
                 if parts[0] in ("a", "one"):
                     value = _written(words)
+            elif low in _MULTIPLIERS:  # "twice as chilling", "more than double": two times
+                out.append(Number(_MULTIPLIERS[low], "count", unit_stem("times"), t.text, t.start, t.end))
+                i += 1
+                continue
             elif low in lx.COLLECTIVES:
                 out.append(Number(float(lx.COLLECTIVES[low]), "count", "", t.text, t.start, t.end))
                 i += 1
@@ -199,12 +203,16 @@ def numbers(text: str) -> list[Number]:
                     k += 1
                 unit = unit_stem(toks[k].low.split("-")[0])
                 end = toks[k].end
-            elif w not in STOPWORDS and w not in lx.NEGATIONS:
+            elif w not in STOPWORDS and w not in lx.NEGATIONS and w != "per":  # "one million per month": a rate
                 unit = unit_stem(w.split("-")[0])
                 end = toks[j].end  # "fifteen shillings": the number with what it counts
         out.append(Number(value, kind, unit, text[start:end], start, end))
         i = j
     return out
+
+
+_MULTIPLIERS = {"twice": 2.0, "double": 2.0, "doubled": 2.0, "doubling": 2.0, "thrice": 3.0, "triple": 3.0,
+                "tripled": 3.0, "tripling": 3.0, "quadrupled": 4.0}
 
 
 def days(n: Number) -> float | None:
