@@ -11,7 +11,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   silence to announce", "directed", "crying") is the sentence's speaker; a pronoun speaker ("they
   commanded") is also the voice two sentences before ("Taylor Cruz's sharp voice cut through"),
   and the one person the sentence leading into a quotation names speaks it ("A hint of a smile
-  touched Jordan's face. \"Understood. ...\"");
+  touched Jordan's face. \"Understood. ...\""), as does the matched sentence itself when a
+  quotation follows it, before the speaker of the sentence before;
 - a negation said with a cue on one side and by a word of negative sense next to the negated word on the other ("stayed much the same" for "haven't changed") is no reversal by count alone;
 - another name of the passage doing what the sentence says its name does (the sentence's first
   content words after the name found right after that other name: "Box will use Azure to take
@@ -215,3 +216,17 @@ def test_multipliers_and_rates_are_figures():
                      "arriving every month.", ev)
     assert v.verdict == "contradicted", v.facts
     assert _fact(v, "number", "contradicted").evidence.text == "one million"
+
+
+def test_the_sentence_leading_into_a_quotation_names_its_speaker():
+    dulce = _doc(DULCE)
+    ev = ("It was Taylor Cruz’s voice, laced with an edge that demanded attention.\n\nAlex flickered a strained "
+          "smile, still thumbing his folder's corner. \"Of course not, Agent Cruz. Just trying to soak in all "
+          "the details.\"")
+    v = _check(dulce, "With a forced, tight smile, fiddling with the corner of his file, Alex told Cruz 'of course "
+                      "not' and said he was just absorbing the particulars.", ev)
+    assert v.verdict != "contradicted", v.facts
+    v = _check(dulce, "With a forced, tight smile, fiddling with the corner of his file, Jordan told Cruz 'of course "
+                      "not' and said they were just absorbing the particulars.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Alex" in _fact(v, "name", "contradicted").note

@@ -280,6 +280,15 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
         # '"Status report, Dr. Hayes?" he inquired': he is who the sentences before open with
         # ("Alex Mercer approached ..."), the nearest of the two before it that opens with a name
         given = _antecedent(src, i)
+    if not given:
+        # a quotation the matched sentence opens or continues: who leads into it speaks it, not
+        # the speaker of the sentence before ("Taylor Cruz asked ... Alex flickered a strained
+        # smile. \"Of course not, Agent Cruz.\"")
+        given = _quote_antecedent(src, i)
+        lead = actors.opening_name(src.text, a.best.start, a.best.end)
+        if not given and lead is not None and i + 1 < len(src.sents) and not _QUOTE.search(src.text[a.best.start:a.best.end]) \
+                and _QUOTE.match(src.text[src.sents[i + 1].start:src.sents[i + 1].end].lstrip()):
+            given = [lead]  # the matched sentence leads into the quotation after it
     for j in (i - 1, i + 1):
         if not given and 0 <= j < len(src.sents) and src.sents[j].start >= src.lead:
             if j == i - 1 and actors.unnamed_speaker(src.text[src.sents[j].start:src.sents[j].end]):
@@ -288,8 +297,6 @@ def _check_speaker(c: _Claim, a: _Aligned, absent: set[str]) -> None:
                 given = _antecedent(src, j)
                 break
             given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
-    if not given:
-        given = _quote_antecedent(src, i)
     if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text,
                                             speaker.surface) for g, _, _ in given):
         g, lo, hi = given[0]
