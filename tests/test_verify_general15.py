@@ -19,7 +19,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   its autonomous driving platform" against "Baidu will use Azure to take ..."); one of a list is
   not read alone; "Mrs. Cratchit" is not the "Bob" of "Bob Cratchit"; "X's voice shook" names the
   speaker; a role's "of" complement tells two roles apart ("the father of packet switching");
-- "twice", "double", "tripled" are figures (times), and "per" counts nothing ("one million per
+- "twice", "double", "tripled", "2X" are figures (times), "billions of years" is one (at least two
+  billion years), and "per" counts nothing ("one million per
   month" is a rival of "two million new sign-ups");
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
@@ -216,6 +217,12 @@ def test_multipliers_and_rates_are_figures():
                      "arriving every month.", ev)
     assert v.verdict == "contradicted", v.facts
     assert _fact(v, "number", "contradicted").evidence.text == "one million"
+    ev = ("\"Every second counts.\" With that, they pressed forward, setting in motion a reply to a conversation "
+          "billions of years in the making.")
+    v = _check(dulce, "The team pressed forward, every second counting, to set in motion a reply to a conversation "
+                      "a thousand years in the making.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert _fact(v, "number", "contradicted").evidence.text == "billions of years"
 
 
 def test_the_sentence_leading_into_a_quotation_names_its_speaker():

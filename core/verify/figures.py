@@ -122,6 +122,13 @@ def numbers(text: str) -> list[Number]:
                               t.start, toks[i + 2].end))
             i += 3
             continue
+        if low in _PLURAL_SCALES and i + 2 < len(toks) and toks[i + 1].low == "of" and toks[i + 2].text[:1].isalpha() \
+                and toks[i + 2].low not in STOPWORDS:
+            # "billions of years", "thousands of developers": at least two of the scale
+            out.append(Number(2.0 * _PLURAL_SCALES[low], "count", unit_stem(toks[i + 2].low), text[t.start:toks[i + 2].end],
+                              t.start, toks[i + 2].end))
+            i += 3
+            continue
         if i in shares:
             value, j = shares[i]
             out.append(Number(value, "percent", "", text[t.start:toks[j - 1].end], t.start, toks[j - 1].end))
@@ -206,11 +213,14 @@ def numbers(text: str) -> list[Number]:
             elif w not in STOPWORDS and w not in lx.NEGATIONS and w != "per":  # "one million per month": a rate
                 unit = unit_stem(w.split("-")[0])
                 end = toks[j].end  # "fifteen shillings": the number with what it counts
+        if unit in ("x", "\u00d7"):  # "up 2X": two times
+            unit = unit_stem("times")
         out.append(Number(value, kind, unit, text[start:end], start, end))
         i = j
     return out
 
 
+_PLURAL_SCALES = {"dozens": 12.0, "hundreds": 100.0, "thousands": 1e3, "millions": 1e6, "billions": 1e9}
 _MULTIPLIERS = {"twice": 2.0, "double": 2.0, "doubled": 2.0, "doubling": 2.0, "thrice": 3.0, "triple": 3.0,
                 "tripled": 3.0, "tripling": 3.0, "quadrupled": 4.0}
 
