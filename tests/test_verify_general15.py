@@ -22,6 +22,7 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - "twice", "double", "tripled", "2X" are figures (times), "billions of years" is one (at least two
   billion years), and "per" counts nothing ("one million per
   month" is a rival of "two million new sign-ups");
+- a name the cited unit lacks is found in its document's title ("..._KimberlyBryant_Transcript");
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
@@ -237,3 +238,32 @@ def test_the_sentence_leading_into_a_quotation_names_its_speaker():
                       "not' and said they were just absorbing the particulars.", ev)
     assert v.verdict == "contradicted", v.facts
     assert "Alex" in _fact(v, "name", "contradicted").note
+
+
+def test_a_guest_named_in_the_documents_title_is_found(tmp_path):
+    """A transcript's guest says "I"; the passage never writes her name, the document's title does."""
+    import zipfile
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_files
+    from core.settings import Settings
+    from core.store.db import Store
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    if not PODCASTS.is_file():
+        import pytest
+        pytest.skip("corpus absent")
+    with zipfile.ZipFile(PODCASTS) as z:
+        member = next(n for n in z.namelist() if "KimberlyBryant_Transcript-part3" in n)
+        raw = z.read(member)
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [(member.split("/")[-1], raw)], max_bytes=50_000_000)
+    run_index(store, Settings(engine="offline"))
+    ev = "I ended up at Vanderbilt University, right up the road in Nashville"
+    unit = next(u for u in store.query("SELECT id, document_id, text, char_start, char_end FROM text_units")
+                if ev in u["text"])
+    v = judge("Kimberly Bryant ended up at Vanderbilt University, right up the road in Nashville "
+              "[Data: Sources (1)].", [unit], names=Names(store))
+    f = next(f for f in v.facts if f.text == "Kimberly Bryant")
+    assert f.status == "found" and "KimberlyBryant" in f.note
+    assert v.verdict == "supported", v.facts
+    store.close()

@@ -91,6 +91,10 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
             c.facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
+        elif not n.initial and (title := next((t for s in c.sources if (t := c.names.in_title(s.unit, n.words))), None)):
+            # the document is named for it ("..._Podcast_with_Kimberly_Bryant-part3.txt"): a
+            # transcript's guest, whose passage says "I"
+            c.facts.append(Fact("name", n.surface, "found", f"in the document's title, {title}"))
 
         elif not n.initial and not all(c.names.share(w) >= background for w in n.words):
             c.facts.append(Fact("name", n.surface, "not found"))
