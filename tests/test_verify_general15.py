@@ -22,6 +22,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - "twice", "double", "tripled", "2X" are figures (times), "billions of years" is one (at least two
   billion years), and "per" counts nothing ("one million per
   month" is a rival of "two million new sign-ups");
+- a clause cut at ", which" is a reason clause when the cut and its first words say one (",
+  which makes it the world's most used workplace chat app");
 - a name the cited unit lacks is found in its document's title ("..._KimberlyBryant_Transcript");
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
@@ -267,3 +269,15 @@ def test_a_guest_named_in_the_documents_title_is_found(tmp_path):
     assert f.status == "found" and "KimberlyBryant" in f.note
     assert v.verdict == "supported", v.facts
     store.close()
+
+
+def test_a_consequence_opened_by_which_makes_is_a_reason_clause():
+    fy24 = _doc(CALLS, "FY24Q1")
+    ev = ("When it comes to Teams, usage continues to grow, with more than 320 million monthly active users "
+          "making Teams the place to work across chat, collaboration, meetings, and calling.")
+    v = _check(fy24, "Teams has more than 320 million monthly active users, which makes it the world's most used "
+                     "workplace chat app.", ev, before=0, after=0)
+    assert v.verdict == "unsupported", v.facts
+    v = _check(fy24, "Teams has more than 320 million monthly active users, which makes it the place to work "
+                     "across chat, collaboration, meetings and calling.", ev, before=0, after=0)
+    assert v.verdict == "supported", v.facts

@@ -31,7 +31,8 @@ def clauses(claim: str) -> list[tuple[str, bool]]:
         if piece.strip():
             out.append((piece, causal))
         causal = any(c in m.group(0).lower() for c in ("because", "since", "so that", "in order", "due to", "so ")) \
-            or (as_cut and re.match(_AS_SUBJECT, claim[m.end():]) is not None)
+            or (as_cut and re.match(_AS_SUBJECT, claim[m.end():]) is not None) \
+            or _inferential(m.group(0) + claim[m.end():m.end() + 30])  # ", which makes it ...": the cut's word too
         last = m.end()
     out.append((claim[last:], causal))
     merged: list[tuple[str, bool]] = []
