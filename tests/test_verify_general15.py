@@ -8,7 +8,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - the speaker of a quotation is the name opening the paragraph's sentence that leads into it
   ("Alex pivoted on his heel ... \"This isn't mysticism, Cruz. ...\""), and a sentence's subject
   who does one thing and then speaks ("turned on Cruz and insisted", "was the one who broke the
-  silence to announce", "directed", "crying") is the sentence's speaker; a pronoun speaker ("they
+  silence to announce", "directed", "crying", "reported") is the sentence's speaker; "offered"
+  tags a quotation only next to it ("...," offered Sam Rivera; not "MIT offered him more funding"); a pronoun speaker ("they
   commanded") is also the voice two sentences before ("Taylor Cruz's sharp voice cut through"),
   and the one person the sentence leading into a quotation names speaks it ("A hint of a smile
   touched Jordan's face. \"Understood. ...\""), as does the matched sentence itself when a
@@ -281,3 +282,18 @@ def test_a_consequence_opened_by_which_makes_is_a_reason_clause():
     v = _check(fy24, "Teams has more than 320 million monthly active users, which makes it the place to work "
                      "across chat, collaboration, meetings and calling.", ev, before=0, after=0)
     assert v.verdict == "supported", v.facts
+
+
+def test_offered_tags_a_quotation_but_not_a_gift():
+    dulce = _doc(DULCE)
+    ev = ("\"It's like it's learning to communicate,\" offered Sam Rivera from a nearby interface, their youthful "
+          "energy boding a mix of awe and anxiety. \"This gives ‘talking to strangers’ a whole new meaning.\"")
+    v = _check(dulce, "Taylor Cruz joked that the signal seemed to be learning to communicate and gave 'talking to "
+                      "strangers' a whole new meaning.", ev)
+    assert v.verdict == "contradicted", v.facts
+    assert "Sam Rivera" in _fact(v, "name", "contradicted").note
+    part = _doc(PODCASTS, "PercyLiang-part4.txt")
+    v = _check(part, "Liang stayed at MIT for a master's in machine learning and natural language processing, a "
+                     "choice he made because MIT offered him more funding than other schools.",
+               "And then I stayed at MIT for my Master’s, which was on machine learning and natural language processing.")
+    assert not any(f.status == "contradicted" for f in v.facts), v.facts

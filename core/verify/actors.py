@@ -25,10 +25,13 @@ SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|an
                 "greeted|wondered|laughed|stated|mentioned|interrupted|demanded|pleaded|begged|mused|murmured|"
                 "snapped|retorted|countered|commanded|sighed|mumbled|stammered|yelled|screamed|cautioned|intoned|"
                 "growled|hissed|chuckled|grumbled|rejoined|pursued|resumed|continued|inquired|enquired|started|began|went on(?!\\s+to\\b)|"
-                "directed|instructed")
+                "directed|instructed|conceded|assented|acknowledged|reported|confirmed")
+# verbs that tag a quotation only when they stand next to it ("...," offered Sam Rivera): before an
+# object they say nothing of speech ("MIT offered him more funding")
+_TAG_ONLY = "offered|chimed in|piped up"
 _VERB = re.compile(rf"(?:{SPEECH_VERBS})\b", re.I)
 # "said Scrooge", "cried Mrs. Cratchit": the name right after the verb
-_AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:out\s+|again\s+|the\s+)?(?:old\s+|young\s+|little\s+|poor\s+|dear\s+)?$", re.I)
+_AFTER_VERB = re.compile(rf"\b(?:{SPEECH_VERBS}|{_TAG_ONLY})\s+(?:out\s+|again\s+|the\s+)?(?:old\s+|young\s+|little\s+|poor\s+|dear\s+)?$", re.I)
 _VOICE = re.compile(r"^(?:'s|\u2019s)\s+(?:[a-z]+\s+){0,2}voice", re.I)  # "Taylor Cruz's sharp voice"
 # a transcript's speaker label at a line's start: "SATYA NADELLA:", "BRENT THILL, Jefferies:"
 _LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019\- ]{2,40}?)(?:,[^:\n]{0,40})?:")
