@@ -26,6 +26,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - a clause cut at ", which" is a reason clause when the cut and its first words say one (",
   which makes it the world's most used workplace chat app");
 - a name the cited unit lacks is found in its document's title ("..._KimberlyBryant_Transcript");
+- more general opposites ("heavier"/"lighter", "boldly"/"timidly", "patience"/"impatience"), and
+  a reversal's fact names the claim's own word, not "affirmative";
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
@@ -297,3 +299,19 @@ def test_offered_tags_a_quotation_but_not_a_gift():
                      "choice he made because MIT offered him more funding than other schools.",
                "And then I stayed at MIT for my Master’s, which was on machine learning and natural language processing.")
     assert not any(f.status == "contradicted" for f in v.facts), v.facts
+
+
+def test_opposites_said_by_comparatives_and_manner():
+    carol = _doc(CAROL)
+    ev = ("Yes. Soften it as they would, their hearts were lighter. The children's\nfaces, hushed and clustered "
+          "round to hear what they so little\nunderstood, were brighter;")
+    v = _check(carol, "The man's death cast a gloom over the household: the family's hearts grew heavier and the "
+                      "children's faces darkened.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "polarity", "contradicted")
+    assert f.text == "heavier" and "lighter" in f.note  # the claim's own word is named, not "affirmative"
+    ev = "Scrooge entered timidly, and hung his head before this Spirit."
+    v = _check(carol, "Scrooge strode in boldly and looked the Spirit straight in the eye.", ev)
+    assert v.verdict == "contradicted", v.facts
+    v = _check(carol, "Scrooge came in timidly and hung his head before the Spirit.", ev)
+    assert v.verdict == "supported", v.facts

@@ -54,6 +54,10 @@ richer poorer; older younger; longer shorter; easier harder; most least; more fe
 accelerate slow; accelerated slowed; expanded contracted; improved worsened; improve worsen;
 upside downside; tailwind headwind; double shrink; double halve; doubled shrank; doubled halved;
 doubled fell; doubled declined; doubled dropped; tripled shrank; tripled fell; tripled declined; optimistic pessimistic; hostile friendly; curious indifferent;
+heavy light; heavier lighter; darker brighter; dark bright; darken brighten; darkened brightened; patient impatient;
+patience impatience; grateful ungrateful; thankful ungrateful; gratitude ingratitude; willing unwilling; willingly reluctantly;
+eager reluctant; bold timid; boldly timidly; confident unsure; certain uncertain; sure unsure; likely unlikely;
+interested uninterested; honest dishonest; wise foolish; brave cowardly; loud quiet; louder quieter; cheap expensive;
 增加 减少; 上升 下降; 增长 下降; 提高 降低; 保留 丢弃; 保留 删除; 成功 失败; 支持 反对; 接受 拒绝;
 扩大 缩小; 高 低; 多 少; 大 小; 开始 结束; 包括 排除; 允许 禁止; 优于 劣于
 """

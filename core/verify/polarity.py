@@ -85,9 +85,10 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         confirmed = {x for st, _, _ in fx.raw_stems(piece) for x in (st, fx.canon(st))}
         found = _cues(claim, src, window, terms, confirmed)
     ev_neg, flips, ev_scopes, flip_at = found
-    direct = next((f for c, f in zip(flip_at, flips) if _direct(claim, c, src.text, f[0], claim_scopes, ev_scopes)), None)
+    direct = next(((c, f) for c, f in zip(flip_at, flips) if _direct(claim, c, src.text, f[0], claim_scopes, ev_scopes)), None)
     if direct is not None:
-        flips = [direct]
+        flip_at, flips = [direct[0]], [direct[1]]
+        direct = direct[1]
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
     elif not flips and n_claim_neg and n_claim_neg in (
@@ -120,7 +121,12 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         sent = src.sentence_at(at[0]) or best
     else:
         note, sent = "the source says it without the negation", best
-    what = claim[claim_neg[0][0]:claim_neg[0][1]] if claim_neg else "affirmative"
+    if claim_neg:
+        what = claim[claim_neg[0][0]:claim_neg[0][1]]
+    elif flips and (end := _word_at(claim, flip_at[0])) is not None:
+        what = claim[flip_at[0]:end]  # the claim's word the source reverses ("heavier" against "lighter")
+    else:
+        what = "affirmative"
     return Fact("polarity", what, "contradicted", note, evidence=src.span(sent.start, sent.end))
 
 
