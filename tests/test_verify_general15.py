@@ -315,3 +315,7 @@ def test_opposites_said_by_comparatives_and_manner():
     assert v.verdict == "contradicted", v.facts
     v = _check(carol, "Scrooge came in timidly and hung his head before the Spirit.", ev)
     assert v.verdict == "supported", v.facts
+    ev = ("Master Scrooge's trunk being by this time tied on to the top of the\nchaise, the children bade the "
+          "schoolmaster good-bye right willingly")
+    v = _check(carol, "The children were reluctant to bid the schoolmaster good-bye.", ev)
+    assert v.verdict == "contradicted", v.facts

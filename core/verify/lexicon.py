@@ -58,6 +58,8 @@ heavy light; heavier lighter; darker brighter; dark bright; darken brighten; dar
 patience impatience; grateful ungrateful; thankful ungrateful; gratitude ingratitude; willing unwilling; willingly reluctantly;
 eager reluctant; bold timid; boldly timidly; confident unsure; certain uncertain; sure unsure; likely unlikely;
 interested uninterested; honest dishonest; wise foolish; brave cowardly; loud quiet; louder quieter; cheap expensive;
+reluctant willing; reluctantly willingly; unwillingly willingly; gladly reluctantly; gladly unwillingly; melodic unmusical;
+content discontent; contented discontented; aware unaware; welcome unwelcome; familiar unfamiliar; harsh gentle;
 增加 减少; 上升 下降; 增长 下降; 提高 降低; 保留 丢弃; 保留 删除; 成功 失败; 支持 反对; 接受 拒绝;
 扩大 缩小; 高 低; 多 少; 大 小; 开始 结束; 包括 排除; 允许 禁止; 优于 劣于
 """
