@@ -28,6 +28,8 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - a name the cited unit lacks is found in its document's title ("..._KimberlyBryant_Transcript");
 - more general opposites ("heavier"/"lighter", "boldly"/"timidly", "patience"/"impatience"), and
   a reversal's fact names the claim's own word, not "affirmative";
+- a word of opposite feeling stands in a claim word's slot only with a content word in common right
+  next to both (two words off, "joked" met "tension");
 - a negation's reach ends at ", for" ("He knew no more, for the Spirit neither spoke nor moved":
   one negation of "spoke", not two);
 - a clause holds at a quarter of its words in its best sentence (was 0.4) and the claim at 0.3
@@ -319,3 +321,11 @@ def test_opposites_said_by_comparatives_and_manner():
           "schoolmaster good-bye right willingly")
     v = _check(carol, "The children were reluctant to bid the schoolmaster good-bye.", ev)
     assert v.verdict == "contradicted", v.facts
+
+
+def test_a_feeling_word_two_words_off_is_no_reversal():
+    dulce = _doc(DULCE)
+    ev = ("As they congregated at the elevator, a tension palpable, Sam Rivera piped in with a tone of balanced "
+          "levity, \"Hope everyone’s brought their good luck charms.")
+    v = _check(dulce, "At the elevator Sam Rivera joked that everyone should have brought their good luck charms.", ev)
+    assert v.verdict != "contradicted", v.facts

@@ -72,7 +72,9 @@ def _near(words: list, i: int) -> set[str]:
     return {w[0] for w in words[max(0, i - REACH):i] + words[i + 1:i + 1 + REACH]}
 
 
-REACH = 2  # content words either side that make a word's slot
+# content words either side that make a word's slot; at 2, "Sam Rivera joked that everyone should
+# have brought their good luck charms" met "a tension palpable, Sam Rivera piped in": a false reversal
+REACH = 1
 
 
 def reversed_feeling(claim: str, passage: str) -> tuple[str, int, int] | None:
