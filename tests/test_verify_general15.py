@@ -17,8 +17,9 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
 - a negation said with a cue on one side and by a word of negative sense next to the negated word on the other ("stayed much the same" for "haven't changed") is no reversal by count alone;
 - another name of the passage doing what the sentence says its name does (the sentence's first
   content words after the name found right after that other name: "Box will use Azure to take
-  its autonomous driving platform" against "Baidu will use Azure to take ..."); one of a list is
-  not read alone; "Mrs. Cratchit" is not the "Bob" of "Bob Cratchit"; "X's voice shook" names the
+  its autonomous driving platform" against "Baidu will use Azure to take ..."), also after a cleft
+  ("X is the one who discovered") and before a relative clause ("Bruno Olshausen, who discovered");
+  one of a list is not read alone; "Mrs. Cratchit" is not the "Bob" of "Bob Cratchit"; "X's voice shook" names the
   speaker; a role's "of" complement tells two roles apart ("the father of packet switching");
 - "twice", "double", "tripled", "2X" are figures (times), "billions of years" is one (at least two
   billion years), and "per" counts nothing ("one million per
@@ -328,4 +329,18 @@ def test_a_feeling_word_two_words_off_is_no_reversal():
     ev = ("As they congregated at the elevator, a tension palpable, Sam Rivera piped in with a tone of balanced "
           "levity, \"Hope everyone’s brought their good luck charms.")
     v = _check(dulce, "At the elevator Sam Rivera joked that everyone should have brought their good luck charms.", ev)
+    assert v.verdict != "contradicted", v.facts
+
+
+def test_the_one_who_did_it_by_a_cleft_and_a_relative_clause():
+    part = _doc(PODCASTS, "Surya_Ganguli-part7.txt")
+    ev = ("It was a fascinating course taught by great professors at Berkeley, Yang Dan and Frederick Tunison,  "
+          "Bruno Olshausen, who discovered sparse coding, which is, you know, foundational in machine learning now.")
+    v = _check(part, "Yang Dan, one of the Berkeley professors who taught his computational neuroscience course, is "
+                     "the one who discovered sparse coding.", ev)
+    assert v.verdict == "contradicted", v.facts
+    f = _fact(v, "name", "contradicted")
+    assert f.text == "Yang Dan" and "Bruno Olshausen" in f.note and f.evidence.text == "Bruno Olshausen"
+    v = _check(part, "Bruno Olshausen, one of the Berkeley professors who taught his computational neuroscience "
+                     "course, is the one who discovered sparse coding.", ev)
     assert v.verdict != "contradicted", v.facts

@@ -273,6 +273,7 @@ _PRED_SKIP = frozenset(w for w in (
     "went go going come came get got make made take took too very").split())
 
 
+_CLEFT = re.compile(r"(?:,[^,.;]{3,90},)?\s+(?:is|was)\s+the\s+one\s+who\s|\s+who\s(?=\s*[a-z]+ed\b)")
 _AUX = frozenset("is was are were has had have will would can could may might shall should does did "
                  "also then later".split())
 
@@ -291,8 +292,9 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
     will use Azure to take its autonomous driving platform worldwide")."""
     if re.search(r"[A-Z][\w.&'\u2019-]*\s*(?:,|\band|\bor|&)\s*$", claim[max(0, n.start - 40):n.start]):
         return None  # one of a list ("Bayer, KPMG and Unilever are using"): the list does it
+    cleft = _CLEFT.match(claim, n.end)  # "X is the one who discovered", "It was X who declared"
     aside = _SHORT_ASIDE.match(claim, n.end, n.end + 40)
-    start = aside.end() if aside else n.end
+    start = cleft.end() - 1 if cleft else aside.end() if aside else n.end
     first = re.match(r"\s+([a-z]+)", claim[start:start + 30])
     if first is None or not _verb(first.group(1)):
         return None  # n is no subject here ("using HoloLens to ...")
@@ -317,7 +319,8 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
         return None
     m = names[-1]
     between = text[m.end:at]
-    if at - m.end > 60 or re.search(r"[.;:!?,]", between) or len(between.split()) > 4:
+    relative = re.fullmatch(r",\s+who\s+", between) is not None  # "Bruno Olshausen, who discovered"
+    if at - m.end > 60 or not relative and (re.search(r"[.;:!?,]", between) or len(between.split()) > 4):
         return None
     titled = bool(_WIFE.match(m.surface)) != bool(_WIFE.match(n.surface))  # "Mrs. Cratchit", "Bob Cratchit"
     if set(m.words) & set(n.words) and not titled:
@@ -328,7 +331,8 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
         other = next((x for x in fx.names(claim) if set(x.words) & set(m.words)), None)
         if other is None or len({w for w, _ in _predicate(claim, other.end)} & set(want)) >= 2:
             return None
-    lo = max([text.rfind(ch, 0, m.start) for ch in (".", "!", "?", ";", "\n\n")] + [0])
+    # n nowhere in the passage's clause before the predicate (a relative clause's is its own name's)
+    lo = m.start if relative else max([text.rfind(ch, 0, m.start) for ch in (".", "!", "?", ";", "\n\n")] + [0])
     own = [w for w in n.words if w not in m.words] or list(n.words)
     if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text[lo:at], re.I) for w in own):
         return None
