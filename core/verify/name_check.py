@@ -20,9 +20,6 @@ _PERIOD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|fy\d{2}q[1-4])$")  # fiscal pe
 LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")  # "KEVIN SCOTT: "
 
 
-PREDICATE = True
-
-
 def check_names(c, a, absent: set[str], aligned: float, background: float) -> None:
     """Each name: found in the window or the cited text; another name in its slot of the matched
     sentence, or another actor in a passage that does not name it -> contradicted; a made-up
@@ -67,7 +64,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                 c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
                                     evidence=src.span(lo + swap.start, lo + swap.end)))
                 continue
-        if PREDICATE and a.strong and (not n.initial or al.known_name(src, n.words)):
+        if a.strong and (not n.initial or al.known_name(src, n.words)):
             # another name of the passage does what the sentence says this one does
             holder = actors.predicate_holder(c.claim, n, src.text[a.wlo:a.whi], c.name_words | set(n.words))
             if holder is not None:

@@ -163,9 +163,6 @@ def _closest(claim: str, num: fg.Number, cands: list[fg.Number], text: str) -> f
     return cands[best] if scores[best] >= scores[0] + 2 else cands[0]
 
 
-_SLOT_STOP = frozenset("the and was were had has have for with that this are but his her their its" .split())
-
-
 def _slot(text: str, start: int, end: int) -> tuple[set[str], set[str]]:
     before = [w.lower() for w in _WORD.findall(text[max(0, start - 40):start])[-3:]]
     after = [w.lower() for w in _WORD.findall(text[end:end + 40])[:3]]
