@@ -141,10 +141,14 @@ def check_numbers(c, a, aligned: float) -> None:
 _WORD = re.compile(r"[A-Za-z]+")
 
 
+def _beside(text: str, start: int, end: int, k: int, reach: int) -> tuple[list[str], list[str]]:
+    """The k words before a figure and the k after it, within reach characters."""
+    return _WORD.findall(text[max(0, start - reach):start])[-k:], _WORD.findall(text[end:end + reach])[:k]
+
+
 def _around(text: str, start: int, end: int, k: int = 6) -> set[str]:
     """The stems of the k words either side of a figure, within its sentence's reach (60 chars)."""
-    before = _WORD.findall(text[max(0, start - 60):start])[-k:]
-    after = _WORD.findall(text[end:end + 60])[:k]
+    before, after = _beside(text, start, end, k, 60)
     return {stem(w.lower()) for w in before + after if len(w) > 2}
 
 
@@ -164,9 +168,9 @@ def _closest(claim: str, num: fg.Number, cands: list[fg.Number], text: str) -> f
 
 
 def _slot(text: str, start: int, end: int) -> tuple[set[str], set[str]]:
-    before = [w.lower() for w in _WORD.findall(text[max(0, start - 40):start])[-3:]]
-    after = [w.lower() for w in _WORD.findall(text[end:end + 40])[:3]]
-    return {stem(w) for w in before}, {stem(w) for w in after}
+    """The stems of the three words before a figure and of the three after it (40 chars)."""
+    before, after = _beside(text, start, end, 3, 40)
+    return {stem(w.lower()) for w in before}, {stem(w.lower()) for w in after}
 
 
 def _same_slot(c, num: fg.Number, cands: list[fg.Number], text: str) -> fg.Number | None:
