@@ -37,7 +37,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             continue
         if all(_PERIOD.match(w) for w in n.words):  # "FY22", "FY20 Q4": a period, not an actor
             where = al.find_word(c.sources, n.words)
-            title = None if where else next((t for s in c.sources if (t := c.names.in_title(s.unit, n.words))), None)
+            title = None if where else _title_holding(c, n.words)
             c.facts.append(Fact("name", n.surface, "found" if where or title else "not found",
                                 f"in the document's title, {title}" if title else "", evidence=where))
             continue
@@ -88,7 +88,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
             c.facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
-        elif not n.initial and (title := next((t for s in c.sources if (t := c.names.in_title(s.unit, n.words))), None)):
+        elif not n.initial and (title := _title_holding(c, n.words)):
             # the document is named for it ("..._Podcast_with_Kimberly_Bryant-part3.txt"): a
             # transcript's guest, whose passage says "I"
             c.facts.append(Fact("name", n.surface, "found", f"in the document's title, {title}"))
@@ -97,6 +97,11 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             c.facts.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
         # may say "we" for it, so its absence from the cited unit is no missing fact
+
+
+def _title_holding(c, words: tuple[str, ...]) -> str | None:
+    """The title of a cited unit's document that holds the name's words, else None."""
+    return next((t for s in c.sources if (t := c.names.in_title(s.unit, words))), None)
 
 
 def _with_claim_figure(c, src: Source, n: fx.Name) -> bool:
