@@ -317,9 +317,8 @@ def _quote_antecedent(src, i: int) -> list[tuple[str, int, int]]:
         if j < 0 or src.sents[j].start < max(src.lead, para):
             break
         got = actors.opening_name(src.text, src.sents[j].start, src.sents[j].end)
-        lead_in = not _QUOTE.search(src.text[src.sents[j].start:src.sents[j].end]) \
-            and _QUOTE.search(src.text[src.sents[j].end:src.sents[j + 1].end])
-        if got is None and lead_in:
+        quoted = _QUOTE.search(src.text[src.sents[j].start:src.sents[j].end]) is not None
+        if got is None and not quoted and _QUOTE.search(src.text[src.sents[j].end:src.sents[j + 1].end]):
             # the sentence leading into the quotation names one person ("A hint of a smile
             # touched Jordan's face ... \"Understood. I'm balancing ...\"")
             named = [n for n in fx.names(src.text[src.sents[j].start:src.sents[j].end]) if not n.initial]
@@ -327,7 +326,7 @@ def _quote_antecedent(src, i: int) -> list[tuple[str, int, int]]:
                 got = (named[0].surface, src.sents[j].start + named[0].start, src.sents[j].start + named[0].end)
         if got is not None:
             between = src.text[src.sents[j].end:src.sents[i].end]
-            return [got] if _QUOTE.search(between) and not _QUOTE.search(src.text[src.sents[j].start:src.sents[j].end]) else []
+            return [got] if _QUOTE.search(between) and not quoted else []
     return []
 
 
@@ -444,9 +443,9 @@ def _meaning(c: _Claim, a: _Aligned, v: Verdict) -> Verdict:
             csrc, ci = loc
             cwin = al.window(csrc, ci, ct)
             have = frozenset().union(*(s.terms for s in cwin))
-            named = claim_name_words & {w for w in _WORDS.findall(piece.lower())} & frozenset().union(*(s.words for s in cwin))
+            own = claim_name_words & {w for w in _WORDS.findall(piece.lower())}  # the names the clause says
+            named = own & frozenset().union(*(s.words for s in cwin))
             r = al.recall(ct, "", have)
-            own = claim_name_words & {w for w in _WORDS.findall(piece.lower())}
             elsewhere = bool(own) and not named and any(w in s.words for x in c.sources for s in x.sents for w in own)
             if len(ct & have) < min(2, len(ct)):
                 r = min(r, CLAUSE / 2)  # one shared word does not make a fact

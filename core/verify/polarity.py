@@ -77,11 +77,11 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     n_claim_neg = len(fx.negation_positions(claim))  # all of them, governing something or not
     terms = terms | {o for st, _, _ in fx.raw_stems(claim) for o in fx.ANTONYMS.get(st, ())}
     found = _cues(claim, src, [best], terms)
+    piece = src.text[best.start:best.end]
     # the sentences around the best one count only when it does not say all of the claim itself
     if not found[0] and not found[1] and len(terms & best.terms) < 0.8 * len(terms):
         # a polar word of the claim that the best sentence itself holds is confirmed there: its
         # opposite in a sentence around it is about another fact
-        piece = src.text[best.start:best.end]
         confirmed = {x for st, _, _ in fx.raw_stems(piece) for x in (st, fx.canon(st))}
         found = _cues(claim, src, window, terms, confirmed)
     ev_neg, flips, ev_scopes, flip_at = found
@@ -92,7 +92,7 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
     elif (len(claim_neg) + len(ev_neg) + len(flips)) % 2 == 0:
         return None
     elif not flips and n_claim_neg and n_claim_neg in (
-            len(fx.negation_positions(src.text[best.start:best.end])),
+            len(fx.negation_positions(piece)),
             sum(len(fx.negation_positions(src.text[s.start:s.end])) for s in window if s.terms & terms)):
         # as many negations on either side, none of them reversing a word of the other ("he did
         # not yet show the hard, severe features" against "His face had not the harsh and rigid
@@ -103,7 +103,6 @@ def flipped(claim: str, src, window: list, best, terms: frozenset[str],
         # nor smartly turned out" against "not a handsome family"): the count cannot pair the two
         # sides' negations, so a negation of the source's alone proves no reversal
         return None
-    piece = src.text[best.start:best.end]
     if not flips and not direct and (
             ev_neg and not claim_neg and _implicit_at(claim, piece, {t for _, _, g, _ in ev_scopes for t in g}, mapping)
             or claim_neg and not ev_neg and _implicit_at(piece, claim, {t for _, _, g, _ in claim_scopes for t in g})):
