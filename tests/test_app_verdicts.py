@@ -124,3 +124,25 @@ def test_check_a_text_without_markers_says_nothing_is_cited(indexed_home, monkey
     next(b for b in at.button if b.label == "Check").click().run()
     assert any("Nothing in this text cites a source" in w.value for w in at.warning)
     assert not re.findall(r'<li class="sm-check', _html(at))
+
+
+def test_a_checked_text_is_still_there_after_a_reload(indexed_home, monkeypatch):
+    """The last check is kept with the workspace: a reload (a new session) finds the text and its
+    verdicts again, and the closed expander says what it found."""
+    store = Store(indexed_home / "test")
+    hrid, sentence = _source_with(store, "Berth 2")
+    wrong = sentence.replace("Berth 2", "Berth 7")
+    text = f"{sentence} [Data: Sources ({hrid})]. {wrong.rstrip('.')} [Data: Sources ({hrid})]."
+    try:
+        at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+        at.text_area(key="check_text_in").set_value(text)
+        next(b for b in at.button if b.label == "Check").click().run()
+        assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == ["supported", "contradicted"]
+        again = _open(_app(indexed_home, monkeypatch), "pages/ask.py")  # the reload
+        assert again.text_area(key="check_text_in").value == text
+        assert re.findall(r'<li class="sm-check (\w+)">', _html(again)) == ["supported", "contradicted"]
+        label = next(e.label for e in again.expander if e.label.startswith("Check a text"))
+        assert label == "Check a text · last check: 2 sentences, 1 contradicted", label
+    finally:
+        store.db.execute("DELETE FROM meta WHERE id = 'last_text_check'")
+        store.db.conn.commit()

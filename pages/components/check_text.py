@@ -5,6 +5,7 @@ its references as chips, like an answer."""
 from __future__ import annotations
 
 import html
+import json
 
 import streamlit as st
 
@@ -73,13 +74,50 @@ def results_html(results: list[dict]) -> str:
     return f'<ul class="sm-checks">{"".join(rows)}</ul>'
 
 
+SAVED = "last_text_check"  # the workspace's meta key of the last checked text and its judge
+
+
+def _check(store: Store, text: str, judge_name: str, llm) -> dict:
+    judge = make_judge(judge_name, llm if judge_name == "model" else None)
+    return {"text": text, "judge": judge_name, "results": check_text(store, text, judge)}
+
+
+def _restore(store: Store, llm) -> dict | None:
+    """The workspace's last check, checked again against the index as it is now (a reload, a new
+    tab or a colleague's link finds it; the verdicts follow documents replaced since)."""
+    try:
+        saved = json.loads(store.get_meta(SAVED) or "null")
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(saved, dict) or not str(saved.get("text") or "").strip():
+        return None
+    judge_name = saved.get("judge") if saved.get("judge") == "model" and llm is not None else "offline"
+    return _check(store, str(saved["text"])[:MAX_CHARS], judge_name, llm)
+
+
+def _label(done: dict | None) -> str:
+    """The expander's label: closed, it still says what the last check found."""
+    if not done or not done.get("results"):
+        return "Check a text"
+    results = done["results"]
+    flagged = {v: sum(r["verdict"] == v for r in results) for v in ("contradicted", "fabricated", "unsupported", "partial")}
+    said = ", ".join(f"{n} {v}" for v, n in flagged.items() if n) or "all supported"
+    return f"Check a text · last check: {len(results)} sentence{'s' * (len(results) != 1)}, {said}"
+
+
 def box(store: Store, llm=None) -> None:
     """The "Check a text" expander of the Ask page."""
-    # the last check is kept per workspace: back from another one, it is still there
+    # the last check is kept per workspace: back from another one, or after a reload, it is
+    # still there
     res_key = f"check_result::{ui.workspace_name()}"
+    if res_key not in st.session_state and f"{res_key}::restored" not in st.session_state:
+        st.session_state[f"{res_key}::restored"] = True  # once per session: a cleared check stays cleared
+        restored = _restore(store, llm)
+        if restored:
+            st.session_state[res_key] = restored
     if "check_text_in" not in st.session_state and res_key in st.session_state:
         st.session_state["check_text_in"] = st.session_state[res_key]["text"]
-    with st.expander("Check a text", icon=":material/fact_check:", key="check_open"):
+    with st.expander(_label(st.session_state.get(res_key)), icon=":material/fact_check:", key="check_open"):
         with st.form("check_text", border=False):
             text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
                                 placeholder=example(store), help=HOW)
@@ -106,9 +144,8 @@ def box(store: Store, llm=None) -> None:
                 st.warning(f"The text is {len(text):,} characters long; the first {MAX_CHARS:,} are checked.",
                            icon=":material/content_cut:")
                 text = text[:MAX_CHARS]
-            judge = make_judge(judge_name, llm if judge_name == "model" else None)
-            st.session_state[res_key] = {"text": text, "judge": judge_name,
-                                                "results": check_text(store, text, judge)}
+            st.session_state[res_key] = _check(store, text, judge_name, llm)
+            store.set_meta(SAVED, json.dumps({"text": text, "judge": judge_name}))
         done = st.session_state.get(res_key)
         if not done:
             st.caption("Every sentence is checked against what it cites: supported, partial, "
