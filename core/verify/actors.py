@@ -284,6 +284,12 @@ def _verb(word: str) -> bool:
         word.endswith(("ed", "s")) or word in ("ran", "went", "took", "made", "led", "sang", "got", "left", "came", "saw"))
 
 
+def _doer(text: str, at: int) -> fx.Name | None:
+    """The last name of the passage before at (an initial alone is none)."""
+    names = [m for m in fx.names(text) if m.end <= at and not (m.initial and len(m.words) == 1)]
+    return names[-1] if names else None
+
+
 def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -> fx.Name | None:
     """Another name of the passage that does what the sentence says n does: the sentence's
     first content words after n (two or more of them, within eight words of each other) found
@@ -303,21 +309,25 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
         return None
     want = [w for w, _ in pred]
     toks = _words(text)
-    best = None
+    found = []  # (words of the predicate met, where)
     for i, (w, a, _) in enumerate(toks):
         span = {x for x, _, _ in toks[i:i + 8]}
         if w != want[0] and not (w == want[1] and want[0] not in span):
             continue  # from the predicate's first word (its second where the first is not said)
         got = span & set(want)
-        if len(got) >= min(3, len(want)) and (best is None or len(got) > best[0]):
-            best = (len(got), a)
-    if best is None:
+        if len(got) >= min(3, len(want)):
+            found.append((len(got), a))
+    if not found:
         return None
-    at = best[1]
-    names = [m for m in fx.names(text) if m.end <= at and not (m.initial and len(m.words) == 1)]
-    if not names:
+    most = max(k for k, _ in found)
+    doers = [_doer(text, a) for k, a in found if k == most]
+    if any(d is not None and set(d.words) == set(n.words) for d in doers):
+        return None  # the passage says it of n too ("Mrs. Cratchit kissed him, ..., the two young
+        # Cratchits kissed him"): others doing it as well is no swap
+    at = next(a for k, a in found if k == most)
+    m = doers[0]
+    if m is None:
         return None
-    m = names[-1]
     between = text[m.end:at]
     relative = re.fullmatch(r",\s+who\s+", between) is not None  # "Bruno Olshausen, who discovered"
     if at - m.end > 60 or not relative and (re.search(r"[.;:!?,]", between) or len(between.split()) > 4):

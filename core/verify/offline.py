@@ -144,7 +144,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     check_first_person(c, a, absent)
     check_numbers(c, a, ALIGNED)  # core.verify.number_check
     _check_polarity(c, a)
-    quoted = next((s for s in c.sources if _quoted(c.claim, s.text)), None)
+    quoted = _quoted(c.claim, c.sources)
     if quoted is not None:
         # the cited text holds the sentence word for word: nothing in it can contradict what it
         # says (a figure of the next sentence is no rival of a figure quoted from this one)
@@ -160,7 +160,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
 def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
     """Supported: the cited text holds the sentence word for word; the highlight is the source
     sentence holding its opening words."""
-    head = " ".join(_flat(c.claim).split()[:6])
+    head = " ".join(_pieces(c.claim)[0].split()[:6])
     at = next((x for x in src.sents if head in _flat(src.text[x.start:x.end])), None)
     if at is not None:
         v.best_sentence, v.text_unit_id = src.text[at.start:at.end], src.unit.get("id")
@@ -253,19 +253,42 @@ def _flat(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").replace("\uff0c", ",").split())
 
 
-def _quoted(claim: str, text: str) -> bool:
-    """Is the claim (its closing stop aside) a piece of the cited text, word for word, from a
-    word's start, and long enough to be a statement (six words, or 12 characters of Chinese)?"""
+_ELISION = re.compile(r"\s*(?:\u2026|\.\.\.)\s*")  # "…" or "...": words left out of a quote
+
+
+def _pieces(claim: str) -> list[str]:
+    """The claim (its closing stop aside) in its quoted pieces: one, or those an elision joins."""
     core = _flat(claim).rstrip(".!?\u3002\uff01\uff1f ")
+    return [p for p in (x.strip(" ,;:") for x in _ELISION.split(core)) if p]
+
+
+def _quoted(claim: str, sources: list[Source]) -> Source | None:
+    """The cited source that holds the claim word for word, from a word's start, if the claim is
+    long enough to be a statement (six words, or 12 characters of Chinese). A quote with words left
+    out ("If we were not perfectly convinced ... than there would be in\u2026 \u2026Hamlet's father
+    died") is word for word when every piece is, in one cited source or another: the first piece's
+    is returned."""
+    pieces = _pieces(claim)
+    core = " ".join(pieces)
     long_enough = len(core.split()) >= 6 or (len(core) >= 12 and any("\u4e00" <= ch <= "\u9fff" for ch in core))
     if not long_enough:
-        return False
-    flat = _flat(text)
-    at = flat.find(core)
+        return None
+    flats = [(s, _flat(s.text)) for s in sources]
+    first = None
+    for piece in pieces:
+        holder = next((s for s, flat in flats if _holds(flat, piece)), None)
+        if holder is None:
+            return None
+        first = first or holder
+    return first
+
+
+def _holds(flat: str, piece: str) -> bool:
+    at = flat.find(piece)
     while at >= 0:
         if at == 0 or not flat[at - 1].isalnum():
             return True
-        at = flat.find(core, at + 1)
+        at = flat.find(piece, at + 1)
     return False
 
 
