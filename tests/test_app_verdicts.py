@@ -146,3 +146,35 @@ def test_a_checked_text_is_still_there_after_a_reload(indexed_home, monkeypatch)
     finally:
         store.db.execute("DELETE FROM meta WHERE id = 'last_text_check'")
         store.db.conn.commit()
+
+
+def test_check_a_text_says_what_is_wrong_with_a_marker(indexed_home, monkeypatch):
+    """A newcomer's bad markers: an id no record has is named, a marker not read whole is said to
+    be, a sentence with no marker is marked in the paragraph too, and a chip's label quotes its
+    sentence without the marker."""
+    store = Store(indexed_home / "test")
+    hrid, sentence = _source_with(store, "Berth 2")
+    text = (f"{sentence.rstrip('.')} [Data: Sources ({hrid}, 9998)]. The harbour closes at night. "
+            f"The pilots went on strike [Data: Sources (abc)]. The tug sank [Data: Sources ({hrid}, 9999)]. "
+            f"{sentence.rstrip('.')} [Data: Sources ({hrid})].")
+    try:
+        at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
+        at.text_area(key="check_text_in").set_value(text)
+        next(b for b in at.button if b.label == "Check").click().run()
+        body = html.unescape(_html(at))
+        lines = re.findall(r'<li class="sm-check (\w+)">(.*?)</li>', body, re.S)
+        assert [v for v, _ in lines] == ["supported", "unsupported", "unsupported", "unsupported", "supported"], lines
+        plain = [re.sub(r"<[^>]+>", " ", t) for _, t in lines]
+        assert "Sources (9998) is not in this workspace" in plain[0]
+        assert "it cites nothing" in plain[1]
+        assert "its marker [Data: Sources (abc)] cites no record" in plain[2] and "[Data" not in plain[2].split("its marker")[0]
+        assert "Sources (9999) is not in this workspace" in plain[3]
+        # the uncited sentence is marked where it stands in the paragraph, with why
+        assert re.search(r'<span class="sm-flag unsupported"[^>]*>The harbour closes at night\.</span> '
+                         r'<span class="sm-flag-why unsupported">\u26a0 unsupported: it cites nothing</span>', body), body
+        chips = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r"<summary[^>]*>(.*?)</summary>", body, re.S)]
+        assert any(c.startswith(f"Source {hrid} \u00b7 \u201cThe tug sank.\u201d") for c in chips), chips
+        assert not any("[Data" in c for c in chips), chips
+    finally:
+        store.db.execute("DELETE FROM meta WHERE id = 'last_text_check'")
+        store.db.conn.commit()

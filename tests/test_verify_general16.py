@@ -57,3 +57,60 @@ def test_others_doing_it_too_is_no_swap():
     # the swap is still one where the passage does not say it of the sentence's name
     v = _check(doc, "Tiny Tim kissed him, and Peter and himself shook hands.", ev)
     assert v.verdict == "contradicted", (v.verdict, v.facts)
+
+
+INTRO = ("On the call with me are Satya Nadella, chairman and chief executive officer, Amy Hood, "
+         "chief financial officer, Alice Jolla, chief accounting officer")
+
+
+def test_a_name_that_mixes_two_peoples_is_fabricated():
+    """"Amy Nadella" is in no document, though both its words are: it was "supported" by the call's
+    introduction of Amy Hood and Satya Nadella."""
+    doc = _doc(CALLS, "FY24Q3")
+    v = _check(doc, "Amy Nadella, chief financial officer, joined the call.", INTRO)
+    assert v.verdict == "fabricated", (v.verdict, v.facts)
+    assert v.reason == "name \u201cAmy Nadella\u201d: nowhere in the documents (they name Amy Hood and Satya Nadella)"
+    # the people the call names are no blend, nor a first name the documents give alone
+    assert _check(doc, "Amy Hood, chief financial officer, joined the call.", INTRO).verdict == "supported"
+    carol = _doc(CAROL)
+    v = _check(carol, "Martha Cratchit dusted the hot plates.", "Martha dusted the hot plates")
+    assert v.verdict != "fabricated", v.facts
+
+
+def test_a_role_given_by_a_bare_apposition():
+    """"Name, role, Name, role" (a call's introduction) gives each person a role: the chief
+    financial officer is Amy Hood, not Satya Nadella (it was "supported")."""
+    doc = _doc(CALLS, "FY24Q3")
+    v = _check(doc, "Satya Nadella is the chief financial officer.", INTRO)
+    assert v.verdict == "contradicted", (v.verdict, v.facts)
+    assert v.reason == "name \u201cSatya Nadella\u201d: the source gives Amy Hood as the chief financial officer"
+    assert _check(doc, "Amy Hood is the chief financial officer.", INTRO).verdict == "supported"
+
+
+def test_the_transcripts_speaker_is_named_not_another_name_of_the_passage():
+    """The reason names who said it (it named "Copilot", the next sentence's first name)."""
+    doc = _doc(CALLS, "FY24Q3")
+    ev = ("It was a record third quarter, powered by the continued strength of the Microsoft Cloud, which "
+          "surpassed $35 billion in revenue, up 23%.")
+    v = _check(doc, "Amy Hood said Microsoft Cloud surpassed $35 billion in revenue, up 23%.", ev)
+    assert v.verdict == "contradicted"
+    assert v.reason == "name \u201cAmy Hood\u201d: the source gives Satya Nadella as the speaker", v.reason
+
+
+def test_a_themes_bold_title_is_a_heading_not_a_claim():
+    """An offline global answer's theme title ("4. **Business Processes and Intelligent Cloud:
+    billion, grow, decrease** (community report 28)") was judged as a claim, and its "decrease"
+    against the report's "grow" marked it contradicted; a heading's names are what it says."""
+    text = ("In Productivity and Business Processes, we expect revenue to grow between 9 and 11%. "
+            "Intelligent Cloud revenue grew 15%.")
+    unit = {"id": "u1", "human_readable_id": 1, "text": text, "char_start": 0, "char_end": len(text)}
+    names = Names(texts=[text, "Business Processes and Intelligent Cloud"])
+    v = judge("4. **Business Processes and Intelligent Cloud: billion, grow, decrease** [Data: Sources (1)]", [unit], names=names)
+    assert v.verdict == "supported" and v.reason.startswith("a heading"), (v.verdict, v.facts)
+    # a name of the title the cited text lacks is said (a title's capitals are no proof of a name,
+    # so it is not called fabricated)
+    v = judge("4. **Intelligent Cloud and Contoso: grow** [Data: Sources (1)]", [unit], names=names)
+    assert v.verdict == "partial" and v.reason == "name \u201cContoso\u201d: not in the cited text", (v.verdict, v.reason)
+    # a bold label before its sentence is no heading: the sentence is judged
+    v = judge("4. **Outlook**: we expect revenue to decrease between 9 and 11% [Data: Sources (1)].", [unit], names=names)
+    assert v.verdict == "contradicted", (v.verdict, v.facts)

@@ -190,6 +190,26 @@ def test_cli_checks_a_text_and_refuses_a_bad_claims_file(workspace, tmp_path, ca
     bad.write_text('{"id": 1, "text": "ok [Data: Sources (0)]."}\nnot json\n')
     assert main(["verify", "--workspace", str(workspace.workspace), "--claims", str(bad)]) == 2
     assert "claims line 2 is not JSON" in capsys.readouterr().err
+    # an empty text is refused with what to give; --strict fails on a fabricated sentence
+    assert main(["verify", "--workspace", str(workspace.workspace), "--text", "  "]) == 2
+    assert "--text is empty" in capsys.readouterr().err
+    assert main(["verify", "--workspace", str(workspace.workspace), "--strict", "--text",
+                 "He founded a bank in Paris [Data: Sources (0)]."]) == 1
+    assert main(["verify", "--workspace", str(workspace.workspace), "--strict", "--text",
+                 "Scrooge refused to give money to the charity collectors [Data: Sources (1)]."]) == 0
+    capsys.readouterr()
+
+
+def test_cli_names_the_apps_folder_for_a_workspace_name(tmp_path, monkeypatch, capsys):
+    """`--workspace memo` (the name the app shows) is no folder here: the error says which is."""
+    from core.store.workspace import create_workspace
+    from core.store.db import Store
+    monkeypatch.setenv("SENSEMAKER_HOME", str(tmp_path / "home"))
+    Store(create_workspace("memo")).ensure_schema()
+    monkeypatch.chdir(tmp_path)
+    assert main(["verify", "--workspace", "memo", "--text", "x"]) == 2
+    err = capsys.readouterr().err
+    assert f"the app's workspace 'memo' is the folder {tmp_path / 'home' / 'memo'}: pass that path" in err, err
 
 
 def test_another_speaker_or_another_name_in_the_same_place_is_contradicted():

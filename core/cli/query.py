@@ -65,7 +65,8 @@ def _open(workspace: str):
     from core.store.db import DB_FILE, Store
     path = Path(workspace)
     if not (path / DB_FILE).exists():
-        raise UserError(f"no workspace at {path} (index some documents into it first)")
+        from core.store.workspace import missing_note
+        raise UserError(f"no workspace at {path} (index some documents into it first){missing_note(path)}")
     return Store(path)
 
 

@@ -6,8 +6,9 @@ fabricated) with the fact that fails, the reports least supported first with the
 and a summary line; `--json` prints one object whose `reports` list is ordered least supported
 first (each: report, title, counts per verdict, fabricated). Claims: one JSON object per line
 of FILE (`{"id": ..., "text": "One sentence [Data: Sources (12)]."}`) in, one per line out
-(`id`, `verdict`, `facts`, `evidence`, ...). Exit code 0 whatever it finds (it is a report);
-2 when the workspace does not exist or the input cannot be read.
+(`id`, `verdict`, `facts`, `evidence`, ...). Exit code 0 whatever it finds (it is a report),
+unless `--strict`: then 1 when a sentence or finding is contradicted or fabricated (a memo or an
+index can gate a pipeline); 2 when the workspace does not exist or the input cannot be read.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text", help="check one paragraph of your own with [Data: ...] markers")
     p.add_argument("--judge", choices=JUDGES, help="who judges: offline (no model) or model (the "
                                                     "workspace's LLM); default: the judge setting")
+    p.add_argument("--strict", action="store_true", help="exit 1 when anything checked is contradicted or fabricated")
     p.add_argument("--top", type=int, default=10, help="reports listed in the text output (default 10)")
     p.set_defaults(func=run_verify)
 
@@ -40,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def open_workspace(path: str) -> Store:
     folder = Path(path)
     if not folder.is_dir():
-        raise UserError(f"workspace {path} does not exist")
+        from core.store.workspace import missing_note
+        raise UserError(f"workspace {path} does not exist{missing_note(path)}")
     if not (folder / DB_FILE).is_file():
         raise UserError(f"{path} is not a Sensemaker workspace (no {DB_FILE}); index or import "
                         "a corpus into it first")
@@ -74,8 +77,18 @@ def _print_claims(results: list[dict], as_json: bool) -> None:
         print(f"{r['id']}: {r['verdict']} ({r['judge']} judge)  {_one_line(r['sentence'], 120)}")
         if r["verdict"] != "supported" and r.get("failing"):
             print(f"      {_one_line(r['failing'], 150)}")
+        if r.get("dangling") and r.get("failing") != _missing(r["dangling"]):
+            print(f"      {_missing(r['dangling'])}")
+        for m in r.get("malformed") or []:
+            if m not in (r.get("failing") or ""):
+                print(f"      the marker {_one_line(m, 80)} is not read whole: a marker names a kind and numbers")
         if r.get("evidence"):
             print(f"      source: {_one_line(r['evidence']['text'], 140)}")
+
+
+def _missing(refs: list[str]) -> str:
+    from core.verify.text import missing_text
+    return missing_text(refs)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -90,13 +103,16 @@ def run_verify(args: argparse.Namespace) -> int:
                 raise UserError(f"cannot read {args.claims}: {exc.strerror or exc}") from None
             results = check_claims(store, read_claims(lines), judge)
         else:
+            if not args.text.strip():
+                raise UserError('--text is empty: give the paragraph to check, e.g. --text "Revenue grew '
+                                '12% [Data: Sources (12)]."')
             results = check_text(store, args.text, judge)
         _print_claims(results, args.json)
-        return 0
+        return _strict(args, [r["verdict"] for r in results])
     result = verify_reports(store, judge=judge, judge_name=name)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-        return 0
+        return _strict(args, [v for t in result.reports for v, n in t.counts.items() if n])
     out = sys.stdout
     if result.dangling:
         print(f"dangling references ({len(result.dangling)}):", file=out)
@@ -118,4 +134,9 @@ def run_verify(args: argparse.Namespace) -> int:
         for t in result.reports[: args.top]:
             print(f"  report {t.report} ({_one_line(t.title, 70)}): {t.line()}", file=out)
     print(result.summary(), file=out)
-    return 0
+    return _strict(args, [v for t in result.reports for v, n in t.counts.items() if n])
+
+
+def _strict(args, verdicts: list[str]) -> int:
+    """1 under --strict when a verdict is contradicted or fabricated, else 0."""
+    return 1 if args.strict and any(v in ("contradicted", "fabricated") for v in verdicts) else 0

@@ -153,6 +153,17 @@ _MD_LABEL = re.compile(r"^(?:\*\*|__)[^*_\n]{1,200}(?:\*\*|__)(?:\s*\([^()\n]{1,
 _MD_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
 
 
+_MD_HEADING = re.compile(r"(?:\*\*|__)[^*_\n]{1,200}(?:\*\*|__)(?:\s*\([^()\n]{1,80}\))?\s*[.:]?\s*")
+
+
+def is_heading(sentence: str) -> bool:
+    """Is the sentence (its markers aside) a bold title alone, as a list item's ("4. **Business
+    Processes and Intelligent Cloud: billion, grow, decrease** (community report 28)")? It titles
+    what follows and asserts nothing of its own but its names. (A "#" heading may hold a claim.)"""
+    text = _MD_LEAD.sub("", strip_citations(sentence, parse_citations(sentence))).strip()
+    return bool(text) and _MD_HEADING.fullmatch(text) is not None
+
+
 def claim_text(sentence: str) -> str:
     """The sentence without its citation markers and without the Markdown of the answer around
     it (list number or bullet, heading, a point's bold label, emphasis)."""

@@ -52,6 +52,18 @@ def name_note(name: str) -> str | None:
             "are dropped")
 
 
+def missing_note(path: str | Path) -> str:
+    """Said after "no workspace at PATH": where the app keeps a workspace of that name, if it
+    does (the command line takes a folder; the app's workspaces live under SENSEMAKER_HOME)."""
+    try:
+        there = workspace_path(str(path))
+    except UserError:
+        return ""
+    if Path(path).resolve() != there and (there / "sensemaker.db").is_file():
+        return f"; the app's workspace {sanitize_name(str(path))!r} is the folder {there}: pass that path"
+    return ""
+
+
 def workspace_path(name: str, root: str | Path | None = None) -> Path:
     """The resolved directory of a workspace, guaranteed to be inside the root."""
     base = Path(root).resolve() if root is not None else workspaces_root()

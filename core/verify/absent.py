@@ -29,6 +29,10 @@ def absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
         return out
     cited = cited.replace("\u2019", "'")  # the names' words are read with straight apostrophes
     for n in fx.names(sentence):
+        if not n.initial and len(n.surface.split()) == 2 and names.blended(n.words):  # a two-word name that mixes two people's is no one's
+            if n.surface not in out:
+                out.append(n.surface)
+            continue
         words = tuple(w for w in n.words if not (cited and _bounded_in(w, cited)))
         if not words:
             continue

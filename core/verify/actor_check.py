@@ -37,8 +37,9 @@ def check_reversal(c, a, aligned: float) -> None:
 def check_speaker(c, a, absent: set[str]) -> None:
     """The sentence says someone said it, the passage gives another speaker -> contradicted."""
     speaker = actors.claim_speaker(c.claim, [n for n in c.found_names if n.surface not in absent])
-    if speaker is None or not a.strong or any(f.text == speaker.surface and f.status == "contradicted" for f in c.facts):
-        return
+    if speaker is None or not a.strong or any(f.text == speaker.surface and f.status == "contradicted"
+                                              and not f.note.startswith("the source names ") for f in c.facts):
+        return  # (the passage's speaker says better who it is than another name of the passage)
     src, i = a.src, a.i
     # the matched sentence's own attribution; else the one before it ("'Mr. Scrooge!' said
     # Bob; 'I'll give you...'" goes on with Bob's words); else the one after it

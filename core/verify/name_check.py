@@ -56,7 +56,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                 # its place and no document holds the word, it is a made-up name ("Citadel, for
                 # example, will use ..." against "Bridgewater Associates, for example, will use")
                 if c.names.absent(n.words):
-                    c.facts.append(Fact("name", n.surface, "absent", "no document mentions it"))
+                    c.facts.append(Fact("name", n.surface, "absent"))
                     continue
                 if not al.known_name(src, n.words):  # written capitalised mid-sentence: a name
                     swap = None

@@ -117,9 +117,58 @@ class Names:
             self._shares[word] = self.store.unit_share(word) if self.store is not None else 0.0
         return self._shares[word]
 
+    def blended(self, words: tuple[str, ...]) -> tuple[str, str] | None:
+        """(the two people a two-word name mixes up) when no document writes the name while one
+        names a person with its first word and another a person with its last ("Amy Nadella":
+        Amy Hood and Satya Nadella), else None."""
+        if len(words) != 2 or any(len(w) < 2 or not w.isalpha() for w in words) or self._phrase_known(words):
+            return None
+        first, last = words
+        a = self._partner(rf"\b{first.capitalize()}\s+([A-Z][a-z]+)\b", first, last, common=True)
+        b = self._partner(rf"\b([A-Z][a-z]+)\s+(?:{last.capitalize()}|{last.upper()})\b", last, first)
+        if a is None or b is None:
+            return None
+        return f"{first.capitalize()} {a}", f"{b} {last.capitalize()}"
+
+    def _phrase_known(self, words: tuple[str, ...]) -> bool:
+        phrase = " ".join(words)
+        if self._texts and re.search(r"\s+".join(re.escape(w) for w in words), self._texts):
+            return True
+        if self.store is None:
+            return False
+        try:
+            return bool(self.store.query("SELECT rowid FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT 1",
+                                         ['"' + phrase.replace('"', '""') + '"']))
+        except Exception:
+            return True  # no word index to ask: nothing proves the name unwritten
+
+    def _partner(self, pattern: str, word: str, other: str, common: bool = False) -> str | None:
+        """The capitalised word the documents write next to word in a name (pattern's group),
+        other than `other`: a person's other name; before a surname a common English word is
+        none ("Thank Nadella"), after a first name it may be one ("Amy Hood")."""
+        from core.verify.wordnet import english_word
+        texts = [self._raw] if self._raw else []
+        if self.store is not None:
+            try:
+                texts += [t.get("text") or "" for t in self.store.query(
+                    "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
+                    "text_units_fts MATCH ? LIMIT 50)", ['"' + word.replace('"', '""') + '"'])]
+            except Exception:
+                return None
+        for t in texts:
+            for m in re.finditer(pattern, t):
+                w = m.group(1)
+                if w.lower() != other and w not in _TITLES and (common or not english_word(w.lower())):
+                    return w
+        return None
+
     def absent(self, words: tuple[str, ...]) -> list[str]:
         return [w for w in words if len(w) > 1 and not w.isdigit() and not self.word_known(w)
                 and not any(self.word_known(b) for b in _place_of(w))]
+
+
+_TITLES = {"Mr", "Mrs", "Ms", "Miss", "Dr", "Master", "Professor", "Prof", "Sir", "Lady", "Lord", "Dame",
+           "Saint", "St", "Agent", "Captain", "General", "President", "Senator", "Judge", "Uncle", "Aunt"}
 
 
 def _place_of(word: str) -> list[str]:

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from core.query.support import claim_text
+from core.query.support import claim_text, is_heading
 from core.verify import align as al
 from core.verify.absent import absent_names as _absent_names
 from core.verify.align import Sent, Source
@@ -123,6 +123,8 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     names answers which names occur in the workspace (default: the cited text alone)."""
     c = _read(sentence, units, record_texts, names)
     c.facts.extend(_absent(c))
+    if is_heading(sentence):
+        return _heading(c)
     if not c.terms and not c.nums:
         return Verdict("partial" if not c.facts else "fabricated", facts=c.facts,
                        reason="the sentence asserts nothing to check")
@@ -155,6 +157,24 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if quoted is not None:  # and it says what it says: supported, highlighted where it stands
         return _word_for_word(c, v, quoted)
     return _meaning(c, a, v)
+
+
+def _heading(c: _Claim) -> Verdict:
+    """A heading ("4. **Business Processes and Intelligent Cloud: billion, grow, decrease**") titles
+    what follows: its names are checked (fabricated when no document holds one), not its words
+    (a title's "decrease" is no polarity)."""
+    if any(f.status == "absent" for f in c.facts):
+        return _finish(Verdict("fabricated"), c.facts)
+    said = [n for n in c.found_names if not n.initial]
+    for n in said:
+        where = al.find_word(c.sources, n.words)
+        named = where is not None or any(all(w in t.lower().replace("\u2019", "'") for w in n.words)
+                                         for t in [x.text for x in c.sources] + c.record_texts)
+        c.facts.append(Fact("name", n.surface, "found" if named else "not found", evidence=where))
+    if said and all(f.status == "found" for f in c.facts):
+        return _finish(Verdict("supported", reason="a heading: the cited text names what it names"), c.facts)
+    # the name the cited text lacks is the reason, else: nothing to check
+    return _finish(Verdict("partial", reason="" if said else "a heading: it asserts nothing to check"), c.facts)
 
 
 def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
@@ -209,7 +229,11 @@ def _acronym_terms(claim: str, found: list[fx.Name]) -> frozenset[str]:
 def _absent(c: _Claim) -> list[Fact]:
     """Fabricated: the names no document of the workspace holds."""
     cited = " ".join([s.text for s in c.sources] + c.record_texts).lower()
-    return [Fact("name", surface, "absent", "no document mentions it") for surface in _absent_names(c.claim, c.names, cited)]
+    out = []
+    for surface in _absent_names(c.claim, c.names, cited):
+        mixed = c.names.blended(tuple(surface.lower().split()))
+        out.append(Fact("name", surface, "absent", f"they name {mixed[0]} and {mixed[1]}" if mixed else ""))
+    return out
 
 
 def _locate(c: _Claim) -> tuple[Source, int] | None:

@@ -255,7 +255,7 @@ def verify_reports(store, on_progress: Callable[[int, int, str], None] | None = 
             # on their last sentence only): the finding is fabricated
             extra = fabricated_names(f"{findings_text[(hrid, number)]}", names)
             if extra:
-                v = Verdict("fabricated", facts=[Fact("name", x, "absent", "no document mentions it")
+                v = Verdict("fabricated", facts=[Fact("name", x, "absent")
                                                  for x in extra], reason="names what no document holds")
                 sentence = next((s for s, _, _ in sentences_with_citations(findings_text[(hrid, number)])
                                  if extra[0] in s), sentence)
@@ -314,7 +314,7 @@ def report_trust(store, report: dict, resolver: Resolver | None = None, names: N
             text = " ".join(s for s, _, _ in sents)
             extra = fabricated_names(text, names)
             if extra:
-                worst = Verdict("fabricated", facts=[Fact("name", x, "absent", "no document mentions it")
+                worst = Verdict("fabricated", facts=[Fact("name", x, "absent")
                                                      for x in extra], reason="names what no document holds")
                 for name in extra:
                     if name not in t.fabricated:

@@ -18,6 +18,7 @@ from core.verify.actors import same_person
 _DET = r"(?:[Tt]he|[Aa]n?|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Ii]ts|[Tt]his)"
 _END = r"(?=\s+(?:of|at|for|in|on|to|from|by|and|who|which|that|with)\b|\s*[,.;:!?)\u2014]|\s*$)"
 _AFTER = re.compile(rf"^(?:\s+(?:is|was|'s|\u2019s|is\s+now|remains|became)\s+{_DET}?\s*|,\s+{_DET}\s+"
+                    rf"|,\s+(?=[a-z][a-z\- ]{{1,40}}?(?:\s+and\s+[a-z][a-z\- ]{{1,40}}?)?,\s+[A-Z])"
                     rf"|,\s+who(?:'s|\u2019s|\s+is|\s+was)\s+(?:known\s+as\s+|called\s+)?{_DET}\s+)"
                     rf"([a-z][a-z\- ]{{1,40}}?){_END}")
 _BEFORE = re.compile(rf"\b{_DET}\s+([a-z][a-z\- ]{{1,40}}?),\s*$")

@@ -5,15 +5,17 @@ markers) judged against what it cites, or every line of a claims file
 A sentence without a marker is judged too, against nothing: it is unsupported, unless it names
 what no document holds (fabricated). Each result: id, sentence, verdict, facts (each with the
 source span that confirms or contradicts it), evidence (the best source sentence and its spans),
-judge, and the references that do not exist."""
+judge, the references that do not exist (`dangling`) and the markers that cite no record as
+written (`malformed`: "[Data: Sources (abc)]")."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Iterable
 
 from core.errors import UserError
-from core.query.citations import sentences_with_citations, strip_citations
+from core.query.citations import parse_citations, sentences_with_citations, strip_citations
 from core.query.resolve import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence
@@ -24,6 +26,26 @@ def _evidence(v) -> dict | None:
         return None
     return {"text": v.best_sentence, "text_unit_id": v.text_unit_id, "char_start": v.char_start,
             "char_end": v.char_end, "unit_start": v.unit_start, "unit_end": v.unit_end}
+
+
+# a "[Data: ...]" marker as written; one the citation parser does not read whole is malformed
+_DATA_BRACKET = re.compile(r"\[\s*(?:data|\u6570\u636e)\s*[:\uff1a][^\[\]\n]*\]", re.I)
+
+
+def _malformed(sentence: str) -> list[re.Match]:
+    read = {(c.start, c.end) for c in parse_citations(sentence)}
+    return [m for m in _DATA_BRACKET.finditer(sentence) if (m.start(), m.end()) not in read]
+
+
+def _shown(sentence: str, bad: list[re.Match]) -> str:
+    """The sentence as it reads: its markers, well formed or not, left out."""
+    for m in reversed(bad):
+        sentence = sentence[:m.start()].rstrip() + sentence[m.end():]
+    return strip_citations(sentence).strip()
+
+
+def missing_text(missing: list[str]) -> str:
+    return f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in this workspace"
 
 
 def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
@@ -48,17 +70,23 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
         missing: list[str] = []
         v = judge_sentence(resolver, sentence, cites, judge, names,
                            lambda c, ref: missing.append(f"{ref.kind} ({ref.id})"))
+        bad = _malformed(sentence)
         if not cites:
             from core.verify.offline import judge as offline
             v = offline(sentence, [], names=names)
             if v.verdict != "fabricated":
                 v.verdict, v.reason = "unsupported", "it cites nothing"
+                if bad:
+                    v.reason = (f"its marker {bad[0].group()} cites no record: a marker names a kind and "
+                                f"numbers, as in [Data: Sources (12); Reports (3)]")
+        elif missing and v.reason == "nothing it cites exists":
+            v.reason = missing_text(missing)
         d = v.to_dict()
-        out.append({"id": id if id is not None else n, "sentence": strip_citations(sentence).strip(),
+        out.append({"id": id if id is not None else n, "sentence": _shown(sentence, bad),
                     "start": s, "end": e, "verdict": v.verdict, "judge": v.judge,
                     "failing": d["failing"] or v.reason, "fabricated": v.fabricated,
                     "facts": [asdict(f) for f in v.facts], "evidence": _evidence(v),
-                    "dangling": missing})
+                    "dangling": missing, "malformed": [m.group() for m in bad]})
     return out
 
 

@@ -48,6 +48,8 @@ class Fact:
     evidence: Span | None = None
 
     def describe(self) -> str:
+        if self.status == "contradicted" and self.note:  # "number “15%”: the source says 10%"
+            return f"{self.kind} \u201c{self.text}\u201d: {self.note}"
         what = {"found": "found", "contradicted": "contradicted", "not found": "not in the cited text",
                 "absent": "nowhere in the documents"}.get(self.status, self.status)
         return f"{self.kind} \u201c{self.text}\u201d: {what}" + (f" ({self.note})" if self.note else "")

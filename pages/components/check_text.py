@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import html
 import json
+import time
 
 import streamlit as st
 
 from core.query.resolve import Resolver
 from core.store.db import Store
 from core.verify.judges import make_judge
-from core.verify.text import check_text
+from core.verify.text import check_text, missing_text
 from pages.components import chips as ui_chips
 from pages.components import state as ui
 from pages.components import verdicts as ui_verdicts
@@ -62,12 +63,16 @@ def results_html(results: list[dict]) -> str:
     rows = []
     for r in results:
         why = r.get("failing") if r["verdict"] != "supported" else ""
+        notes = [] if not r.get("dangling") or why == missing_text(r["dangling"]) else [missing_text(r["dangling"])]
+        notes += [f"the marker {m} is not read whole: a marker names a kind and numbers, as in "
+                  f"[Data: Sources (12)]" for m in r.get("malformed") or [] if m not in (why or "")]
         ev = r.get("evidence") or {}
         rows.append(
             f'<li class="sm-check {html.escape(r["verdict"])}">'
             f'{ui_verdicts.badge_html({"verdict": r["verdict"], "judge": r["judge"]}, with_fact=False)} '
             f'{html.escape(r["sentence"])}'
             + (f'<div class="sm-fail">{html.escape(why)}</div>' if why else "")
+            + "".join(f'<div class="sm-fail">{html.escape(n)}</div>' for n in notes)
             + (f'<div class="sm-meta">source: \u201c{html.escape(ev["text"][:300])}\u201d</div>'
                if ev.get("text") else "")
             + "</li>")
@@ -79,7 +84,8 @@ SAVED = "last_text_check"  # the workspace's meta key of the last checked text a
 
 def _check(store: Store, text: str, judge_name: str, llm) -> dict:
     judge = make_judge(judge_name, llm if judge_name == "model" else None)
-    return {"text": text, "judge": judge_name, "results": check_text(store, text, judge)}
+    return {"text": text, "judge": judge_name, "results": check_text(store, text, judge),
+            "at": time.strftime("%H:%M:%S")}
 
 
 def _restore(store: Store, llm) -> dict | None:
@@ -121,12 +127,16 @@ def box(store: Store, llm=None) -> None:
         with st.form("check_text", border=False):
             text = st.text_area("Your text, with [Data: ...] markers", key="check_text_in", height=110,
                                 placeholder=example(store), help=HOW)
-            judges = ["offline"] + (["model"] if llm is not None else [])
-            if ui.settings().judge == "model" and llm is not None:
-                judges.reverse()  # the setting's judge first
-            judge_name = st.radio("Judge", judges, horizontal=True, key="check_judge",
-                                  format_func={"offline": "offline (no model)",
-                                               "model": "model (entailment, exact quotes)"}.get)
+            if llm is not None:
+                judges = ["offline", "model"]
+                if ui.settings().judge == "model":
+                    judges.reverse()  # the setting's judge first
+                judge_name = st.radio("Judge", judges, horizontal=True, key="check_judge",
+                                      format_func={"offline": "offline (no model)",
+                                                   "model": "model (entailment, exact quotes)"}.get)
+            else:  # one judge: nothing to choose
+                judge_name = "offline"
+                st.caption("Judge: offline (no model is configured; set one in Settings for the model judge).")
             go = st.form_submit_button("Check", icon=":material/fact_check:")
         if go:
             if not text.strip():
@@ -152,6 +162,9 @@ def box(store: Store, llm=None) -> None:
                        "unsupported, contradicted, or fabricated (names what no document holds). " + HOW)
             return
         results = done["results"]
+        # the form sends the text only on Check: say which text these verdicts are for
+        st.caption(f"Verdicts for the text as checked at {done.get('at', '?')} (shown below with its "
+                   "marks); an edit counts once you press Check.")
         counts = {v: sum(r["verdict"] == v for r in results) for v in
                   ("supported", "partial", "unsupported", "contradicted", "fabricated")}
         st.html(ui_verdicts.trust_html(counts, sorted({n for r in results for n in r["fabricated"]}),
@@ -160,4 +173,4 @@ def box(store: Store, llm=None) -> None:
         resolver = Resolver(store)
         if done["judge"] == "model" and llm is not None:
             ui_verdicts.set_judge(resolver, make_judge("model", llm), "model")
-        st.html(ui_chips.cited_html(store, done["text"], resolver))
+        st.html(ui_chips.cited_html(store, done["text"], resolver, uncited=True))

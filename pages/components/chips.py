@@ -16,7 +16,7 @@ import html
 import re
 import streamlit as st
 
-from core.query.citations import Ref, parse_citations, sentences_with_citations
+from core.query.citations import Ref, parse_citations, sentences_with_citations, strip_citations
 from core.query.resolve import Resolver
 from core.store.db import Store
 from pages.components import drilldown as drill
@@ -130,12 +130,13 @@ def paragraph_html(para: str, flags=None) -> str:
     return f'<p class="sm-para">{body}</p>'
 
 
-def cited_html(store: Store, text: str, resolver: Resolver, mark: bool = True) -> str:
+def cited_html(store: Store, text: str, resolver: Resolver, mark: bool = True, uncited: bool = False) -> str:
     """cited_text as one piece of escaped HTML (one element for the browser to draw instead of
-    two per paragraph): paragraphs with badges, each followed by its chips and their evidence."""
+    two per paragraph): paragraphs with badges, each followed by its chips and their evidence;
+    uncited: a sentence that cites nothing is marked too (Check a text)."""
     parts = []
     for para in (p for p in _PARA.split(text or "") if p.strip()):
-        parts.append(paragraph_html(para, ui_verdicts.sentence_flags(resolver, para) if mark else None))
+        parts.append(paragraph_html(para, ui_verdicts.sentence_flags(resolver, para, uncited) if mark else None))
         options = chip_options(store, para, resolver)
         if options:
             parts.append(chips_html(resolver, options))
@@ -177,7 +178,7 @@ def chip_label(kind: str, id: int, exists: bool, removed: bool = False, sentence
     else:
         label = drill.ref_label(kind, id) + ("" if exists else " (source removed)" if removed else " (missing)")
     if sentence:
-        words = " ".join(sentence.split())
+        words = " ".join(strip_citations(sentence).split())
         cut = words[:28] + ("\u2026" if len(words) > 28 else "")
         label += f" \u00b7 \u201c{cut}\u201d"
     return label

@@ -66,10 +66,18 @@ def chip_verdict(resolver: Resolver, kind: str, id: int, sentence: str) -> Verdi
     return cache[key]
 
 
-def sentence_flags(resolver: Resolver, text: str) -> list[tuple[int, int, Verdict]]:
+def sentence_flags(resolver: Resolver, text: str, uncited: bool = False) -> list[tuple[int, int, Verdict]]:
     """(start, end, verdict) of every sentence of text whose citations, taken together, do not
-    support it (unsupported, contradicted or fabricated)."""
+    support it (unsupported, contradicted or fabricated); with uncited, a sentence that cites
+    nothing too (a draft memo's claim with no marker is no checked claim)."""
     sents = sentences_with_citations(text)
+    if uncited:
+        from core.query.citations import sentence_spans
+        cited = [(s, e) for _, (s, e), _ in sents]
+        bare = [(s, e) for s, e in sentence_spans(text) if not any(a <= s < b for a, b in cited)]
+        flags = sentence_flags(resolver, text) + [(s, e, Verdict("unsupported", reason="it cites nothing"))
+                                                 for s, e in bare if text[s:e].strip()]
+        return sorted(flags, key=lambda f: f[0])
     resolver.prefetch(r for _, _, cites in sents for c in cites for r in c.refs)
     fn = _judge_fn(resolver)
     out = []
