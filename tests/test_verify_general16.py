@@ -114,3 +114,14 @@ def test_a_themes_bold_title_is_a_heading_not_a_claim():
     # a bold label before its sentence is no heading: the sentence is judged
     v = judge("4. **Outlook**: we expect revenue to decrease between 9 and 11% [Data: Sources (1)].", [unit], names=names)
     assert v.verdict == "contradicted", (v.verdict, v.facts)
+
+
+def test_a_quote_is_highlighted_where_it_stands_not_at_a_sentence_opening_the_same_way():
+    """The call has four sentences opening "Excluding the impact of the change in accounting
+    estimate,": the chip of a quote of the third highlighted the second."""
+    doc = _doc(CALLS, "FY24Q3")
+    quote = ("Excluding the impact of the change in accounting estimate, gross margin percentage increased "
+             "slightly driven by improvement in Office 365.")
+    v = _check(doc, quote, quote, before=2200, after=300)
+    assert "operating margins increased roughly" in unit_around(doc, quote, 2200, 300)["text"]
+    assert v.verdict == "supported" and v.best_sentence == quote, v.best_sentence

@@ -180,8 +180,14 @@ def _heading(c: _Claim) -> Verdict:
 def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
     """Supported: the cited text holds the sentence word for word; the highlight is the source
     sentence holding its opening words."""
-    head = " ".join(_pieces(c.claim)[0].split()[:6])
-    at = next((x for x in src.sents if head in _flat(src.text[x.start:x.end])), None)
+    words = _pieces(c.claim)[0].split()
+    flats = [(x, _flat(src.text[x.start:x.end])) for x in src.sents]
+    at = None  # the sentence holding most of the quote's opening words (not the first that opens
+    for k in range(len(words), 5, -1):  # the same way: "Excluding the impact of the change ...")
+        head = " ".join(words[:k])
+        at = next((x for x, f in flats if head in f), None)
+        if at is not None:
+            break
     if at is not None:
         v.best_sentence, v.text_unit_id = src.text[at.start:at.end], src.unit.get("id")
         v.unit_start, v.unit_end = at.start, at.end
