@@ -62,7 +62,10 @@ def test_reports_carry_a_trust_line_and_the_least_trusted_come_first(indexed_hom
     at.run()
     assert not at.exception
     table = next(d.value for d in at.dataframe if str(d.key).startswith("trust_tbl_"))
-    assert list(table.columns[:4]) == ["community", "report", "title", "trust"]
+    assert list(table.columns[:4]) == ["report", "trust", "flagged", "title"]  # what is wrong before the title
+    first = table.iloc[0]
+    assert first["flagged"] == (", ".join(f"{first[v]} {v}" for v in ("fabricated", "contradicted", "unsupported")
+                                          if first[v]) or "none")
     assert list(table["trust"]) == sorted(table["trust"]) or table["fabricated"].iloc[0] > 0
     # a click opens that community
     last = table.iloc[-1]

@@ -87,7 +87,7 @@ def _print_claims(results: list[dict], as_json: bool) -> None:
 
 
 def _missing(refs: list[str]) -> str:
-    from core.verify.text import missing_text
+    from core.verify.reports import missing_text
     return missing_text(refs)
 
 

@@ -55,7 +55,7 @@ from core.verify.names import Names
 from core.verify.actor_check import check_first_person, check_reversal, check_role, check_speaker
 from core.verify.name_check import check_names
 from core.verify.number_check import check_numbers
-from core.verify.verdict import Fact, Verdict
+from core.verify.verdict import Fact, Span, Verdict
 
 ALIGNED = 0.4     # share of the claim's plain terms in the window for a contradiction to count
 SUPPORTED = 0.3   # share of the claim's terms in the window for supported
@@ -172,9 +172,26 @@ def _heading(c: _Claim) -> Verdict:
                                          for t in [x.text for x in c.sources] + c.record_texts)
         c.facts.append(Fact("name", n.surface, "found" if named else "not found", evidence=where))
     if said and all(f.status == "found" for f in c.facts):
-        return _finish(Verdict("supported", reason="a heading: the cited text names what it names"), c.facts)
+        v = Verdict("supported", reason="a heading: the cited text names what it names")
+        _highlight(v, c, next((f.evidence for f in c.facts if f.evidence is not None), None))
+        return _finish(v, c.facts)
     # the name the cited text lacks is the reason, else: nothing to check
     return _finish(Verdict("partial", reason="" if said else "a heading: it asserts nothing to check"), c.facts)
+
+
+def _highlight(v: Verdict, c: _Claim, at: Span | None) -> None:
+    """The verdict's evidence: the source sentence holding the span at (a heading's first name)."""
+    src = next((x for x in c.sources if at is not None and x.unit.get("id") == at.text_unit_id), None)
+    sent = src.sentence_at(at.unit_start) if src is not None else None
+    if sent is not None:
+        _set_best(v, src, sent)
+
+
+def _set_best(v: Verdict, src: Source, sent: Sent) -> None:
+    v.best_sentence, v.text_unit_id = src.text[sent.start:sent.end], src.unit.get("id")
+    v.unit_start, v.unit_end = sent.start, sent.end
+    v.char_start = None if src.base is None else src.base + sent.start
+    v.char_end = None if src.base is None else src.base + sent.end
 
 
 def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
@@ -189,10 +206,7 @@ def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
         if at is not None:
             break
     if at is not None:
-        v.best_sentence, v.text_unit_id = src.text[at.start:at.end], src.unit.get("id")
-        v.unit_start, v.unit_end = at.start, at.end
-        v.char_start = None if src.base is None else src.base + at.start
-        v.char_end = None if src.base is None else src.base + at.end
+        _set_best(v, src, at)
     v.verdict, v.reason = "supported", "the cited text says it word for word"
     return _finish(v, c.facts)
 

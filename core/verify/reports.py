@@ -147,6 +147,11 @@ def report_findings(report: dict) -> list[dict]:
     return out
 
 
+def missing_text(missing: list[str]) -> str:
+    """ "Sources (9998) is not in this workspace": the references no record answers."""
+    return f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in this workspace"
+
+
 def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names: Names,
                    on_dangling: Callable[[object, object], None] | None = None) -> Verdict:
     """One cited sentence judged against the union of its references' text units."""
@@ -155,11 +160,14 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     removed: list[str] = []
     rewritten = False
     led: list[str] = []  # reports rewritten since, judged by the report standing for each now
+    gone: list[str] = []  # the references no record answers
     for c in cites:
         for ref in c.refs:
             res = resolver.resolve(ref)
-            if res.dangling and on_dangling:
-                on_dangling(c, ref)
+            if res.dangling:
+                gone.append(f"{ref.kind} ({ref.id})")
+                if on_dangling:
+                    on_dangling(c, ref)
             if res.record is None:
                 if res.removed:
                     removed.append(res.removed)
@@ -185,7 +193,8 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
         if rewritten:
             return Verdict("unsupported", reason="the report it cites was rewritten when documents were "
                                                  "removed or replaced; ask again")
-        return Verdict("unsupported", reason="nothing it cites exists")
+        return Verdict("unsupported", reason=missing_text(list(dict.fromkeys(gone))) if gone
+                       else "nothing it cites exists")
     for u in newer:
         units.setdefault(u["id"], u)
     v = judge(sentence, list(units.values()), record_texts, names=names)

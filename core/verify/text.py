@@ -44,10 +44,6 @@ def _shown(sentence: str, bad: list[re.Match]) -> str:
     return strip_citations(sentence).strip()
 
 
-def missing_text(missing: list[str]) -> str:
-    return f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in this workspace"
-
-
 def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
                names: Names | None = None, id: object = None) -> list[dict]:
     """One result per sentence of text (see the module docstring)."""
@@ -79,8 +75,6 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
                 if bad:
                     v.reason = (f"its marker {bad[0].group()} cites no record: a marker names a kind and "
                                 f"numbers, as in [Data: Sources (12); Reports (3)]")
-        elif missing and v.reason == "nothing it cites exists":
-            v.reason = missing_text(missing)
         d = v.to_dict()
         out.append({"id": id if id is not None else n, "sentence": _shown(sentence, bad),
                     "start": s, "end": e, "verdict": v.verdict, "judge": v.judge,

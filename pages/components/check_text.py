@@ -13,7 +13,8 @@ import streamlit as st
 from core.query.resolve import Resolver
 from core.store.db import Store
 from core.verify.judges import make_judge
-from core.verify.text import check_text, missing_text
+from core.verify.reports import missing_text
+from core.verify.text import check_text
 from pages.components import chips as ui_chips
 from pages.components import state as ui
 from pages.components import verdicts as ui_verdicts

@@ -58,10 +58,13 @@ def least_trusted(store: Store) -> int | None:
                 continue
             if which == "flagged" and not (c["fabricated"] + c["contradicted"] + c["unsupported"]):
                 continue
-            rows.append({"community": t.community, "report": t.report, "title": t.title,
-                         "trust": t.trust, "fabricated": c["fabricated"], "contradicted": c["contradicted"],
-                         "unsupported": c["unsupported"], "partial": c["partial"], "supported": c["supported"],
-                         "in no document": ", ".join(t.fabricated)})
+            # what is wrong first, the title after it: at 1,024 px the table shows four columns
+            # before it scrolls, and the counts behind the title were out of sight
+            flagged = ", ".join(f"{c[v]} {v}" for v in ("fabricated", "contradicted", "unsupported") if c[v])
+            rows.append({"report": t.report, "trust": t.trust, "flagged": flagged or "none", "title": t.title,
+                         "in no document": ", ".join(t.fabricated), "fabricated": c["fabricated"],
+                         "contradicted": c["contradicted"], "unsupported": c["unsupported"],
+                         "partial": c["partial"], "supported": c["supported"], "community": t.community})
         st.caption(ui.md(f"{result.summary()} \u00b7 order: the share of fabricated findings, then of "
                          "contradicted ones, then trust (supported findings plus half the partial ones), so a "
                          "report with a contradicted finding comes before a lower trust without one \u00b7 "
@@ -71,8 +74,10 @@ def least_trusted(store: Store) -> int | None:
             return None
         df = pd.DataFrame(rows)
         row = ui.selected_row(df, f"trust_tbl_{which}", height=min(38 + 35 * len(df), 320),
-                              column_config={"trust": st.column_config.ProgressColumn(
-                                  min_value=0, max_value=1, format="%.2f")})
+                              column_config={"report": st.column_config.NumberColumn(width="small"),
+                                             "trust": st.column_config.ProgressColumn(
+                                                 min_value=0, max_value=1, format="%.2f", width="small"),
+                                             "flagged": st.column_config.TextColumn(width="medium")})
         return None if row is None else rows[row]["community"]
 
 
