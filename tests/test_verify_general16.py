@@ -125,3 +125,27 @@ def test_a_quote_is_highlighted_where_it_stands_not_at_a_sentence_opening_the_sa
     v = _check(doc, quote, quote, before=2200, after=300)
     assert "operating margins increased roughly" in unit_around(doc, quote, 2200, 300)["text"]
     assert v.verdict == "supported" and v.best_sentence == quote, v.best_sentence
+
+
+ZH = CORPORA / "graphrag_articles_zh"
+
+
+def test_bing_fei_is_a_negation():
+    """"并非" ("is not") was listed as no negation, so a claim saying it the way the article says
+    "不是" came out contradicted."""
+    doc = _doc(ZH / "article_2.txt")
+    ev = "GraphRAG 不是一个\"取代向量 RAG\"的银弹，而是对 RAG 工具箱的关键补全。"
+    v = _check(doc, "GraphRAG 并非取代向量 RAG 的银弹，而是 RAG 工具箱的关键补充。", ev)
+    assert v.verdict != "contradicted", (v.verdict, v.facts)
+    v = _check(doc, "GraphRAG 是取代向量 RAG 的银弹。", ev)
+    assert v.verdict == "contradicted", (v.verdict, v.facts)
+
+
+def test_a_clause_too_few_words_hold_says_so_not_a_share():
+    """A clause capped for sharing one word said "12% of its words in the best source sentence",
+    a figure nothing measured."""
+    doc = _doc(CAROL)
+    v = _check(doc, "The hand was pointed straight before them, and the doctor had warned the family.",
+               "It gave him no reply. The hand was pointed straight before them.")
+    fail = next(f for f in v.facts if f.kind == "meaning")
+    assert fail.note == "no source sentence shares more than one of its words", fail.note

@@ -21,7 +21,7 @@ NOT_NEGATING = {
     "nothing": frozenset("but less".split()),
     "none": frozenset("other".split()),
 }
-ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "不只", "不单", "无论", "非常", "未来", "别人", "别的", "无数", "并非", "不少", "不久")
+ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "不只", "不单", "无论", "非常", "未来", "别人", "别的", "无数", "不少", "不久")
 
 # Pairs of opposites (stems compared after core.query.support.stem). Each word maps to its
 # opposites; polarity flips when a claim's word meets its opposite in the aligned source text.

@@ -375,7 +375,7 @@ def _meaning(c: _Claim, a: _Aligned, v: Verdict) -> Verdict:
             continue
         n_clauses += 1
         loc = al.best(c.sources, ct)
-        r = 0.0
+        r, why = 0.0, ""
         if loc is not None:
             csrc, ci = loc
             cwin = al.window(csrc, ci, ct)
@@ -386,23 +386,26 @@ def _meaning(c: _Claim, a: _Aligned, v: Verdict) -> Verdict:
             elsewhere = bool(own) and not named and any(w in s.words for x in c.sources for s in x.sents for w in own)
             if len(ct & have) < min(2, len(ct)):
                 r = min(r, CLAUSE / 2)  # one shared word does not make a fact
+                why = "no source sentence shares more than one of its words"
             elif elsewhere and len(ct & have) < min(FAR, len(ct)):
                 # a clause about a name the cited text holds, matched only by a sentence that
                 # does not name it, needs three common words there ("LinkedIn's operating margin
                 # reached a record high" is not "operating income increased")
                 r = min(r, CLAUSE / 2)
+                why = "only a sentence that does not name its subject shares its words, and too few"
             elif len(pieces) > 1 and not (csrc is src and abs(ci - i) <= 1) and not named \
                     and len(ct & have) < min(FAR, len(ct)):
                 # a clause held only by a sentence away from the one the rest of the claim is
                 # about needs more than two common words there: an added fact ("and promised
                 # to buy them new cloth") otherwise finds "new" and "put" somewhere in the unit
                 r = min(r, CLAUSE / 2)
+                why = "only a sentence away from the rest of the claim shares its words, and too few"
         ok = r >= (CAUSAL_CLAUSE if causal else CLAUSE)
         held += ok
         if not ok:
             missing_causal |= causal
             facts.append(Fact("meaning", " ".join(piece.split()), "not found",
-                              f"{r:.0%} of its words in the best source sentence"))
+                              why or f"{r:.0%} of its words in the best source sentence"))
     # an inference ("shows that", "proves", "means that") holds only where the cited text too
     # says that one thing follows from another
     low = f" {c.claim.lower()} "
