@@ -149,3 +149,17 @@ def test_a_clause_too_few_words_hold_says_so_not_a_share():
                "It gave him no reply. The hand was pointed straight before them.")
     fail = next(f for f in v.facts if f.kind == "meaning")
     assert fail.note == "no source sentence shares more than one of its words", fail.note
+
+
+def test_a_fall_against_a_multiple_is_a_reversal():
+    """"slumped" against "tripled": words of change go up or down whichever word says it (the
+    groups of rising and falling words take "double", "triple", "slump", "plunge" ...)."""
+    doc = _doc(CALLS, "FY20Q3")
+    ev = ("Usage of Windows Virtual Desktop tripled this quarter as organizations deploy virtual desktops "
+          "and apps on Azure to enable secure remote work.")
+    v = _check(doc, "Windows Virtual Desktop usage slumped this quarter as organizations put virtual desktops "
+                    "and apps on Azure for secure remote work.", ev)
+    assert v.verdict == "contradicted" and v.reason == "polarity \u201cslumped\u201d: the source says \u201ctripled\u201d", v.reason
+    v = _check(doc, "Windows Virtual Desktop usage surged this quarter as organizations put virtual desktops "
+                    "and apps on Azure for secure remote work.", ev)
+    assert v.verdict == "supported", (v.verdict, v.facts)

@@ -90,8 +90,8 @@ buy purchase
 make create build produce construct form craft
 begin start launch commence open debut premiere introduce
 end finish close conclude stop complete
-increase rise grow gain climb jump expand up surge boost
-decrease fall decline drop shrink reduce cut down dip slip
+increase rise grow gain climb jump expand up surge boost soar rocket double triple quadruple
+decrease fall decline drop shrink reduce cut down dip slip slump plunge tumble sink halve
 big large huge great vast major enormous
 small little tiny minor slight
 fast quick rapid swift speedy
