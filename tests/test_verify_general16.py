@@ -163,3 +163,18 @@ def test_a_fall_against_a_multiple_is_a_reversal():
     v = _check(doc, "Windows Virtual Desktop usage surged this quarter as organizations put virtual desktops "
                     "and apps on Azure for secure remote work.", ev)
     assert v.verdict == "supported", (v.verdict, v.facts)
+
+
+def test_a_name_in_anothers_place_that_no_document_holds_is_fabricated():
+    """"Delta Air Lines" where the call names Alaska Airlines: each of its words is in the call, the
+    name is not, so it is made up, not only misplaced (it came out contradicted)."""
+    doc = _doc(CALLS, "FY16Q1")
+    ev = ("It\u2019s great to see our customers like Walmart, Jet.com, and Alaska Airlines seize the benefits "
+          "of the cloud to transform and push for growth.")
+    import zipfile
+    with zipfile.ZipFile(CALLS) as z:  # the workspace: every call (they hold "Delta", "Air" and "Lines")
+        calls = "\n".join(z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".txt"))
+    v = _check(doc, "Our customers like Walmart, Jet.com and Delta Air Lines seize the benefits of the cloud "
+                    "to transform and grow.", ev, names_doc=calls)
+    assert v.verdict == "fabricated", (v.verdict, v.facts)
+    assert v.reason == "name \u201cDelta Air Lines\u201d: nowhere in the documents (the source names Alaska Airlines here)"

@@ -121,7 +121,7 @@ class Names:
         """(the two people a two-word name mixes up) when no document writes the name while one
         names a person with its first word and another a person with its last ("Amy Nadella":
         Amy Hood and Satya Nadella), else None."""
-        if len(words) != 2 or any(len(w) < 2 or not w.isalpha() for w in words) or self._phrase_known(words):
+        if len(words) != 2 or any(len(w) < 2 or not w.isalpha() for w in words) or self.phrase_known(words):
             return None
         first, last = words
         a = self._partner(rf"\b{first.capitalize()}\s+([A-Z][a-z]+)\b", first, last, common=True)
@@ -130,7 +130,7 @@ class Names:
             return None
         return f"{first.capitalize()} {a}", f"{b} {last.capitalize()}"
 
-    def _phrase_known(self, words: tuple[str, ...]) -> bool:
+    def phrase_known(self, words: tuple[str, ...]) -> bool:
         phrase = " ".join(words)
         if self._texts and re.search(r"\s+".join(re.escape(w) for w in words), self._texts):
             return True
