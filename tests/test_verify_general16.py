@@ -178,3 +178,14 @@ def test_a_name_in_anothers_place_that_no_document_holds_is_fabricated():
                     "to transform and grow.", ev, names_doc=calls)
     assert v.verdict == "fabricated", (v.verdict, v.facts)
     assert v.reason == "name \u201cDelta Air Lines\u201d: nowhere in the documents (the source names Alaska Airlines here)"
+
+
+def test_a_word_after_a_left_out_part_opens_a_sentence():
+    """"…Excluding the impact ..." in an offline report's finding: the capital follows words left out,
+    like a sentence's first, and says nothing (the finding came out partial: name "Excluding")."""
+    text = "Revenue grew 10% this quarter. Margins rose slightly, leaving aside the impact of the change in estimate."
+    unit = {"id": "u1", "human_readable_id": 1, "text": text, "char_start": 0, "char_end": len(text)}
+    v = judge("Revenue grew 10%\u2026 \u2026Excluding the impact of the change in estimate, margins rose slightly "
+              "[Data: Sources (1)].", [unit], names=Names(texts=[text]))
+    assert not [f for f in v.facts if f.kind == "name" and f.status != "found"], v.facts
+    assert v.verdict == "supported", (v.verdict, v.facts)

@@ -31,7 +31,7 @@ class Token(NamedTuple):
 
 
 _CJK_NEXT = re.compile(r"[ \t]*[\u3400-\u9fff]")
-_OPENERS = frozenset(".!?:;\"\u201c\u201d([\u2014\u2013'\u2018")
+_OPENERS = frozenset(".!?:;\"\u201c\u201d([\u2014\u2013'\u2018\u2026")  # "…" too: a quote's words left out
 
 
 @functools.lru_cache(maxsize=16384)
