@@ -189,3 +189,15 @@ def test_a_word_after_a_left_out_part_opens_a_sentence():
               "[Data: Sources (1)].", [unit], names=Names(texts=[text]))
     assert not [f for f in v.facts if f.kind == "name" and f.status != "found"], v.facts
     assert v.verdict == "supported", (v.verdict, v.facts)
+
+
+PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+
+
+def test_the_next_turns_label_is_not_the_speaker():
+    """A part of a transcript opening mid-answer: the guest's sentence is followed by "KEVIN SCOTT:",
+    which opens the next turn; it was read as the sentence's speaker (a newcomer's memo)."""
+    part = _doc(PODCASTS, "Judy Estrin-part9.txt")
+    ev = "I ended up, when I left Stanford, my first job was at Zilog."
+    v = _check(part, "Judy Estrin says that when she left Stanford, her first job was at Zilog.", ev, before=600, after=200)
+    assert v.verdict != "contradicted", (v.verdict, v.facts)

@@ -64,7 +64,8 @@ def check_speaker(c, a, absent: set[str]) -> None:
                 # by the sentence before that one
                 given = _antecedent(src, j)
                 break
-            given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end)
+            # (the next sentence's transcript label opens the next turn: another speaker's words)
+            given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end, labels=j < i)
     if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text,
                                             speaker.surface) for g, _, _ in given):
         g, lo, hi = given[0]

@@ -118,9 +118,9 @@ def unnamed_speaker(sentence: str) -> bool:
     return bool(_PRONOUN_SPEAKER.search(sentence))
 
 
-def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
-    """(name, start, end) of the speakers the passage gives between lo and hi, and the transcript
-    label that governs lo (the last one before it)."""
+def passage_speakers(text: str, lo: int, hi: int, labels: bool = True) -> list[tuple[str, int, int]]:
+    """(name, start, end) of the speakers the passage gives between lo and hi, and (labels) the
+    transcript label that governs lo (the last one before it)."""
     out = []
     piece = text[lo:hi]
     for n in fx.names(piece):
@@ -133,7 +133,7 @@ def passage_speakers(text: str, lo: int, hi: int) -> list[tuple[str, int, int]]:
     # none comes before (a sentence run on past an interruption, "... a little 13-inch --\nSAM
     # ALTMAN: Totally.", was said by the one before the label)
     label = None
-    for m in _LABEL.finditer(text, 0, hi):
+    for m in _LABEL.finditer(text, 0, hi if labels else 0):
         if m.start() <= max(lo, 0) + 2:
             label = m
         elif label is None:
