@@ -13,6 +13,7 @@ from core.verify.offline import judge
 from tests.verify_corpus import CORPORA, check_claim as _check, read_doc as _doc, unit_around
 
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
+DULCE = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 
 
@@ -201,3 +202,13 @@ def test_the_next_turns_label_is_not_the_speaker():
     ev = "I ended up, when I left Stanford, my first job was at Zilog."
     v = _check(part, "Judy Estrin says that when she left Stanford, her first job was at Zilog.", ev, before=600, after=200)
     assert v.verdict != "contradicted", (v.verdict, v.facts)
+
+
+def test_a_short_quote_without_content_words_is_word_for_word():
+    """'"This is it," he said.' has no content word: it came out "partial: the sentence asserts
+    nothing to check" (0% of its terms) though the unit holds it word for word."""
+    doc = _doc(DULCE)
+    v = _check(doc, '"This is it," he said.', '"This is it," he said.')
+    assert v.verdict == "supported" and v.reason == "the cited text says it word for word", (v.verdict, v.reason)
+    assert v.best_sentence.startswith('"This is it,"')
+    assert _check(doc, '"This was it," she said.', '"This is it," he said.').verdict != "supported"

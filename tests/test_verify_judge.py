@@ -258,3 +258,16 @@ def test_an_affiliation_is_not_the_speaker():
     assert v.verdict == "supported"
     v = judge("Maria Okafor of Calloway Chemicals said the hose was replaced in January [Data: Sources (1)].", [unit])
     assert v.verdict == "contradicted" and v.failing.text == "Maria Okafor"
+
+
+def test_a_quotation_of_several_sentences_is_one_claim(workspace, capsys):
+    """Full stops inside a quotation do not cut the claim: the sentences before the marker were
+    two "unsupported: it cites nothing" (a newcomer's 8-sentence memo counted 10)."""
+    from core.store.db import Store
+    from core.verify.text import check_text
+    store = Store(workspace.workspace)
+    text = ('Scrooge said: "Are there no prisons? And the Union workhouses? Are they still in operation?" '
+            '[Data: Sources (1)]. He went home.')
+    results = check_text(store, text)
+    assert [r["sentence"][:14] for r in results] == ["Scrooge said: ", "He went home."], results
+    assert results[1]["failing"] == "it cites nothing"

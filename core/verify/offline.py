@@ -126,6 +126,10 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if is_heading(sentence):
         return _heading(c)
     if not c.terms and not c.nums:
+        held = next((s for s in c.sources if _holds(_flat(s.text), " ".join(_pieces(c.claim)))), None) \
+            if not c.facts and len(_flat(c.claim).split()) >= 3 else None
+        if held is not None:  # '"This is it," he said.': no content word, but the text's own words
+            return _word_for_word(c, Verdict("supported"), held)
         return Verdict("partial" if not c.facts else "fabricated", facts=c.facts,
                        reason="the sentence asserts nothing to check")
     located = _locate(c)
@@ -200,7 +204,7 @@ def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
     words = _pieces(c.claim)[0].split()
     flats = [(x, _flat(src.text[x.start:x.end])) for x in src.sents]
     at = None  # the sentence holding most of the quote's opening words (not the first that opens
-    for k in range(len(words), 5, -1):  # the same way: "Excluding the impact of the change ...")
+    for k in range(len(words), min(6, len(words)) - 1, -1):  # the same way: "Excluding the impact of the change ...")
         head = " ".join(words[:k])
         at = next((x for x, f in flats if head in f), None)
         if at is not None:

@@ -44,6 +44,24 @@ def _shown(sentence: str, bad: list[re.Match]) -> str:
     return strip_citations(sentence).strip()
 
 
+_QUOTES = ('"', "\u201c", "\u201d")
+
+
+def _whole_quotes(text: str, pieces: list) -> list:
+    """A sentence that ends inside an open quotation joins the one after it: 'Taylor told the team:
+    "Focus, people. We have protocols for a reason." [Data: ...]' is one claim, not an uncited
+    sentence and a cited one."""
+    out: list = []
+    for piece in pieces:
+        if out and not out[-1][2] and sum(text[:out[-1][1][1]].count(q) for q in _QUOTES) % 2 \
+                and "\n\n" not in text[out[-1][1][1]:piece[1][0]]:  # (a quote mark left open ends with its paragraph)
+            (s, _), (_, e) = out[-1][1], piece[1]
+            out[-1] = (text[s:e], (s, e), piece[2])
+            continue
+        out.append(piece)
+    return out
+
+
 def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
                names: Names | None = None, id: object = None) -> list[dict]:
     """One result per sentence of text (see the module docstring)."""
@@ -61,7 +79,7 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
     for s, e in sentence_spans(text):
         if not any(a <= s < b for a, b in cited_spans):
             pieces.append((text[s:e], (s, e), []))
-    pieces.sort(key=lambda p: p[1][0])
+    pieces = _whole_quotes(text, sorted(pieces, key=lambda p: p[1][0]))
     for n, (sentence, (s, e), cites) in enumerate(pieces, start=1):
         missing: list[str] = []
         v = judge_sentence(resolver, sentence, cites, judge, names,
