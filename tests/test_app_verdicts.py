@@ -49,6 +49,10 @@ def test_check_a_text_marks_the_contradicted_sentence(indexed_home, monkeypatch)
     doc = store.rows("documents", "id = ?", [store.by_hrid("text_units", hrid)["document_id"]])[0]["title"]
     assert f'<summary title="{html.escape(doc, quote=True)}">' in body
     assert chips[0] == f"Source {hrid} supported", chips
+    # a chip's verdict says what it means before the word match behind it (a newcomer read
+    # "contradicted 95%" as confidence)
+    assert re.search(r'Verdict for the cited sentence \(offline judge\): <span class="sm-verdict contradicted">'
+                     r'contradicted</span> \u2014 the cited text says otherwise \u00b7 word match: \d+% of its terms', body)
     assert chips[1].startswith(f"Source {hrid} \u00b7 \u201c{wrong[:10]}") and "contradicted" in chips[1], chips
 
 

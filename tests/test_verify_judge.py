@@ -195,6 +195,7 @@ def test_cli_checks_a_text_and_refuses_a_bad_claims_file(workspace, tmp_path, ca
     assert "--text is empty" in capsys.readouterr().err
     assert main(["verify", "--workspace", str(workspace.workspace), "--strict", "--text",
                  "He founded a bank in Paris [Data: Sources (0)]."]) == 1
+    assert "strict: 1 fabricated -> exit 1" in capsys.readouterr().err
     assert main(["verify", "--workspace", str(workspace.workspace), "--strict", "--text",
                  "Scrooge refused to give money to the charity collectors [Data: Sources (1)]."]) == 0
     capsys.readouterr()

@@ -138,5 +138,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def _strict(args, verdicts: list[str]) -> int:
-    """1 under --strict when a verdict is contradicted or fabricated, else 0."""
-    return 1 if args.strict and any(v in ("contradicted", "fabricated") for v in verdicts) else 0
+    """1 under --strict when a verdict is contradicted or fabricated (said on stderr), else 0."""
+    bad = {v: verdicts.count(v) for v in ("contradicted", "fabricated") if v in verdicts}
+    if not args.strict or not bad:
+        return 0
+    print("strict: " + ", ".join(f"{n} {v}" for v, n in bad.items()) + " -> exit 1", file=sys.stderr)
+    return 1

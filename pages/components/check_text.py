@@ -39,7 +39,10 @@ def example(store: Store) -> str:
     if not rows:
         return EXAMPLE
     text = " ".join(str(rows[0]["text"] or "").split())
-    spans = [(a, b) for a, b in sentence_spans(text) if 40 <= b - a <= 220]
+    # a whole sentence: opening with a capital, its quotation marks closed (the first of a unit
+    # may start inside a quotation: '…down there, Mercer."')
+    spans = [(a, b) for a, b in sentence_spans(text) if 40 <= b - a <= 220 and text[a].isupper()
+             and sum(text[a:b].count(q) for q in ('"', "\u201c", "\u201d")) % 2 == 0]
     if not spans:
         return EXAMPLE
     a, b = spans[0]

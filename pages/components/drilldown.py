@@ -206,6 +206,16 @@ def _judged(res: Resolved, claim: str, store=None) -> list[tuple[dict, Support]]
     return out
 
 
+def verdict_meta(v, what: str, across: str) -> str:
+    """"Verdict for the cited sentence (offline judge): partial — the cited text says part of it ·
+    word match: 40% of its terms around one sentence, 60% across 3 source text units". The verdict
+    and what it means first; the shares are the word match behind it, no confidence."""
+    return (f'<div class="sm-meta">Verdict for {html.escape(what)} ({html.escape(v.judge)} judge): '
+            f'<span class="sm-verdict {html.escape(v.verdict)}">{html.escape(v.verdict)}</span> \u2014 '
+            f'{html.escape(VERDICT_HELP.get(v.verdict, ""))} \u00b7 word match: {v.score:.0%} of its terms '
+            f'around one sentence, {v.coverage:.0%} across {html.escape(across)}</div>')
+
+
 def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
     units = res.text_units
     st.markdown(f"#### Source text ({len(units)} text unit{'s' if len(units) != 1 else ''})")
@@ -215,11 +225,7 @@ def _sources(store: Store, res: Resolved, claim: str, from_text: bool) -> None:
     if claim:
         overall = judge(claim, units[:MAX_JUDGED], res.record_texts(), store)
         what = "the cited sentence" if from_text else "its description"
-        st.html(f'<div class="sm-meta">Verdict for {what} ({overall.judge} judge): '
-                f'<span class="sm-verdict {overall.verdict}">{overall.verdict}</span> '
-                f'{overall.score:.0%} of its terms around one sentence, '
-                f'{overall.coverage:.0%} across the sources \u2014 '
-                f'{html.escape(VERDICT_HELP.get(overall.verdict, ""))}</div>{facts_html(overall)}')
+        st.html(verdict_meta(overall, what, "the sources") + facts_html(overall))
     docs = {d["id"]: d for d in res.documents}
     judged = _judged(res, claim, store) if claim else [(u, Support("unsupported", 0.0)) for u in units]
     for i, (unit, sup) in enumerate(judged[:SHOW_UNITS]):
@@ -314,11 +320,8 @@ def evidence_html(res: Resolved, sentence: str, sup: Support | None = None) -> s
         return "".join(out)
     if sup is None:
         sup = judge(sentence, units[:MAX_JUDGED], res.record_texts())
-    out.append(f'<div class="sm-meta">Verdict for the cited sentence ({html.escape(sup.judge)} judge): '
-               f'<span class="sm-verdict {sup.verdict}">{sup.verdict}</span> '
-               f'{sup.score:.0%} of its terms around one sentence, {sup.coverage:.0%} across '
-               f'{len(units)} source text unit{"s" if len(units) != 1 else ""} \u2014 '
-               f'{html.escape(VERDICT_HELP.get(sup.verdict, ""))}</div>{facts_html(sup)}')
+    out.append(verdict_meta(sup, "the cited sentence",
+                            f'{len(units)} source text unit{"s" if len(units) != 1 else ""}') + facts_html(sup))
     unit = next((u for u in units if u.get("id") == sup.text_unit_id), None)
     if unit is None:
         out.append('<div class="sm-meta">No sentence of its sources shares the cited sentence\'s '
