@@ -212,3 +212,16 @@ def test_a_short_quote_without_content_words_is_word_for_word():
     assert v.verdict == "supported" and v.reason == "the cited text says it word for word", (v.verdict, v.reason)
     assert v.best_sentence.startswith('"This is it,"')
     assert _check(doc, '"This was it," she said.', '"This is it," he said.').verdict != "supported"
+
+
+def test_a_name_before_a_sentence_end_stands_in_no_slot_of_the_next():
+    """The sample minutes' heading, "PORT ALDERMERE CITY COUNCIL", quoted with the line after it:
+    "... Councillor Ben Harrow.\\nAlso present:" put Ben Harrow in the heading's place across the
+    full stop (the one mark a newcomer found, on the sample corpus, was this false contradicted)."""
+    from pathlib import Path
+    doc = next(p for p in (Path(__file__).resolve().parents[1] / "sample_corpus").iterdir()
+               if "Also present: Maria Okafor" in p.read_text(encoding="utf-8", errors="ignore")).read_text(encoding="utf-8")
+    v = _check(doc, "PORT ALDERMERE CITY COUNCIL Also present: Maria Okafor, Harbour Master (Aldermere Port "
+                    "Authority); Dr. Priya Nandakumar (Aldermere General Hospital).", "Also present: Maria Okafor",
+               before=400, after=200)
+    assert v.verdict != "contradicted", (v.verdict, v.facts)

@@ -186,12 +186,22 @@ def _norm(word: str) -> str:
 _SHORT_ASIDE = re.compile(r"\s*,\s*(?:[a-z]+\s+){0,2}[a-z]+\s*,|\s+who\b", re.I)
 
 
+# a sentence's end: its stop before a line break or a capital ("Mr." and the like are none)
+_STOP = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.!?][\"'\u201d\u2019)]*(?:[ \t]*\n|\s+(?=[A-Z]))")
+
+
 def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], list[str]]:
-    """k words before start and after end (a possessive 's dropped, a short aside skipped)."""
-    before = [w for w, _, e in _words(text[max(0, start - 60):start])][-k:]
+    """k words before start and after end within the name's sentence (a possessive 's dropped, a
+    short aside skipped): "Ben Harrow.\nAlso present:" puts no name before "also present"."""
+    lo = max(0, start - 60)
+    last = None
+    for last in _STOP.finditer(text, lo, start):
+        pass
+    before = [w for w, _, e in _words(text[last.end() if last else lo:start])][-k:]
     aside = _SHORT_ASIDE.match(text, end, end + 40)
     end = aside.end() if aside else end
-    after = [w for w, _, _ in _words(text[end:end + 60]) if w not in ("s",)][:k]
+    stop = _STOP.search(text, end, end + 60)
+    after = [w for w, _, _ in _words(text[end:stop.start() + 1 if stop else end + 60]) if w not in ("s",)][:k]
     return before, after
 
 
