@@ -201,16 +201,23 @@ def test_cli_checks_a_text_and_refuses_a_bad_claims_file(workspace, tmp_path, ca
     capsys.readouterr()
 
 
-def test_cli_names_the_apps_folder_for_a_workspace_name(tmp_path, monkeypatch, capsys):
-    """`--workspace memo` (the name the app shows) is no folder here: the error says which is."""
-    from core.store.workspace import create_workspace
-    from core.store.db import Store
-    monkeypatch.setenv("SENSEMAKER_HOME", str(tmp_path / "home"))
-    Store(create_workspace("memo")).ensure_schema()
+def test_cli_takes_the_name_the_app_shows_for_a_workspace(workspace, tmp_path, monkeypatch, capsys):
+    """`--workspace memo` (the name the app shows) where no folder "memo" is here: the app's
+    workspace of that name is used, and stderr says which folder that is."""
+    import shutil
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copytree(workspace.workspace, home / "memo")
+    monkeypatch.setenv("SENSEMAKER_HOME", str(home))
     monkeypatch.chdir(tmp_path)
-    assert main(["verify", "--workspace", "memo", "--text", "x"]) == 2
-    err = capsys.readouterr().err
-    assert f"the app's workspace 'memo' is the folder {tmp_path / 'home' / 'memo'}: pass that path" in err, err
+    assert main(["verify", "--workspace", "memo", "--text",
+                 "Scrooge refused to give money to the charity collectors [Data: Sources (1)]."]) == 0
+    out = capsys.readouterr()
+    assert "1: supported (offline judge)" in out.out
+    assert f"workspace 'memo': the app's, {home / 'memo'}" in out.err
+    # a name the app does not have either is still refused
+    assert main(["verify", "--workspace", "nowhere", "--text", "x"]) == 2
+    assert "workspace nowhere does not exist" in capsys.readouterr().err
 
 
 def test_another_speaker_or_another_name_in_the_same_place_is_contradicted():

@@ -59,8 +59,7 @@ def _open(workspace: str, create: bool):
     from core.store.db import Store
     path = Path(workspace)
     if not create and not (path / "sensemaker.db").exists():
-        from core.store.workspace import missing_note
-        raise UserError(f"no workspace at {path} (index some documents into it first){missing_note(path)}")
+        raise UserError(f"no workspace at {path} (index some documents into it first)")
     return Store(path)
 
 

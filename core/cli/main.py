@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _app_workspace(args)
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at exit
         return code
@@ -65,6 +66,16 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"error: {msg}", file=sys.stderr)
         return 2
+
+
+def _app_workspace(args) -> None:
+    """--workspace NAME where no folder NAME is a workspace but the app has one: use the app's."""
+    from core.store.workspace import app_workspace
+    given = getattr(args, "workspace", None)
+    there = app_workspace(given) if given else None
+    if there is not None:
+        print(f"workspace {given!r}: the app's, {there}", file=sys.stderr)
+        args.workspace = str(there)
 
 
 def _quiet_stdout() -> None:

@@ -65,8 +65,7 @@ def _open(workspace: str):
     from core.store.db import DB_FILE, Store
     path = Path(workspace)
     if not (path / DB_FILE).exists():
-        from core.store.workspace import missing_note
-        raise UserError(f"no workspace at {path} (index some documents into it first){missing_note(path)}")
+        raise UserError(f"no workspace at {path} (index some documents into it first)")
     return Store(path)
 
 

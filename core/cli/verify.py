@@ -42,8 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def open_workspace(path: str) -> Store:
     folder = Path(path)
     if not folder.is_dir():
-        from core.store.workspace import missing_note
-        raise UserError(f"workspace {path} does not exist{missing_note(path)}")
+        raise UserError(f"workspace {path} does not exist")
     if not (folder / DB_FILE).is_file():
         raise UserError(f"{path} is not a Sensemaker workspace (no {DB_FILE}); index or import "
                         "a corpus into it first")

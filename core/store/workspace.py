@@ -52,16 +52,17 @@ def name_note(name: str) -> str | None:
             "are dropped")
 
 
-def missing_note(path: str | Path) -> str:
-    """Said after "no workspace at PATH": where the app keeps a workspace of that name, if it
-    does (the command line takes a folder; the app's workspaces live under SENSEMAKER_HOME)."""
+def app_workspace(path: str | Path) -> Path | None:
+    """The app's workspace (under SENSEMAKER_HOME) named `path`, when `path` is no workspace
+    folder itself and the app has one of that name: the command line's --workspace takes the name
+    the app shows too."""
+    if (Path(path) / "sensemaker.db").is_file():
+        return None
     try:
         there = workspace_path(str(path))
     except UserError:
-        return ""
-    if Path(path).resolve() != there and (there / "sensemaker.db").is_file():
-        return f"; the app's workspace {sanitize_name(str(path))!r} is the folder {there}: pass that path"
-    return ""
+        return None
+    return there if Path(path).resolve() != there and (there / "sensemaker.db").is_file() else None
 
 
 def workspace_path(name: str, root: str | Path | None = None) -> Path:
