@@ -176,6 +176,7 @@ def test_cli_checks_a_claims_file(workspace, tmp_path, capsys):
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["id"], r["verdict"]) for r in rows] == [("a", "supported"), ("b", "fabricated")]
     assert rows[0]["evidence"]["text"] == "Scrooge refused to give money to the charity collectors."
+    assert rows[0]["evidence"]["source"] == 1  # the number a marker cites, beside the unit's id
     assert rows[1]["fabricated"] == ["Paris"] and any(f["status"] == "absent" for f in rows[1]["facts"])
     assert all({"id", "verdict", "facts", "evidence"} <= set(r) for r in rows)
 

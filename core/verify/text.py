@@ -21,11 +21,15 @@ from core.verify.names import Names
 from core.verify.reports import judge_sentence
 
 
-def _evidence(v) -> dict | None:
+def _evidence(store, v) -> dict | None:
+    """The best source sentence, its unit (by id and by the number markers cite: "source") and
+    its spans in the unit and the document."""
     if not v.best_sentence:
         return None
-    return {"text": v.best_sentence, "text_unit_id": v.text_unit_id, "char_start": v.char_start,
-            "char_end": v.char_end, "unit_start": v.unit_start, "unit_end": v.unit_end}
+    rows = store.query("SELECT human_readable_id AS n FROM text_units WHERE id = ?", [v.text_unit_id]) \
+        if v.text_unit_id else []
+    return {"text": v.best_sentence, "source": rows[0]["n"] if rows else None, "text_unit_id": v.text_unit_id,
+            "char_start": v.char_start, "char_end": v.char_end, "unit_start": v.unit_start, "unit_end": v.unit_end}
 
 
 # a "[Data: ...]" marker as written; one the citation parser does not read whole is malformed
@@ -97,7 +101,7 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
         out.append({"id": id if id is not None else n, "sentence": _shown(sentence, bad),
                     "start": s, "end": e, "verdict": v.verdict, "judge": v.judge,
                     "failing": d["failing"] or v.reason, "fabricated": v.fabricated,
-                    "facts": [asdict(f) for f in v.facts], "evidence": _evidence(v),
+                    "facts": [asdict(f) for f in v.facts], "evidence": _evidence(store, v),
                     "dangling": missing, "malformed": [m.group() for m in bad]})
     return out
 
