@@ -225,3 +225,36 @@ def test_a_name_before_a_sentence_end_stands_in_no_slot_of_the_next():
                     "Authority); Dr. Priya Nandakumar (Aldermere General Hospital).", "Also present: Maria Okafor",
                before=400, after=200)
     assert v.verdict != "contradicted", (v.verdict, v.facts)
+
+
+def test_a_sentence_the_documents_say_word_for_word_is_not_contradicted_by_another_source(tmp_path):
+    """A chip judges one source alone: an offline finding quotes one unit and cites the
+    relationships around it, and a relationship's unit with a nearby sentence of the other
+    polarity made the chip "contradicted" (34 of a newcomer's workspace's chips, 19 of the sample
+    corpus's). The documents cannot contradict what they say: unsupported by that source, and the
+    verdict names the one that says it."""
+    from conftest import build_workspace
+    from core.query.citations import parse_citations
+    from core.query.resolve import Resolver
+    from core.store.db import Store
+    from core.verify.reports import judge_sentence
+    said = ("Harbour Master Maria Okafor told the Gazette that losing two berths would leave the port "
+            "with no spare capacity at all this winter.")
+    other = ("Harbour Master Maria Okafor told the Gazette that losing two berths would leave the port "
+             "with spare capacity this winter, once the new quay opens.")
+    path = build_workspace(tmp_path, "port", [("gazette.txt", (said + "\n\nThe council meets in March.").encode()),
+                                              ("letter.txt", (other + "\n\nThe letter was signed by the mayor.").encode())])
+    store = Store(path)
+    letter = next(u for u in store.rows("text_units") if "once the new quay" in u["text"])
+    gazette = next(u for u in store.rows("text_units") if "no spare capacity" in u["text"])
+    sentence = f"{said[:-1]} [Data: Sources ({letter['human_readable_id']})]."
+    v = judge(sentence, [letter], names=Names(store))
+    assert v.verdict == "contradicted", (v.verdict, v.facts)  # the letter's sentence alone
+    v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
+    assert v.verdict == "unsupported", (v.verdict, v.facts)
+    assert v.reason == (f"the cited text does not say it; Source {gazette['human_readable_id']} of the "
+                        "documents says it word for word"), v.reason
+    # a sentence no document says is still contradicted by the cited one
+    wrong = ("Harbour Master Maria Okafor told the Gazette that losing two berths would leave the port "
+             f"with no capacity left this winter [Data: Sources ({letter['human_readable_id']})].")
+    assert judge_sentence(Resolver(store), wrong, parse_citations(wrong), judge, Names(store)).verdict == "contradicted"

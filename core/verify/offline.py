@@ -331,6 +331,25 @@ def _quoted(claim: str, sources: list[Source]) -> Source | None:
     return first
 
 
+def quote_pieces(claim: str) -> list[str]:
+    """The claim's quoted pieces (one, or those "…" joins), flattened: lower case, one space."""
+    return _pieces(claim)
+
+
+def quoted_by(claim: str, texts: list[str], least: int = 6) -> int | None:
+    """The index of the text that holds the claim word for word (its pieces, where words are left
+    out, each in that text), if the claim has `least` words or more; else None."""
+    pieces = _pieces(claim)
+    core = " ".join(pieces)
+    if len(core.split()) < least:
+        return None
+    for i, t in enumerate(texts):
+        flat = _flat(t)
+        if all(_holds(flat, p) for p in pieces):
+            return i
+    return None
+
+
 def _holds(flat: str, piece: str) -> bool:
     at = flat.find(piece)
     while at >= 0:

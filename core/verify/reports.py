@@ -198,10 +198,44 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
     for u in newer:
         units.setdefault(u["id"], u)
     v = judge(sentence, list(units.values()), record_texts, names=names)
+    if v.verdict == "contradicted":
+        _said_elsewhere(resolver.store, sentence, v, set(units))
     if led:
         v.reason = (f"checked against {', '.join(dict.fromkeys(led))} (its community was recomputed "
                     f"when documents changed)" + (f"; {v.reason}" if v.reason else ""))
     return v
+
+
+def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
+    """A sentence the workspace's text units say word for word (each piece of it, where words are
+    left out) is not contradicted by the documents, whatever the cited text's nearest sentence
+    says: it is unsupported by the cited text, and the verdict names the sources that say it (an
+    offline finding quoting one unit and citing the relationships around it: its chips showed
+    "contradicted")."""
+    from core.query.support import claim_text
+    from core.verify.offline import quote_pieces, quoted_by
+    pieces = quote_pieces(claim_text(sentence))
+    if len(" ".join(pieces).split()) < 6:
+        return
+    holders = []
+    for piece in pieces:
+        words = re.findall(r"[^\W_]+", piece)[:12]
+        try:
+            rows = store.query("SELECT id, human_readable_id, text FROM text_units WHERE rowid IN (SELECT rowid "
+                               "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT 20)",
+                               ['"' + " ".join(words) + '"']) if words else []
+        except Exception:
+            return
+        at = quoted_by(piece, [r["text"] or "" for r in rows], least=1)
+        if at is None:
+            return
+        holders.append(rows[at])
+    if all(h["id"] in cited for h in holders):
+        return  # (the cited text holds it: the judge saw that)
+    said = ", ".join(dict.fromkeys(str(h["human_readable_id"]) for h in holders if h["id"] not in cited))
+    v.verdict = "unsupported"
+    v.facts = [f for f in v.facts if f.status != "contradicted"]
+    v.reason = f"the cited text does not say it; Source{'s' * (',' in said)} {said} of the documents say{'s' * (',' not in said)} it word for word"
 
 
 def new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
