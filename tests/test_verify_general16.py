@@ -258,3 +258,17 @@ def test_a_sentence_the_documents_say_word_for_word_is_not_contradicted_by_anoth
     wrong = ("Harbour Master Maria Okafor told the Gazette that losing two berths would leave the port "
              f"with no capacity left this winter [Data: Sources ({letter['human_readable_id']})].")
     assert judge_sentence(Resolver(store), wrong, parse_citations(wrong), judge, Names(store)).verdict == "contradicted"
+
+
+def test_a_time_of_day_is_one_figure():
+    """"18:30" was two counts, 18 and 30 (and "18:00 Waterfront" a count of 0 "waterfront"s): a
+    finding joining two minutes' headers came out contradicted, "number 18: the source says 640
+    homes". A time is compared with times."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "sample_corpus" / "2024-03-14_city_council_minutes.txt").read_text(encoding="utf-8")
+    ev = "Thursday 14 March 2024, Council Chamber, City Hall, 18:30"
+    assert _check(doc, "The full Council met on Thursday 14 March 2024 in the Council Chamber at City Hall at 18:30.",
+                  ev, before=200, after=400).verdict == "supported"
+    v = _check(doc, "The full Council met on Thursday 14 March 2024 in the Council Chamber at City Hall at 19:30.",
+               ev, before=200, after=400)
+    assert v.verdict == "contradicted" and v.reason == "number \u201c19:30\u201d: the source says 18:30", (v.verdict, v.reason)

@@ -110,6 +110,13 @@ def numbers(text: str) -> list[Number]:
     while i < len(toks):
         t = toks[i]
         low = t.low
+        if low.isdigit() and len(low) <= 2 and int(low) < 24 and i + 1 < len(toks) \
+                and text[t.end:t.end + 1] == ":" and toks[i + 1].start == t.end + 1 and re.fullmatch(r"[0-5]\d", toks[i + 1].low):
+            # "18:00", "09:30": a time of day, one figure (not 18 of something and 0 "Waterfront")
+            m = toks[i + 1]
+            out.append(Number(int(low) + int(m.low) / 60, "time", "", text[t.start:m.end], t.start, m.end))
+            i += 2
+            continue
         if i in hours:  # "a quarter of an hour": a quarter of an hour long
             value, j = hours[i]
             out.append(Number(value, "count", "hour", text[t.start:toks[j - 1].end], t.start, toks[j - 1].end))
