@@ -20,7 +20,7 @@ from pathlib import Path
 from core.errors import UserError
 from core.store.db import DB_FILE, Store
 from core.verify.judges import JUDGES, make_judge
-from core.verify.reports import verify_reports
+from core.verify.reports import missing_text, verify_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,18 +76,13 @@ def _print_claims(results: list[dict], as_json: bool) -> None:
         print(f"{r['id']}: {r['verdict']} ({r['judge']} judge)  {_one_line(r['sentence'], 120)}")
         if r["verdict"] != "supported" and r.get("failing"):
             print(f"      {_one_line(r['failing'], 150)}")
-        if r.get("dangling") and r.get("failing") != _missing(r["dangling"]):
-            print(f"      {_missing(r['dangling'])}")
+        if r.get("dangling") and r.get("failing") != missing_text(r["dangling"]):
+            print(f"      {missing_text(r['dangling'])}")
         for m in r.get("malformed") or []:
             if m not in (r.get("failing") or ""):
                 print(f"      the marker {_one_line(m, 80)} is not read whole: a marker names a kind and numbers")
         if r.get("evidence"):
             print(f"      source: {_one_line(r['evidence']['text'], 140)}")
-
-
-def _missing(refs: list[str]) -> str:
-    from core.verify.reports import missing_text
-    return missing_text(refs)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -109,9 +104,10 @@ def run_verify(args: argparse.Namespace) -> int:
         _print_claims(results, args.json)
         return _strict(args, [r["verdict"] for r in results])
     result = verify_reports(store, judge=judge, judge_name=name)
+    found = [v for t in result.reports for v, n in t.counts.items() if n]  # the verdicts --strict reads
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-        return _strict(args, [v for t in result.reports for v, n in t.counts.items() if n])
+        return _strict(args, found)
     out = sys.stdout
     if result.dangling:
         print(f"dangling references ({len(result.dangling)}):", file=out)
@@ -133,7 +129,7 @@ def run_verify(args: argparse.Namespace) -> int:
         for t in result.reports[: args.top]:
             print(f"  report {t.report} ({_one_line(t.title, 70)}): {t.line()}", file=out)
     print(result.summary(), file=out)
-    return _strict(args, [v for t in result.reports for v, n in t.counts.items() if n])
+    return _strict(args, found)
 
 
 def _strict(args, verdicts: list[str]) -> int:

@@ -351,4 +351,12 @@ def sentences_with_citations(text: str) -> list[tuple[str, tuple[int, int], list
     return out
 
 
+def uncited_spans(text: str, cited: list[tuple[str, tuple[int, int], list[Citation]]] | None = None
+                  ) -> list[tuple[int, int]]:
+    """(start, end) of the sentences of text that carry no marker (cited: text's
+    sentences_with_citations, when the caller has them)."""
+    spans = [se for _, se, _ in (sentences_with_citations(text) if cited is None else cited)]
+    return [(s, e) for s, e in sentence_spans(text) if not any(a <= s < b for a, b in spans)]
+
+
 _DASH_AFTER = re.compile(r"[ \t]+[\u2014\u2013][ \t]+|[ \t]+--?[ \t]+")

@@ -233,6 +233,14 @@ class Store:
             out = sorted(cjk + out, key=lambda r: r["_rank"])[:limit]
         return out
 
+    def units_with(self, phrase: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Up to `limit` text units (id, human_readable_id, text) whose full-text index holds the
+        phrase: its words in order (FTS5's stemmer may match more; callers confirm the text).
+        Raises sqlite3.Error where the workspace has no such index."""
+        return self.query("SELECT id, human_readable_id, text FROM text_units WHERE rowid IN (SELECT rowid "
+                          "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT ?)",
+                          ['"' + phrase.replace('"', '""') + '"', limit])
+
     def unit_share(self, phrase: str) -> float:
         """The share of text units whose text holds the phrase (its words in order, by the
         full-text index): 0.9 for "Microsoft" in its earnings calls; 0 without units or words."""

@@ -133,7 +133,7 @@ def passage_speakers(text: str, lo: int, hi: int, labels: bool = True) -> list[t
     # none comes before (a sentence run on past an interruption, "... a little 13-inch --\nSAM
     # ALTMAN: Totally.", was said by the one before the label)
     label = None
-    for m in _LABEL.finditer(text, 0, hi if labels else 0):
+    for m in _LABEL.finditer(text, 0, hi) if labels else ():
         if m.start() <= max(lo, 0) + 2:
             label = m
         elif label is None:
@@ -294,10 +294,10 @@ def _verb(word: str) -> bool:
         word.endswith(("ed", "s")) or word in ("ran", "went", "took", "made", "led", "sang", "got", "left", "came", "saw"))
 
 
-def _doer(text: str, at: int) -> fx.Name | None:
-    """The last name of the passage before at (an initial alone is none)."""
-    names = [m for m in fx.names(text) if m.end <= at and not (m.initial and len(m.words) == 1)]
-    return names[-1] if names else None
+def _doer(names: list[fx.Name], at: int) -> fx.Name | None:
+    """The last of the passage's names ending before at (an initial alone is none)."""
+    before = [m for m in names if m.end <= at and not (m.initial and len(m.words) == 1)]
+    return before[-1] if before else None
 
 
 def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -> fx.Name | None:
@@ -330,7 +330,8 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
     if not found:
         return None
     most = max(k for k, _ in found)
-    doers = [_doer(text, a) for k, a in found if k == most]
+    names = fx.names(text)
+    doers = [_doer(names, a) for k, a in found if k == most]
     if any(d is not None and set(d.words) == set(n.words) for d in doers):
         return None  # the passage says it of n too ("Mrs. Cratchit kissed him, ..., the two young
         # Cratchits kissed him"): others doing it as well is no swap

@@ -61,13 +61,11 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                 if not al.known_name(src, n.words):  # written capitalised mid-sentence: a name
                     swap = None
             if swap is not None:
-                if len(n.words) > 1 and not n.initial and not c.names.phrase_known(n.words):
-                    # its words are in the documents, the name is not ("Delta Air Lines" where the
-                    # source names Alaska Airlines): made up, not only misplaced
-                    c.facts.append(Fact("name", n.surface, "absent", f"the source names {swap.surface} here",
-                                        evidence=src.span(lo + swap.start, lo + swap.end)))
-                    continue
-                c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {swap.surface} here",
+                # its words all in the documents but not the name ("Delta Air Lines" where the
+                # source names Alaska Airlines): made up, not only misplaced
+                made_up = len(n.words) > 1 and not n.initial and not c.names.phrase_known(n.words)
+                c.facts.append(Fact("name", n.surface, "absent" if made_up else "contradicted",
+                                    f"the source names {swap.surface} here",
                                     evidence=src.span(lo + swap.start, lo + swap.end)))
                 continue
         if a.strong and (not n.initial or al.known_name(src, n.words)):

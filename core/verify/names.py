@@ -14,6 +14,7 @@ class Names:
         self.store = store
         self._cache: dict[str, bool] = {}
         self._shares: dict[str, float] = {}
+        self._blends: dict[tuple[str, ...], tuple[str, str] | None] = {}  # asked by the judge and the trust lines alike
         self._titles: set[str] | None = None
         self._doc_titles: dict[str, str] = {}
         self._raw = " ".join(texts or [])
@@ -95,11 +96,8 @@ class Names:
             pattern = re.compile(rf"(?:[a-z,;]\s+|[\u3001\uff0c\u3400-\u9fff]\s*){re.escape(word.capitalize())}(?![\w])")
             texts = [self._raw] if self._raw else []
             if self.store is not None:
-                q = '"' + word.replace('"', '""') + '"'
                 try:
-                    texts = [t.get("text") or "" for t in self.store.query(
-                        "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
-                        "text_units_fts MATCH ? LIMIT 50)", [q])]
+                    texts = [t.get("text") or "" for t in self.store.units_with(word, 50)]
                 except Exception:
                     texts = []
             # a common word that a product or heading also capitalises ("Dynamics 365 Sales") is
@@ -121,6 +119,11 @@ class Names:
         """(the two people a two-word name mixes up) when no document writes the name while one
         names a person with its first word and another a person with its last ("Amy Nadella":
         Amy Hood and Satya Nadella), else None."""
+        if words not in self._blends:
+            self._blends[words] = self._blend(words)
+        return self._blends[words]
+
+    def _blend(self, words: tuple[str, ...]) -> tuple[str, str] | None:
         if len(words) != 2 or any(len(w) < 2 or not w.isalpha() for w in words) or self.phrase_known(words):
             return None
         first, last = words
@@ -137,8 +140,7 @@ class Names:
         if self.store is None:
             return False
         try:
-            return bool(self.store.query("SELECT rowid FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT 1",
-                                         ['"' + phrase.replace('"', '""') + '"']))
+            return bool(self.store.units_with(phrase, 1))
         except Exception:
             return True  # no word index to ask: nothing proves the name unwritten
 
@@ -150,9 +152,7 @@ class Names:
         texts = [self._raw] if self._raw else []
         if self.store is not None:
             try:
-                texts += [t.get("text") or "" for t in self.store.query(
-                    "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
-                    "text_units_fts MATCH ? LIMIT 50)", ['"' + word.replace('"', '""') + '"'])]
+                texts += [t.get("text") or "" for t in self.store.units_with(word, 50)]
             except Exception:
                 return None
         for t in texts:

@@ -336,18 +336,10 @@ def quote_pieces(claim: str) -> list[str]:
     return _pieces(claim)
 
 
-def quoted_by(claim: str, texts: list[str], least: int = 6) -> int | None:
-    """The index of the text that holds the claim word for word (its pieces, where words are left
-    out, each in that text), if the claim has `least` words or more; else None."""
-    pieces = _pieces(claim)
-    core = " ".join(pieces)
-    if len(core.split()) < least:
-        return None
-    for i, t in enumerate(texts):
-        flat = _flat(t)
-        if all(_holds(flat, p) for p in pieces):
-            return i
-    return None
+def holds_quote(text: str, quote: str) -> bool:
+    """Does text hold the quote word for word (each piece of it, where words are left out)?"""
+    flat = _flat(text)
+    return all(_holds(flat, p) for p in _pieces(quote))
 
 
 def _holds(flat: str, piece: str) -> bool:

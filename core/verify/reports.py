@@ -213,7 +213,7 @@ def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
     offline finding quoting one unit and citing the relationships around it: its chips showed
     "contradicted")."""
     from core.query.support import claim_text
-    from core.verify.offline import quote_pieces, quoted_by
+    from core.verify.offline import holds_quote, quote_pieces
     pieces = quote_pieces(claim_text(sentence))
     if len(" ".join(pieces).split()) < 6:
         return
@@ -221,15 +221,13 @@ def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
     for piece in pieces:
         words = re.findall(r"[^\W_]+", piece)[:12]
         try:
-            rows = store.query("SELECT id, human_readable_id, text FROM text_units WHERE rowid IN (SELECT rowid "
-                               "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT 20)",
-                               ['"' + " ".join(words) + '"']) if words else []
+            rows = store.units_with(" ".join(words)) if words else []
         except Exception:
             return
-        at = quoted_by(piece, [r["text"] or "" for r in rows], least=1)
-        if at is None:
+        holder = next((r for r in rows if holds_quote(r["text"] or "", piece)), None)
+        if holder is None:
             return
-        holders.append(rows[at])
+        holders.append(holder)
     if all(h["id"] in cited for h in holders):
         return  # (the cited text holds it: the judge saw that)
     said = ", ".join(dict.fromkeys(str(h["human_readable_id"]) for h in holders if h["id"] not in cited))

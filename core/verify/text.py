@@ -15,7 +15,7 @@ from dataclasses import asdict
 from typing import Iterable
 
 from core.errors import UserError
-from core.query.citations import parse_citations, sentences_with_citations, strip_citations
+from core.query.citations import parse_citations, sentences_with_citations, strip_citations, uncited_spans
 from core.query.resolve import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence
@@ -76,13 +76,9 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
     out = []
     sents = sentences_with_citations(text)
     resolver.prefetch(r for _, _, cites in sents for c in cites for r in c.refs)
-    cited_spans = [(s, e) for _, (s, e), _ in sents]
     pieces = [(text[s:e], (s, e), cites) for (_, (s, e), cites) in sents]
     # sentences that cite nothing are judged as well
-    from core.query.citations import sentence_spans
-    for s, e in sentence_spans(text):
-        if not any(a <= s < b for a, b in cited_spans):
-            pieces.append((text[s:e], (s, e), []))
+    pieces += [(text[s:e], (s, e), []) for s, e in uncited_spans(text, sents)]
     pieces = _whole_quotes(text, sorted(pieces, key=lambda p: p[1][0]))
     for n, (sentence, (s, e), cites) in enumerate(pieces, start=1):
         missing: list[str] = []

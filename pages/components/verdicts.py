@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from core.query.citations import Citation, Ref, sentences_with_citations
+from core.query.citations import Citation, Ref, sentences_with_citations, uncited_spans
 from core.query.resolve import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence, new_versions, trust_line
@@ -71,13 +71,6 @@ def sentence_flags(resolver: Resolver, text: str, uncited: bool = False) -> list
     support it (unsupported, contradicted or fabricated); with uncited, a sentence that cites
     nothing too (a draft memo's claim with no marker is no checked claim)."""
     sents = sentences_with_citations(text)
-    if uncited:
-        from core.query.citations import sentence_spans
-        cited = [(s, e) for _, (s, e), _ in sents]
-        bare = [(s, e) for s, e in sentence_spans(text) if not any(a <= s < b for a, b in cited)]
-        flags = sentence_flags(resolver, text) + [(s, e, Verdict("unsupported", reason="it cites nothing"))
-                                                 for s, e in bare if text[s:e].strip()]
-        return sorted(flags, key=lambda f: f[0])
     resolver.prefetch(r for _, _, cites in sents for c in cites for r in c.refs)
     fn = _judge_fn(resolver)
     out = []
@@ -88,6 +81,9 @@ def sentence_flags(resolver: Resolver, text: str, uncited: bool = False) -> list
         v = judge_sentence(resolver, sentence, cites, fn, names_for(resolver))
         if v.verdict in FLAGGED:
             out.append((s, e, v))
+    if uncited:
+        out += [(s, e, Verdict("unsupported", reason="it cites nothing")) for s, e in uncited_spans(text, sents)]
+        out.sort(key=lambda f: f[0])
     return out
 
 
