@@ -145,6 +145,9 @@ def test_a_checked_text_is_still_there_after_a_reload(indexed_home, monkeypatch)
         at.text_area(key="check_text_in").set_value(text)
         next(b for b in at.button if b.label == "Check").click().run()
         assert re.findall(r'<li class="sm-check (\w+)">', _html(at)) == ["supported", "contradicted"]
+        # the label says what this check found at once, not what the one before it had
+        assert next(e.label for e in at.expander if e.label.startswith("Check a text")) == \
+            "Check a text \u00b7 last check: 2 sentences, 1 contradicted"
         again = _open(_app(indexed_home, monkeypatch), "pages/ask.py")  # the reload
         assert again.text_area(key="check_text_in").value == text
         assert re.findall(r'<li class="sm-check (\w+)">', _html(again)) == ["supported", "contradicted"]

@@ -154,18 +154,20 @@ def box(store: Store, llm=None) -> None:
                 st.warning("Nothing in this text cites a source: add a marker such as [Data: Sources (12)] "
                            "to each sentence to check.", icon=":material/link_off:")
                 return
-            if len(text) > MAX_CHARS:
-                st.warning(f"The text is {len(text):,} characters long; the first {MAX_CHARS:,} are checked.",
-                           icon=":material/content_cut:")
-                text = text[:MAX_CHARS]
-            st.session_state[res_key] = _check(store, text, judge_name, llm)
+            cut = len(text) if len(text) > MAX_CHARS else 0
+            text = text[:MAX_CHARS]
+            st.session_state[res_key] = dict(_check(store, text, judge_name, llm), cut=cut)
             store.set_meta(SAVED, json.dumps({"text": text, "judge": judge_name}))
+            st.rerun()  # the expander's label, drawn above, says what this check found (it said the last one's)
         done = st.session_state.get(res_key)
         if not done:
             st.caption("Every sentence is checked against what it cites: supported, partial, "
                        "unsupported, contradicted, or fabricated (names what no document holds). " + HOW)
             return
         results = done["results"]
+        if done.get("cut"):
+            st.warning(f"The text is {done['cut']:,} characters long; the first {MAX_CHARS:,} are checked.",
+                       icon=":material/content_cut:")
         # the form sends the text only on Check: say which text these verdicts are for
         st.caption(f"Verdicts for the text as checked at {done.get('at', '?')} (shown below with its "
                    "marks); an edit counts once you press Check.")
