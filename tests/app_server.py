@@ -79,3 +79,19 @@ def open_select(page, box, which: str | int):
         except AssertionError:
             page.keyboard.press("Escape")
     return option
+
+
+def select_option(page, box, which: str | int) -> None:
+    """Open a Streamlit select box and click the option. A rerun of the page (the live panel's
+    last refresh after a run ends) can close the list between the option showing and the
+    click, which then waits on an option that is gone: open and click again until one lands."""
+    for attempt in range(6):
+        option = open_select(page, box, which)
+        try:
+            option.click(timeout=5_000)
+            return
+        except Exception:  # playwright's TimeoutError: the list closed under the click
+            if attempt == 5:
+                raise
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(500)

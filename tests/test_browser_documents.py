@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app_server import open_select, running_app
+from app_server import running_app, select_option
 from conftest import build_workspace, sample_files
 
 pytestmark = pytest.mark.browser
@@ -86,7 +86,7 @@ def test_replace_then_remove_a_document(app_url, page):
     # a removal says what goes before anything goes, then what changed
     page.get_by_text("Remove documents").click()
     box = page.locator('[data-testid="stMultiSelect"]').first
-    open_select(page, box, f"2: {FILES[2][0]}").click()
+    select_option(page, box, f"2: {FILES[2][0]}")
     page.keyboard.press("Escape")
     _settle(page)
     expect(page.get_by_text("Removing 1 document deletes", exact=False)).to_be_visible()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app_server import ROOT, open_select, running_app
+from app_server import ROOT, running_app, select_option
 from conftest import HOSTILE, HOSTILE_TEXT, HostileEngine, build_workspace
 
 pytestmark = pytest.mark.browser
@@ -142,7 +142,7 @@ def _open_first_chip(page: Page, within) -> str:
 
 def pick_option(page: Page, box, label: str) -> None:
     """Choose label in a Streamlit select box."""
-    open_select(page, box, label).click()
+    select_option(page, box, label)
 
 
 def _open_in_viewer(page: Page, within, label: str):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app_server import open_select, running_app
+from app_server import open_select, running_app, select_option
 from conftest import build_workspace, sample_files
 
 pytestmark = pytest.mark.browser
@@ -211,7 +211,7 @@ def test_another_workspace_opens_with_an_empty_question_box(app_url, browser):
     page.keyboard.press("Tab")
     _settle(page)
     picker = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first
-    open_select(page, picker, "other").click()
+    select_option(page, picker, "other")
     _settle(page)
     assert "other" in _workspace(page)
     expect(page.locator("textarea").first).to_have_value("")

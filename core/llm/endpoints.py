@@ -72,7 +72,7 @@ def endpoint(settings: Settings, base_url: str | None, model: str) -> Endpoint:
                                    max_retries=0)
         probe = None
         if base_url and not azure:  # OpenAI and Azure never say; local servers may
-            probe = lambda: server_slots(url, settings.api_key, min(5.0, float(settings.request_timeout)))
+            probe = lambda: server_slots(url, settings.api_key, min(10.0, float(settings.request_timeout)))
         ep = Endpoint(url, client, AdaptiveLimit(settings.concurrency, url, probe),
                       RateLimits(settings.requests_per_minute, settings.tokens_per_minute), azure)
         _ENDPOINTS[key] = ep
