@@ -148,8 +148,13 @@ def test_a_checked_text_is_still_there_after_a_reload(indexed_home, monkeypatch)
         # the label says what this check found at once, not what the one before it had
         assert next(e.label for e in at.expander if e.label.startswith("Check a text")) == \
             "Check a text \u00b7 last check: 2 sentences, 1 contradicted"
+        checked = next(c.value for c in at.caption if c.value.startswith("Verdicts for the text as checked at"))
+        when = re.search(r"checked at (\d{4}-\d\d-\d\d \d\d:\d\d)", checked).group(1)
         again = _open(_app(indexed_home, monkeypatch), "pages/ask.py")  # the reload
         assert again.text_area(key="check_text_in").value == text
+        # it says when the analyst checked it, and that the verdicts were judged again now
+        said = next(c.value for c in again.caption if c.value.startswith("Verdicts for the text as checked at"))
+        assert f"checked at {when}, judged again against the index as it is now" in said, said
         assert re.findall(r'<li class="sm-check (\w+)">', _html(again)) == ["supported", "contradicted"]
         label = next(e.label for e in again.expander if e.label.startswith("Check a text"))
         assert label == "Check a text · last check: 2 sentences, 1 contradicted", label

@@ -89,7 +89,7 @@ SAVED = "last_text_check"  # the workspace's meta key of the last checked text a
 def _check(store: Store, text: str, judge_name: str, llm) -> dict:
     judge = make_judge(judge_name, llm if judge_name == "model" else None)
     return {"text": text, "judge": judge_name, "results": check_text(store, text, judge),
-            "at": time.strftime("%H:%M:%S")}
+            "at": time.strftime("%Y-%m-%d %H:%M")}
 
 
 def _restore(store: Store, llm) -> dict | None:
@@ -102,7 +102,9 @@ def _restore(store: Store, llm) -> dict | None:
     if not isinstance(saved, dict) or not str(saved.get("text") or "").strip():
         return None
     judge_name = saved.get("judge") if saved.get("judge") == "model" and llm is not None else "offline"
-    return _check(store, str(saved["text"])[:MAX_CHARS], judge_name, llm)
+    again = _check(store, str(saved["text"])[:MAX_CHARS], judge_name, llm)
+    # the time the analyst pressed Check stays; the verdicts are today's
+    return dict(again, at=str(saved.get("at") or "an earlier session"), again=again["at"])
 
 
 def _label(done: dict | None) -> str:
@@ -157,7 +159,8 @@ def box(store: Store, llm=None) -> None:
             cut = len(text) if len(text) > MAX_CHARS else 0
             text = text[:MAX_CHARS]
             st.session_state[res_key] = dict(_check(store, text, judge_name, llm), cut=cut)
-            store.set_meta(SAVED, json.dumps({"text": text, "judge": judge_name}))
+            store.set_meta(SAVED, json.dumps({"text": text, "judge": judge_name,
+                                              "at": st.session_state[res_key]["at"]}))
             st.rerun()  # the expander's label, drawn above, says what this check found (it said the last one's)
         done = st.session_state.get(res_key)
         if not done:
@@ -169,8 +172,9 @@ def box(store: Store, llm=None) -> None:
             st.warning(f"The text is {done['cut']:,} characters long; the first {MAX_CHARS:,} are checked.",
                        icon=":material/content_cut:")
         # the form sends the text only on Check: say which text these verdicts are for
-        st.caption(f"Verdicts for the text as checked at {done.get('at', '?')} (shown below with its "
-                   "marks); an edit counts once you press Check.")
+        again = f", judged again against the index as it is now ({done['again']})" if done.get("again") else ""
+        st.caption(f"Verdicts for the text as checked at {done.get('at', '?')}{again} (shown below with "
+                   "its marks); an edit counts once you press Check.")
         counts = {v: sum(r["verdict"] == v for r in results) for v in
                   ("supported", "partial", "unsupported", "contradicted", "fabricated")}
         st.html(ui_verdicts.trust_html(counts, sorted({n for r in results for n in r["fabricated"]}),
