@@ -70,7 +70,11 @@ def test_reports_carry_a_trust_line_and_the_least_trusted_come_first(indexed_hom
     first = table.iloc[0]
     assert first["flagged"] == (", ".join(f"{first[v]} {v}" for v in ("fabricated", "contradicted", "unsupported")
                                           if first[v]) or "none")
-    assert list(table["trust"]) == sorted(table["trust"]) or table["fabricated"].iloc[0] > 0
+    # least trusted first: fabricated findings, then contradicted ones (each as a share of the
+    # report's findings), then the trust score
+    judged = table[["supported", "partial", "unsupported", "contradicted", "fabricated"]].sum(axis=1).clip(lower=1)
+    key = list(zip(-table["fabricated"] / judged, -table["contradicted"] / judged, table["trust"]))
+    assert key == sorted(key), key
     # a click opens that community
     last = table.iloc[-1]
     key = next(d.key for d in at.dataframe if str(d.key).startswith("trust_tbl_"))
