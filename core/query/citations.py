@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.textutil import split_sentences
+from core.textutil import ABBREVIATIONS, split_sentences
 
 KINDS = ("Reports", "Entities", "Relationships", "Claims", "Sources")
 MAX_RANGE = 20
@@ -290,9 +290,26 @@ def format_citation(refs: dict[str, list[int]], max_ids: int = 5, more: bool = F
 _MASK = "X"  # markers are masked as a capitalised word while splitting sentences
 
 
+# an English sentence's end before a Chinese one ("... on Azure. 微软的收入增长了"): the shared
+# splitter wants a capital after the stop, and a Chinese character has none. Cut here only, for
+# the sentences a reader cites and checks: the chunker's units (and their ids) stay as they are.
+_EN_BEFORE_ZH = re.compile(r"(?<=[A-Za-z0-9)\]'\u2019\u201d][.!?])\s+(?=[\u3400-\u4dbf\u4e00-\u9fff])")
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every sentence, whitespace trimmed (the project's shared splitter)."""
-    return split_sentences(text)
+    """(start, end) of every sentence, whitespace trimmed (the project's shared splitter, and an
+    English full stop before a Chinese sentence)."""
+    out = []
+    for a, b in split_sentences(text):
+        pos = a
+        for m in _EN_BEFORE_ZH.finditer(text, a, b):
+            word = re.search(r"(\w+)\W*$", text[pos:m.start()])
+            if word and word.group(1).lower() in ABBREVIATIONS:
+                continue  # "Dr. 陈"
+            out.append((pos, m.start()))
+            pos = m.end()
+        out.append((pos, b))
+    return out
 
 
 def sentences_with_citations(text: str) -> list[tuple[str, tuple[int, int], list[Citation]]]:
