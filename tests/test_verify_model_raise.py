@@ -22,6 +22,7 @@ MSFT = CORPORA / "msft_earnings_calls" / "TranscriptFY24Q4.txt"
 pytestmark = pytest.mark.skipif(not MSFT.exists(), reason="../shared/corpora is not available")
 
 LOWER = "LinkedIn's sales went up by ten percent"
+SPURIOUS = "LinkedIn revenue increased 10% this quarter"
 WHOLE = {"LinkedIn revenue increased 10%, and LinkedIn's operating margin reached a record high",
          "LinkedIn revenue increased 10%, which shows that LinkedIn is the leading B2B advertising platform",
          "LinkedIn brought in a tenth more money than a year before"}
@@ -35,7 +36,9 @@ def _yes_to_whole_claims(messages, request):
     passage = prompt.split("---Passages---", 1)[1].split("[1] ", 1)[1]
     first = re.split(r"(?<=[.!?])\s", passage.strip(), maxsplit=1)[0]
     if sentence.rstrip(".") == LOWER:
-        return {"verdict": "partial", "quotes": [first], "failing_fact": "the year it compares with"}
+        return {"verdict": "partial", "quotes": [first], "failing_fact": "ten percent"}
+    if sentence.rstrip(".") == SPURIOUS:
+        return {"verdict": "unsupported", "quotes": [first], "failing_fact": "the year it compares with"}
     if sentence.rstrip(".") in WHOLE:
         return {"verdict": "supported", "quotes": [first], "failing_fact": ""}
     return {"verdict": "unsupported", "quotes": [], "failing_fact": sentence}
@@ -72,7 +75,7 @@ def test_a_reading_below_the_offline_verdict_lowers_it(llm):
     doc = read_doc(MSFT)
     offline, v = _both(model, doc, LOWER, "LinkedIn revenue increased 10%")
     assert offline.verdict == "supported"
-    assert v.verdict == "partial" and v.judge == "model" and v.reason == "the year it compares with"
+    assert v.verdict == "partial" and v.judge == "model" and v.reason == "ten percent"
     assert doc[v.char_start:v.char_end] == v.best_sentence
 
 
@@ -96,3 +99,15 @@ def test_a_word_for_word_quote_is_not_sent_to_the_model(llm):
     offline, v = _both(model, doc, sentence, sentence)
     assert offline.verdict == "supported" and offline.score >= 1.0
     assert v.verdict == "supported" and v.judge == "offline" and server.count("chat") == 0
+
+
+def test_a_lowering_for_a_fact_the_sentence_never_states_is_said_not_taken(llm):
+    """The fact that fails must be one the sentence states and the passages lack (Qwen 1.5B
+    lowered a true paraphrase of Carol's party for "the number of dances", which it never gives)."""
+    model, server = llm
+    doc = read_doc(MSFT)
+    offline, v = _both(model, doc, SPURIOUS, "LinkedIn revenue increased 10%")
+    assert offline.verdict == "supported", offline.reason
+    assert v.verdict == "supported" and v.judge == "offline", (v.verdict, v.reason)
+    assert "the model reads it as unsupported for \u201cthe year it compares with\u201d, which is no word of the " \
+           "sentence the cited text lacks" in v.reason, v.reason

@@ -77,6 +77,9 @@ class Name:
     initial: bool  # a single word at a sentence start: maybe not a name at all
 
 
+PERIOD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|fy\d{2}q[1-4])$")  # "FY23", "Q3": a fiscal period
+
+
 def names(text: str) -> list[Name]:
     """Runs of capitalised words (titles such as Mr. and Dr. kept in the surface, not the words).
     A capitalised word that opens a sentence counts only when it is part of a longer run or has
@@ -92,7 +95,10 @@ def names(text: str) -> list[Name]:
             continue
         run = [t]
         j = i + 1
-        while j < len(toks) and _is_cap(toks[j].text) and (
+        # a possessive ends a name: "Microsoft's AI services" names Microsoft, then AI; so does a
+        # fiscal period next to a name ("In FY23 Q3 Microsoft said": FY23 Q3, then Microsoft)
+        while j < len(toks) and _is_cap(toks[j].text) and not run[-1].low.endswith(("'s", "\u2019s")) \
+                and bool(PERIOD.match(run[-1].low)) == bool(PERIOD.match(toks[j].low)) and (
                 text[run[-1].end:toks[j].start] in (" ", "-")
                 or text[run[-1].end:toks[j].start] == ". " and (run[-1].low in lx.TITLES or len(run[-1].text) == 1)):
             run.append(toks[j])

@@ -16,7 +16,10 @@ from core.verify.align import Source
 from core.verify.verdict import Fact
 
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
-_PERIOD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|fy\d{2}q[1-4])$")  # fiscal periods: "FY22", "Q4"
+_PERIOD = fx.PERIOD  # fiscal periods: "FY22", "Q4"
+_SAYS = re.compile(r"[\s,]*(?:also\s+|then\s+|later\s+)?(?:said|says|told|tells|noted|notes|explained|explains|"
+                   r"reported|reports|announced|announces|added|adds|stated|states|remarked|remarks|"
+                   r"highlighted|highlights|pointed out|points out|mentioned|mentions|claimed|claims)\b", re.I)
 LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")  # "KEVIN SCOTT: "
 
 
@@ -38,6 +41,10 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
         if all(_PERIOD.match(w) for w in n.words):  # "FY22", "FY20 Q4": a period, not an actor
             where = al.find_word(c.sources, n.words)
             title = None if where else _title_holding(c, n.words)
+            other = None if where or title else _other_period(c, n.words)
+            if other is not None:  # "In FY24 Q3 ..." citing a passage of TranscriptFY23Q3.txt
+                c.facts.append(Fact("name", n.surface, "contradicted", f"the cited passage is from {other}"))
+                continue
             c.facts.append(Fact("name", n.surface, "found" if where or title else "not found",
                                 f"in the document's title, {title}" if title else "", evidence=where))
             continue
@@ -85,8 +92,11 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
         if a.strong and not n.initial and al.is_actor(c.claim, n) and not _with_claim_figure(c, src, n):
             # nowhere in the cited text and the passage names someone else; or in it elsewhere,
             # while the passage's own actor (who says or does it) is someone else
+            # a speaker ("Satya Nadella said that ...") is contradicted by another speaker only:
+            # the companies a passage names are what he speaks of
+            speaks = bool(_SAYS.match(c.claim, n.end))
             other = al.other_names(src, [best] + [s for s in window if s is not best], c.name_words,
-                                   actors_only=elsewhere is not None)  # the matched sentence's first
+                                   actors_only=elsewhere is not None or speaks)  # the matched sentence's first
         if other:
             c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
@@ -97,10 +107,65 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             # transcript's guest, whose passage says "I"
             c.facts.append(Fact("name", n.surface, "found", f"in the document's title, {title}"))
 
+        elif (we := _as_we(c, src, best, n, background)) is not None:
+            # "Microsoft also expects ..." for the call's "we expect ...": the company its
+            # speakers speak for, in the place of their "we"
+            c.facts.append(Fact("name", n.surface, "found", "the passage's \u201cwe\u201d: the company its "
+                                "speakers speak for", evidence=we))
         elif not n.initial and not all(c.names.share(w) >= background for w in n.words):
             c.facts.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
         # may say "we" for it, so its absence from the cited unit is no missing fact
+
+
+_WE = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+
+
+def _as_we(c, src: Source, best, n: fx.Name, background: float):
+    """The span of the matched sentence's "we" when the claim's name stands in its place (the
+    same word after both: "Microsoft also expects" and "we expect"), the name is none of the
+    document's speakers, and many of the document's units hold it (what the document is
+    about); else None."""
+    doc = src.unit.get("document_id")
+    if c.names.store is None or not doc:
+        return None
+    piece = src.text[best.start:best.end]
+    _, after = actors.context(c.claim, n.start, n.end)
+    for m in _WE.finditer(piece):
+        _, there = actors.context(piece, m.start(), m.end())
+        if there and there[0] in after[:2]:
+            break
+    else:
+        return None
+    if any(actors.same_person(n.words, tuple(s.lower().split()), s, n.surface) for s in c.names.speakers_of(doc)):
+        return None
+    if not all(c.names.doc_share(w, doc) >= background for w in n.words):
+        return None
+    return src.span(best.start + m.start(), best.start + m.end())
+
+
+_TITLE_PERIOD = re.compile(r"(FY\d{2,4})?[ _-]?(Q[1-4])?", re.I)
+
+
+def _other_period(c, words: tuple[str, ...]) -> str | None:
+    """The title of a cited unit's document that names another fiscal year or quarter than the
+    claim's ("FY24" against TranscriptFY23Q3.txt), when every cited unit's title names one; else
+    None."""
+    titles = [c.names.doc_title(s.unit) for s in c.sources]
+    if not titles or not all(titles):
+        return None
+    for w in words:
+        kind = 1 if w.startswith("fy") and "q" not in w[2:] else 2 if w.startswith("q") else 0
+        if not kind:
+            return None
+        periods = [[m.group(kind).lower() for m in _TITLE_PERIOD.finditer(t) if m.group(kind)] for t in titles]
+        if not all(periods) or any(w in p for p in periods):
+            continue
+        # years written two ways ("FY2024", "FY24") are one year
+        if kind == 1 and any(p[-2:] == w[-2:] for ps in periods for p in ps):
+            continue
+        return titles[0]
+    return None
 
 
 def _title_holding(c, words: tuple[str, ...]) -> str | None:

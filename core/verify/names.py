@@ -40,6 +40,16 @@ class Names:
         title = self._doc_titles[doc]
         return title if title and all(w.lower() in title.lower() for w in words) else None
 
+    def doc_title(self, unit: dict) -> str:
+        """The title of the unit's document ("" without a store or a document)."""
+        doc = unit.get("document_id")
+        if self.store is None or not doc:
+            return ""
+        if doc not in self._doc_titles:
+            rows = self.store.query("SELECT title FROM documents WHERE id = ?", [doc])
+            self._doc_titles[doc] = str(rows[0].get("title") or "") if rows else ""
+        return self._doc_titles[doc]
+
     def is_entity(self, word: str) -> bool:
         return word in self._entity_words()
 
@@ -106,6 +116,65 @@ class Names:
             lower = sum(len(re.findall(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])", t)) for t in texts)
             self._cache[key] = caps > 0 and 3 * caps >= lower
         return self._cache[key]
+
+    def speaker_before(self, unit: dict):
+        """(the speaker's name, the label's Span) of the transcript turn a unit opens in: the last
+        speaker label ("AMY HOOD:" opening a line) of the units before it in its document, at
+        most 40 back; None without a store, a document, or a label."""
+        key = "\0speaker:" + str(unit.get("id"))
+        if key in self._cache:
+            return self._cache[key] or None
+        found = None
+        doc, ordinal = unit.get("document_id"), unit.get("ordinal")
+        if self.store is not None and doc and ordinal is not None:
+            from core.verify.actors import LABEL
+            from core.verify.align import Source
+            rows = self.store.query("SELECT * FROM text_units WHERE document_id = ? AND ordinal < ? "
+                                    "ORDER BY ordinal DESC LIMIT 40", [doc, ordinal])
+            for row in rows:
+                labels = list(LABEL.finditer(row.get("text") or ""))
+                if labels:
+                    m = labels[-1]
+                    found = (m.group(1).strip().title(), Source(row).span(m.start(1), m.start(1) + len(m.group(1).strip())))
+                    break
+        self._cache[key] = found  # type: ignore[assignment]
+        return found
+
+    def speakers_of(self, document_id: str | None) -> tuple[str, ...]:
+        """The names a document's speaker labels give ("AMY HOOD:" -> "Amy Hood"): who speaks
+        in a transcript, as against the companies and people they speak of."""
+        key = "\0speakers:" + str(document_id)
+        if key not in self._cache:
+            found: dict[str, None] = {}
+            if self.store is not None and document_id:
+                from core.verify.actors import LABEL
+                for row in self.store.query("SELECT text FROM text_units WHERE document_id = ?", [document_id]):
+                    for m in LABEL.finditer(row.get("text") or ""):
+                        found.setdefault(m.group(1).strip().title(), None)
+            self._cache[key] = tuple(found)  # type: ignore[assignment]
+        return self._cache[key]  # type: ignore[return-value]
+
+    def doc_share(self, word: str, document_id: str | None) -> float:
+        """The share of one document's text units that hold the word: a company its own call
+        names in a third of its units is what that call is about, whatever else the workspace
+        holds (a novel beside it halves the workspace's share)."""
+        if self.store is None or not document_id:
+            return 0.0
+        key = f"{word}\0{document_id}"
+        if key not in self._shares:
+            total = self.store.query("SELECT count(*) AS n FROM text_units WHERE document_id = ?", [document_id])
+            total = int(total[0]["n"]) if total else 0
+            n = 0
+            if total:
+                try:
+                    n = int(self.store.query(
+                        "SELECT count(*) AS n FROM text_units WHERE document_id = ? AND rowid IN (SELECT rowid "
+                        "FROM text_units_fts WHERE text_units_fts MATCH ?)",
+                        [document_id, '"' + word.replace('"', '""') + '"'])[0]["n"])
+                except Exception:  # no full-text index (an old or foreign workspace)
+                    n = 0
+            self._shares[key] = n / total if total else 0.0
+        return self._shares[key]
 
     def share(self, word: str) -> float:
         """The share of the workspace's text units that hold the word (the full-text index; with

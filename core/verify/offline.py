@@ -255,6 +255,8 @@ def _absent(c: _Claim) -> list[Fact]:
     cited = " ".join([s.text for s in c.sources] + c.record_texts).lower()
     out = []
     for surface in _absent_names(c.claim, c.names, cited):
+        if all(fx.PERIOD.match(w) for w in surface.lower().split()):
+            continue  # "FY23 Q3" that no document writes: a date, checked against the titles (name_check)
         mixed = c.names.blended(tuple(surface.lower().split()))
         out.append(Fact("name", surface, "absent", f"they name {mixed[0]} and {mixed[1]}" if mixed else ""))
     return out
@@ -265,7 +267,7 @@ def _locate(c: _Claim) -> tuple[Source, int] | None:
     words of the text (WordNet is sense-blind): the sentence that holds most of the claim's words
     in any of their relatives is the one compared, and each word is read as the relative that
     sentence holds (which re-terms the claim)."""
-    located = al.best(c.sources, c.terms, c.said) if c.terms else None
+    located = al.best(c.sources, c.terms, c.said, c.nums) if c.terms else None
     if located is not None and c.mapping:
         alts = paraphrase.choices(c.claim, c.have, frozenset(c.name_words))
         other = al.best_alternatives(c.sources, alts, frozenset(c.name_words))

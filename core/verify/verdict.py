@@ -55,6 +55,9 @@ class Fact:
         return f"{self.kind} \u201c{self.text}\u201d: {what}" + (f" ({self.note})" if self.note else "")
 
 
+_FIRST = {"number": 0}
+
+
 @dataclass
 class Verdict(Support):
     facts: list[Fact] = field(default_factory=list)
@@ -66,7 +69,9 @@ class Verdict(Support):
         """The fact that decides a verdict other than supported (absent, contradicted, then
         not found)."""
         for status in ("absent", "contradicted", "not found"):
-            for f in self.facts:
+            # among contradictions, a figure first: the reader checks it at a glance (a newcomer
+            # saw "5,000" against "2,500" headed by a name's slot)
+            for f in sorted(self.facts, key=lambda f: _FIRST.get(f.kind, 1) if status == "contradicted" else 0):
                 if f.status == status:
                     return f
         return None
