@@ -142,7 +142,7 @@ def box(store: Store, llm=None) -> None:
                                                    "model": "model (entailment, exact quotes)"}.get)
             else:  # one judge: nothing to choose
                 judge_name = "offline"
-                st.caption("Judge: offline (no model is configured; set one in Settings for the model judge).")
+                st.caption("Judge: offline (no model is configured; for the model judge, choose \"LLM (OpenAI-compatible)\" under Engine in the sidebar).")
             go = st.form_submit_button("Check", icon=":material/fact_check:")
         if go:
             if not text.strip():
