@@ -103,6 +103,9 @@ def test_upload_names_each_rejected_file_and_estimates(tmp_path, monkeypatch):
     assert any(e.startswith("Not added: tool.exe: ") for e in errors), errors
     assert _metric(at, "Documents") == "1"
     assert _metric(at, "Chunks") == "1" and _metric(at, "Cost") == "free"
+    # the offline engine calls no model: "none", not an estimate of "~0" (a newcomer read that
+    # as a failed estimate)
+    assert _metric(at, "LLM calls") == "none" and _metric(at, "Tokens") == "none"
     assert at.dataframe[0].value.iloc[0]["status"] == "waiting to be indexed"
     assert any(b.label == "Index the corpus" for b in at.button)
 
@@ -240,6 +243,9 @@ def test_global_question_shows_map_rows_scores_and_viewers(indexed_home, monkeyp
     assert len(batches) >= 1 and (batches["status"] == "ok").all()
     assert batches["best score"].max() > 0
     assert at.get("plotly_chart"), "no score chart"
+    # the default keeps every report: said so, not "rated at least 0"
+    how = next(c.value for c in at.caption if c.value.startswith("Level "))
+    assert "(no rating threshold)" in how and "rated at least 0" not in how, how
     chips = _viewers(at, "ans_")
     labels = [o for c in chips for o in c.options]
     assert labels and all(re.fullmatch(r"(Report|Entity|Relationship|Claim|Source) \d+", l)

@@ -133,3 +133,11 @@ def test_a_wrong_figure_heads_the_reason(call):
     v, _ = _say(call, "Microsoft said 50,000 customers across every industry have used Copilot Studio",
                 "customers across every industry have used Copilot Studio")
     assert v.verdict == "contradicted" and v.failing.kind == "number", (v.reason, v.facts)
+
+
+def test_subtracted_against_contributed_is_a_reversal(call):
+    """"AI services subtracted 7 points" of a passage where they "contributed 7 points of
+    growth" was partial (a clause not found): the opposite is now in the antonym list."""
+    v, _ = _say(call, "Microsoft's AI services subtracted 7 points of Azure growth in the quarter",
+                "our AI services contributed 7 points of growth")
+    assert v.verdict == "contradicted" and v.reason == "polarity \u201csubtracted\u201d: the source says \u201ccontributed\u201d", v.reason

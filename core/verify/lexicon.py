@@ -52,7 +52,7 @@ faster slower; quicker slower; quickly slowly; fast slowly; faster slowly; quick
 larger smaller; bigger smaller; greater smaller; greater lesser; earlier later; wider narrower;
 richer poorer; older younger; longer shorter; easier harder; most least; more fewer;
 accelerate slow; accelerated slowed; expanded contracted; improved worsened; improve worsen;
-upside downside; tailwind headwind; double shrink; double halve; doubled shrank; doubled halved;
+upside downside; tailwind headwind; add subtract; added subtracted; contributed subtracted; contribute subtract; double shrink; double halve; doubled shrank; doubled halved;
 doubled fell; doubled declined; doubled dropped; tripled shrank; tripled fell; tripled declined; optimistic pessimistic; hostile friendly; curious indifferent;
 heavy light; heavier lighter; darker brighter; dark bright; darken brighten; darkened brightened; patient impatient;
 patience impatience; grateful ungrateful; thankful ungrateful; gratitude ingratitude; willing unwilling; willingly reluctantly;

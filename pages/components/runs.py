@@ -72,8 +72,9 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
         return
     c = st.columns(4)
     c[0].metric("Chunks", f"{est['chunks']:,}", help="Text chunks the next run will extract")
-    c[1].metric("LLM calls", f"~{est['llm_calls']:,}")
-    c[2].metric("Tokens", f"~{est['prompt_tokens'] + est['completion_tokens']:,}")
+    offline = est["engine"] == "offline"  # no model: "~0" read as an estimate that failed
+    c[1].metric("LLM calls", "none" if offline else f"~{est['llm_calls']:,}")
+    c[2].metric("Tokens", "none" if offline else f"~{est['prompt_tokens'] + est['completion_tokens']:,}")
     c[3].metric("Cost", "free" if est["engine"] == "offline" else f"~${est['cost']:.2f}")
     if est["engine"] == "offline":
         st.caption("Offline engine: no model calls. Switch the engine in the sidebar to index "

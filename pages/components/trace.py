@@ -64,8 +64,8 @@ def global_how(store: Store, result: SearchResult) -> None:
                f"{p.get('reports_at_level', '?')} reports"
                + (f" ({p['reports_from_levels_above']} of them leaves of the levels above)"
                   if p.get("reports_from_levels_above") else "")
-               + " rated at least "
-               f"{p.get('rating_threshold', 0):g} \u00b7 seed {p.get('seed')} \u00b7 "
+               + (f" rated at least {p['rating_threshold']:g}" if p.get("rating_threshold") else " (no rating threshold)")
+               + f" \u00b7 seed {p.get('seed')} \u00b7 "
                f"map budget {p.get('map_max_tokens')} tokens"
                + (f" and {p['map_max_reports']} report{'s' * (p['map_max_reports'] != 1)} per call"
                   if p.get("map_max_reports") else "") + " \u00b7 reduce budget "
