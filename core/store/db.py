@@ -6,8 +6,6 @@ busy timeout makes writers wait instead of failing with "database is locked".
 """
 from __future__ import annotations
 
-import json
-import re
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -19,8 +17,8 @@ import sqlite_utils
 
 from core.errors import UserError
 
-from core.textutil import has_cjk
-from core.store.schema import FTS, INDEXES, JSON_COLUMNS, SCHEMA_VERSION, TABLES
+from core.store.fulltext import FullTextSearch
+from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, decode, encode
 
 DB_FILE = "sensemaker.db"
 # Rows from which an insert into a full-text indexed table indexes the batch in one statement
@@ -39,7 +37,7 @@ class StoreError(UserError):
     """The workspace database cannot be opened or is from a newer version."""
 
 
-class Store:
+class Store(FullTextSearch):
     def __init__(self, path: str | Path):
         path = Path(path)
         if path.is_dir() or path.suffix != ".db":
@@ -222,70 +220,6 @@ class Store:
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in TABLES if t not in ("meta",)}
 
-    def search(self, table: str, query: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Full-text search, best first. Query text is reduced to quoted terms, so user input
-        can never be an FTS syntax error. Queries with CJK text also search the trigram index
-        with the question's words (jieba segmentation), ranked by how many of them a row holds."""
-        out = self._search_words(table, query, limit)
-        if has_cjk(query):
-            seen = {r["id"] for r in out}
-            cjk = [r for r in self._search_cjk(table, query, limit) if r["id"] not in seen]
-            out = sorted(cjk + out, key=lambda r: r["_rank"])[:limit]
-        return out
-
-    def units_with(self, phrase: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Up to `limit` text units (id, human_readable_id, text) whose full-text index holds the
-        phrase: its words in order (FTS5's stemmer may match more; callers confirm the text).
-        Raises sqlite3.Error where the workspace has no such index."""
-        return self.query("SELECT id, human_readable_id, text FROM text_units WHERE rowid IN (SELECT rowid "
-                          "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT ?)",
-                          ['"' + phrase.replace('"', '""') + '"', limit])
-
-    def unit_share(self, phrase: str) -> float:
-        """The share of text units whose text holds the phrase (its words in order, by the
-        full-text index): 0.9 for "Microsoft" in its earnings calls; 0 without units or words."""
-        words = re.findall(r"[^\W_]+", phrase.lower())
-        total = self.count("text_units")
-        if not words or not total:
-            return 0.0
-        try:
-            n = self.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",
-                                     ['"' + " ".join(words) + '"']).fetchone()[0]
-        except sqlite3.Error:
-            return 0.0
-        return n / total
-
-    def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
-        q = fts_query(query)
-        if not q:
-            return []
-        sql = (f"select [{table}].*, bm25([{table}_fts]) as _rank from [{table}] "
-               f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
-               f"where [{table}_fts] match ? order by _rank limit ?")
-        return [decode(table, r) for r in self.query(sql, [q, limit])]
-
-    def _search_cjk(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
-        terms = cjk_terms(query)
-        if not terms:
-            return []
-        cols = FTS[table]
-        long_terms = [t for t in terms if len(t) >= 3]
-        short_terms = [t for t in terms if len(t) < 3]
-        clauses, params = [], []
-        if long_terms:
-            clauses.append(f"[{table}].rowid in (select rowid from [{table}_cjk] where [{table}_cjk] match ?)")
-            params.append(" OR ".join('"' + t.replace('"', '""') + '"' for t in long_terms))
-        for t in short_terms:
-            clauses.append("(" + " or ".join(f"[{table}].[{c}] like ?" for c in cols) + ")")
-            params += [f"%{t}%"] * len(cols)
-        rows = self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
-        for r in rows:
-            hay = " ".join(str(r.get(c) or "") for c in cols)
-            # more and longer question words in the row rank it higher (negative like bm25)
-            r["_rank"] = -sum(len(t) * (1 + hay.count(t) ** 0.5) for t in terms if t in hay)
-        rows.sort(key=lambda r: r["_rank"])
-        return [decode(table, r) for r in rows[:limit]]
-
     # writing -----------------------------------------------------------------------------
     def _next_hrid(self, table: str) -> int:
         row = self.db.conn.execute(f"select max(human_readable_id) from [{table}]").fetchone()
@@ -450,52 +384,6 @@ class Store:
 def _check_table(table: str) -> None:
     if table not in TABLES:
         raise KeyError(f"no table named {table!r}")
-
-
-def encode(table: str, row: dict[str, Any]) -> dict[str, Any]:
-    cols = JSON_COLUMNS.get(table, ())
-    out = dict(row)
-    for c in cols:
-        if c in out and out[c] is not None and not isinstance(out[c], str):
-            out[c] = json.dumps(out[c], ensure_ascii=False)
-    return out
-
-
-def decode(table: str, row: dict[str, Any]) -> dict[str, Any]:
-    for c in JSON_COLUMNS.get(table, ()):
-        v = row.get(c)
-        if isinstance(v, str) and v:
-            try:
-                row[c] = json.loads(v)
-            except json.JSONDecodeError:
-                pass
-    return row
-
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def fts_query(text: str) -> str:
-    """Turn free text into an FTS5 OR-query of quoted terms (no operators from user input)."""
-    terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))
-    return " OR ".join(f'"{t}"' for t in terms[:64])
-
-
-def cjk_terms(text: str) -> list[str]:
-    """The words of a CJK question worth searching for: jieba's segmentation (search mode),
-    CJK words of two or more characters and Latin-script names, stop-words dropped."""
-    import jieba
-    jieba.setLogLevel(60)
-    out = []
-    for w in jieba.cut_for_search(text):
-        w = w.strip()
-        if len(w) >= 2 and w not in _CJK_STOP and (has_cjk(w) or w.isalnum()):
-            out.append(w)
-    return list(dict.fromkeys(out))[:32]
-
-
-_CJK_STOP = {"什么", "哪些", "这些", "那些", "如何", "怎么", "为什么", "我们", "他们", "一个", "没有", "可以",
-             "主要", "讨论", "文章", "作用", "问题", "以及", "还是", "因为", "所以", "是否"}
 
 
 def open_store(workspace: str | Path) -> Store:

@@ -6,6 +6,9 @@ objects serialised as text.
 """
 from __future__ import annotations
 
+import json
+from typing import Any
+
 SCHEMA_VERSION = 1
 
 TABLES: dict[str, dict[str, type]] = {
@@ -138,3 +141,24 @@ CITABLE = {
     "Claims": "claims",
     "Sources": "text_units",
 }
+
+
+# a row's JSON columns: serialised on the way in, read back on the way out --------------------
+def encode(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    cols = JSON_COLUMNS.get(table, ())
+    out = dict(row)
+    for c in cols:
+        if c in out and out[c] is not None and not isinstance(out[c], str):
+            out[c] = json.dumps(out[c], ensure_ascii=False)
+    return out
+
+
+def decode(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    for c in JSON_COLUMNS.get(table, ()):
+        v = row.get(c)
+        if isinstance(v, str) and v:
+            try:
+                row[c] = json.loads(v)
+            except json.JSONDecodeError:
+                pass
+    return row

@@ -1,0 +1,111 @@
+"""Full-text search of a workspace's tables: SQLite FTS5 (porter stemmer) for words, and a
+trigram index for Chinese, Japanese and Korean text, which the word tokenizer cannot split. A
+mixin of core.store.db.Store: it reads through the store's query() and count()."""
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+from core.store.schema import FTS, decode
+from core.textutil import has_cjk
+
+
+class FullTextSearch:
+    def search(self, table: str, query: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Full-text search, best first. Query text is reduced to quoted terms, so user input
+        can never be an FTS syntax error. Queries with CJK text also search the trigram index
+        with the question's words (jieba segmentation), ranked by how many of them a row holds."""
+        out = self._search_words(table, query, limit)
+        if has_cjk(query):
+            seen = {r["id"] for r in out}
+            cjk = [r for r in self._search_cjk(table, query, limit) if r["id"] not in seen]
+            out = sorted(cjk + out, key=lambda r: r["_rank"])[:limit]
+        return out
+
+    def units_with(self, phrase: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Up to `limit` text units (id, human_readable_id, text) whose full-text index holds the
+        phrase: its words in order (FTS5's stemmer may match more; callers confirm the text).
+        Raises sqlite3.Error where the workspace has no such index."""
+        return self.query("SELECT id, human_readable_id, text FROM text_units WHERE rowid IN (SELECT rowid "
+                          "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT ?)",
+                          ['"' + phrase.replace('"', '""') + '"', limit])
+
+    def unit_share(self, phrase: str, document_id: str | None = None) -> float:
+        """The share of text units (of one document, with document_id) whose text holds the
+        phrase (its words in order, by the full-text index): 0.9 for "Microsoft" in its earnings
+        calls; 0 without units or words."""
+        words = re.findall(r"[^\W_]+", phrase.lower())
+        where = ("document_id = ?", [document_id]) if document_id else (None, None)
+        total = self.count("text_units", *where)
+        if not words or not total:
+            return 0.0
+        match = '"' + " ".join(words) + '"'
+        try:
+            if document_id:
+                n = self.db.conn.execute(
+                    "select count(*) from text_units where document_id = ? and rowid in (select rowid from "
+                    "text_units_fts where text_units_fts match ?)", [document_id, match]).fetchone()[0]
+            else:
+                n = self.db.conn.execute("select count(*) from text_units_fts where text_units_fts match ?",
+                                         [match]).fetchone()[0]
+        except sqlite3.Error:
+            return 0.0
+        return n / total
+
+    def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
+        q = fts_query(query)
+        if not q:
+            return []
+        sql = (f"select [{table}].*, bm25([{table}_fts]) as _rank from [{table}] "
+               f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
+               f"where [{table}_fts] match ? order by _rank limit ?")
+        return [decode(table, r) for r in self.query(sql, [q, limit])]
+
+    def _search_cjk(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
+        terms = cjk_terms(query)
+        if not terms:
+            return []
+        cols = FTS[table]
+        long_terms = [t for t in terms if len(t) >= 3]
+        short_terms = [t for t in terms if len(t) < 3]
+        clauses, params = [], []
+        if long_terms:
+            clauses.append(f"[{table}].rowid in (select rowid from [{table}_cjk] where [{table}_cjk] match ?)")
+            params.append(" OR ".join('"' + t.replace('"', '""') + '"' for t in long_terms))
+        for t in short_terms:
+            clauses.append("(" + " or ".join(f"[{table}].[{c}] like ?" for c in cols) + ")")
+            params += [f"%{t}%"] * len(cols)
+        rows = self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
+        for r in rows:
+            hay = " ".join(str(r.get(c) or "") for c in cols)
+            # more and longer question words in the row rank it higher (negative like bm25)
+            r["_rank"] = -sum(len(t) * (1 + hay.count(t) ** 0.5) for t in terms if t in hay)
+        rows.sort(key=lambda r: r["_rank"])
+        return [decode(table, r) for r in rows[:limit]]
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into an FTS5 OR-query of quoted terms (no operators from user input)."""
+    terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))
+    return " OR ".join(f'"{t}"' for t in terms[:64])
+
+
+def cjk_terms(text: str) -> list[str]:
+    """The words of a CJK question worth searching for: jieba's segmentation (search mode),
+    CJK words of two or more characters and Latin-script names, stop-words dropped."""
+    import jieba
+    jieba.setLogLevel(60)
+    out = []
+    for w in jieba.cut_for_search(text):
+        w = w.strip()
+        if len(w) >= 2 and w not in _CJK_STOP and (has_cjk(w) or w.isalnum()):
+            out.append(w)
+    return list(dict.fromkeys(out))[:32]
+
+
+_CJK_STOP = {"什么", "哪些", "这些", "那些", "如何", "怎么", "为什么", "我们", "他们", "一个", "没有", "可以",
+             "主要", "讨论", "文章", "作用", "问题", "以及", "还是", "因为", "所以", "是否"}
