@@ -68,7 +68,7 @@ def check_speaker(c, a, absent: set[str]) -> None:
             given = actors.passage_speakers(src.text, src.sents[j].start, src.sents[j].end, labels=j < i)
     label = None
     if not given and not actors.LABEL.search(src.text, 0, a.best.start) and any(
-            actors.same_person(speaker.words, tuple(s.lower().replace(".", " ").split()), s, speaker.surface)
+            actors.same_person(speaker.words, _words(s), s, speaker.surface)
             for s in c.names.speakers_of(src.unit.get("document_id"))):
         # a transcript unit that opens mid-turn: the turn's label is in a unit before it. Only
         # for a sentence whose speaker speaks in this transcript ("Microsoft said", "Atrium
@@ -76,18 +76,23 @@ def check_speaker(c, a, absent: set[str]) -> None:
         label = c.names.speaker_before(src.unit)
     if label is not None:
         name, where = label
-        if actors.same_person(speaker.words, tuple(name.lower().replace(".", " ").split()), where.text, speaker.surface):
+        if actors.same_person(speaker.words, _words(name), where.text, speaker.surface):
             c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
             c.facts.append(Fact("name", speaker.surface, "found", f"the speaker: the transcript's label {where.text} "
                                 "before the cited passage", evidence=where))
             return
         given = [(name, -1, -1)]
-    if given and not any(actors.same_person(speaker.words, tuple(g.lower().replace(".", " ").split()), src.text,
+    if given and not any(actors.same_person(speaker.words, _words(g), src.text,
                                             speaker.surface) for g, _, _ in given):
         g, lo, hi = given[0]
         c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
         c.facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
                             evidence=label[1] if label is not None else src.span(lo, hi)))
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A speaker's name as the words same_person compares ("Dr. Hayes": dr, hayes)."""
+    return tuple(name.lower().replace(".", " ").split())
 
 
 _QUOTE = re.compile(r"[\"\u201c\u201d]")

@@ -191,7 +191,6 @@ _SPEECH = re.compile(r"(?:said|says|replied|cried|asked|answered|exclaimed|remar
 
 
 _PREP = re.compile(r"\b(?:from|for|to|of|in|on|at|with|by|about|like|including|into|across|than)\W*$", re.I)
-_PERIOD = fx.PERIOD
 
 
 def other_names(src: Source, window: list[Sent], claim_words: set[str], actors_only: bool = False) -> list[str]:
@@ -207,7 +206,7 @@ def other_names(src: Source, window: list[Sent], claim_words: set[str], actors_o
             if set(n.words) & claim_words:
                 continue
             surface = piece[n.start:n.end]
-            if all(_PERIOD.match(w) for w in n.words) or (
+            if all(fx.PERIOD.match(w) for w in n.words) or (
                     len(n.words) == 1 and surface.isupper() and wordnet.common_noun(surface)):
                 continue  # "our cloud and AI products, we expect ...": a thing, not who expects
             if _PREP.search(piece[max(0, n.start - 25):n.start]):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from core.verify.actors import LABEL  # a transcript's speaker label
+
 
 class Names:
     """known(words) -> the words of a name that occur nowhere in the workspace (empty: known)."""
@@ -15,6 +17,7 @@ class Names:
         self._cache: dict[str, bool] = {}
         self._shares: dict[str, float] = {}
         self._blends: dict[tuple[str, ...], tuple[str, str] | None] = {}  # asked by the judge and the trust lines alike
+        self._speakers: dict = {}  # document -> its units' ordinals and speaker labels (_labels)
         self._titles: set[str] | None = None
         self._doc_titles: dict[str, str] = {}
         self._raw = " ".join(texts or [])
@@ -31,13 +34,7 @@ class Names:
     def in_title(self, unit: dict, words: tuple[str, ...]) -> str | None:
         """The title of the unit's document when it holds every word ("FY22" in
         "TranscriptFY22Q1.txt": a period the text itself never writes out), else None."""
-        doc = unit.get("document_id")
-        if self.store is None or not doc or not words:
-            return None
-        if doc not in self._doc_titles:
-            rows = self.store.query("SELECT title FROM documents WHERE id = ?", [doc])
-            self._doc_titles[doc] = str(rows[0].get("title") or "") if rows else ""
-        title = self._doc_titles[doc]
+        title = self.doc_title(unit) if words else ""
         return title if title and all(w.lower() in title.lower() for w in words) else None
 
     def doc_title(self, unit: dict) -> str:
@@ -121,38 +118,39 @@ class Names:
         """(the speaker's name, the label's Span) of the transcript turn a unit opens in: the last
         speaker label ("AMY HOOD:" opening a line) of the units before it in its document, at
         most 40 back; None without a store, a document, or a label."""
-        key = "\0speaker:" + str(unit.get("id"))
-        if key in self._cache:
-            return self._cache[key] or None
-        found = None
-        doc, ordinal = unit.get("document_id"), unit.get("ordinal")
-        if self.store is not None and doc and ordinal is not None:
-            from core.verify.actors import LABEL
-            from core.verify.align import Source
-            rows = self.store.query("SELECT * FROM text_units WHERE document_id = ? AND ordinal < ? "
-                                    "ORDER BY ordinal DESC LIMIT 40", [doc, ordinal])
-            for row in rows:
-                labels = list(LABEL.finditer(row.get("text") or ""))
-                if labels:
-                    m = labels[-1]
-                    found = (m.group(1).strip().title(), Source(row).span(m.start(1), m.start(1) + len(m.group(1).strip())))
-                    break
-        self._cache[key] = found  # type: ignore[assignment]
-        return found
+        ordinal = unit.get("ordinal")
+        if ordinal is None:
+            return None
+        ordinals, labelled = self._labels(unit.get("document_id"))
+        for o in reversed([o for o in ordinals if o < ordinal][-40:]):
+            if o in labelled:
+                from core.verify.align import Source
+                row, m = labelled[o]
+                return m.group(1).strip().title(), Source(row).span(m.start(1), m.start(1) + len(m.group(1).strip()))
+        return None
 
     def speakers_of(self, document_id: str | None) -> tuple[str, ...]:
         """The names a document's speaker labels give ("AMY HOOD:" -> "Amy Hood"): who speaks
         in a transcript, as against the companies and people they speak of."""
-        key = "\0speakers:" + str(document_id)
-        if key not in self._cache:
-            found: dict[str, None] = {}
+        _, labelled = self._labels(document_id)
+        return tuple(dict.fromkeys(m.group(1).strip().title() for row, _ in labelled.values()
+                                   for m in LABEL.finditer(row.get("text") or "")))
+
+    def _labels(self, document_id: str | None):
+        """(the ordinals of the document's units, {ordinal: (unit, its last speaker label)} for
+        the units that hold one), read once per document."""
+        if document_id not in self._speakers:
+            ordinals: list[int] = []
+            labelled: dict[int, tuple[dict, re.Match]] = {}
             if self.store is not None and document_id:
-                from core.verify.actors import LABEL
-                for row in self.store.query("SELECT text FROM text_units WHERE document_id = ?", [document_id]):
-                    for m in LABEL.finditer(row.get("text") or ""):
-                        found.setdefault(m.group(1).strip().title(), None)
-            self._cache[key] = tuple(found)  # type: ignore[assignment]
-        return self._cache[key]  # type: ignore[return-value]
+                for row in self.store.query("SELECT * FROM text_units WHERE document_id = ? ORDER BY ordinal",
+                                            [document_id]):
+                    ordinals.append(row["ordinal"])
+                    found = list(LABEL.finditer(row.get("text") or ""))
+                    if found:
+                        labelled[row["ordinal"]] = (row, found[-1])
+            self._speakers[document_id] = (ordinals, labelled)
+        return self._speakers[document_id]
 
     def doc_share(self, word: str, document_id: str | None) -> float:
         """The share of one document's text units that hold the word: a company its own call
@@ -162,18 +160,7 @@ class Names:
             return 0.0
         key = f"{word}\0{document_id}"
         if key not in self._shares:
-            total = self.store.query("SELECT count(*) AS n FROM text_units WHERE document_id = ?", [document_id])
-            total = int(total[0]["n"]) if total else 0
-            n = 0
-            if total:
-                try:
-                    n = int(self.store.query(
-                        "SELECT count(*) AS n FROM text_units WHERE document_id = ? AND rowid IN (SELECT rowid "
-                        "FROM text_units_fts WHERE text_units_fts MATCH ?)",
-                        [document_id, '"' + word.replace('"', '""') + '"'])[0]["n"])
-                except Exception:  # no full-text index (an old or foreign workspace)
-                    n = 0
-            self._shares[key] = n / total if total else 0.0
+            self._shares[key] = self.store.unit_share(word, document_id)
         return self._shares[key]
 
     def share(self, word: str) -> float:
