@@ -22,8 +22,9 @@ import time
 from _common import CORPORA, peak_rss_mb, write_result
 
 from core.index.chunking import chunk_text
-from core.query.resolve import Resolver, resolve_answer
-from core.query import support
+from core.store.references import Resolver
+from core.query.resolve import resolve_answer
+from core.text import support
 from core.store.db import Store
 from core.textutil import split_sentences
 

@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from _common import CORPORA, ROOT, ideal_seconds, peak_rss_mb, write_result
+from _common import CORPORA, ideal_seconds, peak_rss_mb, write_result
 
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_paths

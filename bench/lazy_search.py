@@ -92,7 +92,7 @@ def measure_waves(llm, concurrency: int) -> dict[int, float]:
             walls = []
             for rep in range(3):
                 t = time.perf_counter()
-                list(pool.map(lambda i: llm.chat([{"role": "user", "content": f"Question: wave {k} {rep} {i}\n"
+                list(pool.map(lambda i: llm.chat([{"role": "user", "content": f"Question: wave {k} {rep} {i}\n"  # noqa: B023 (mapped within this iteration)
                                                    "Passage: up\nDoes the passage help answer"}],
                                                  max_tokens=2, stage="probe"), range(k)))
                 walls.append(time.perf_counter() - t)

@@ -132,7 +132,7 @@ def start_server(py: Path, model: Path, port: int, n_ctx: int) -> subprocess.Pop
             return proc
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("the llama.cpp server exited; see server.log in the bench cache")
+                raise SystemExit("the llama.cpp server exited; see server.log in the bench cache") from None
             time.sleep(1)
     proc.terminate()
     raise SystemExit("the llama.cpp server did not answer within 4 minutes")

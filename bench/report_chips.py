@@ -24,8 +24,8 @@ from claim_workspaces import _code_signature
 
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
-from core.query.citations import sentences_with_citations
-from core.query.resolve import Resolver
+from core.text.citations import sentences_with_citations
+from core.store.references import Resolver
 from core.settings import Settings
 from core.store.db import Store
 from core.verify.names import Names

@@ -220,7 +220,7 @@ def first_batch(store: Store, latency: float, concurrency: int) -> dict:
             t0 = time.perf_counter()
             res = global_search(store, "What disputes arose over the grain contract and the harbour?",
                                 GlobalParams(seed=rep, concurrency=concurrency), llm,
-                                on_batch=lambda b: stamps.append(time.perf_counter()), record=False)
+                                on_batch=lambda b: stamps.append(time.perf_counter()), record=False)  # noqa: B023 (called within this run)
             wall = time.perf_counter() - t0
             runs.append({"first_batch_seconds": round(stamps[0] - t0, 3), "wall_seconds": round(wall, 3),
                          "batches": len(res.batches), "level": res.level,
@@ -238,9 +238,9 @@ def first_batch(store: Store, latency: float, concurrency: int) -> dict:
 def drill_down(store: Store) -> dict:
     """resolve + judge of report citations, as the drill-down dialog does: a typical report
     (median size at the query level), the report of the largest community, and an entity."""
-    from core.query.citations import Ref
-    from core.query.resolve import resolve
-    from core.query.support import judge
+    from core.text.citations import Ref
+    from core.store.references import resolve
+    from core.text.support import judge
 
     def one(kind: str, hrid: int, sentence: str | None = None) -> dict:
         times = []

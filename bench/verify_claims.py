@@ -102,11 +102,11 @@ def carol() -> dict:
         r = verify_reports(store)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         # one chip: a finding sentence against one report's references, judged again
-        from core.query.resolve import Resolver
+        from core.store.references import Resolver
         from core.verify.names import Names
         from core.verify.offline import judge
         resolver, names = Resolver(store), Names(store)
-        res = resolver.resolve(__import__("core.query.citations", fromlist=["Ref"]).Ref("Reports", r.reports[0].report))
+        res = resolver.resolve(__import__("core.text.citations", fromlist=["Ref"]).Ref("Reports", r.reports[0].report))
         t1, c1 = time.perf_counter(), time.process_time()
         judge("Scrooge sees Marley's ghost on Christmas Eve.", res.text_units[:80], res.record_texts(), names=names)
         chip_ms, chip_cpu_ms = (time.perf_counter() - t1) * 1000, (time.process_time() - c1) * 1000

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import string
 from pathlib import Path
 

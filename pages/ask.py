@@ -12,8 +12,8 @@ from core.query.global_search import global_search
 from core.query.levels import report_levels
 from core.query import methods as registry
 from core.query.local_search import local_search
-from core.query.citations import Ref
-from core.query.resolve import Resolver
+from core.text.citations import Ref
+from core.store.references import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import GlobalParams, LocalParams, SearchResult
 from core.store.db import Store

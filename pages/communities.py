@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.viz.charts import hierarchy_figure, overview_plan
-from core.query.resolve import Resolver
+from core.store.references import Resolver
 from core.store.db import Store
 from core.viz.entity_evidence import entity_evidence
 from core.viz.graph import SIDE_HEIGHT, community_graph

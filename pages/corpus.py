@@ -77,7 +77,7 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
         return
     has_reports = store.count("community_reports") > 0
     data = []
-    for hrid, title, mime, n_tokens, status, created, replaced, chunks, extracted, failed in rows:
+    for hrid, title, mime, n_tokens, _status, created, replaced, chunks, extracted, failed in rows:
         if imported:
             state = "imported from GraphRAG"
         elif failed:

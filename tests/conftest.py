@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from core.index.engine import Extraction, ReportInput
+from core.engine import Extraction, ReportInput
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
 from core.offline.engine import OfflineEngine

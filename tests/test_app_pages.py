@@ -181,7 +181,7 @@ def test_the_style_sheet_survives_the_browsers_sanitizer():
 def test_evidence_panels_keep_document_text_as_text(tmp_path):
     """Document and model text in a chip's panel is escaped: a hostile title, record name or
     source sentence stays text, and the highlight is the only markup in the excerpt."""
-    from core.query.resolve import Resolved
+    from core.store.references import Resolved
     from pages.components.chips import chips_html, paragraph_html
     from pages.components.drilldown import evidence_html
 

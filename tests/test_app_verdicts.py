@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import re
 
-from streamlit.testing.v1 import AppTest
 
 from core.store.db import Store
 from tests.evidence_marks import assert_panel_marks

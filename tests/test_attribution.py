@@ -3,7 +3,7 @@ source (8+ words in a row) get its reference back, and nothing is attributed on 
 from __future__ import annotations
 
 from core.query.attribution import attribute_sentences
-from core.query.citations import sentences_with_citations
+from core.text.citations import sentences_with_citations
 
 MERCER = ("The squad is a group of agents who operate in the heart of uncertainty. Alex Mercer stands at "
           "the center of this secretive operation, leading the team and guiding Sam Rivera.")

@@ -17,7 +17,7 @@ from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files, ingest_paths
 from core.llm.client import LLM, ContextOverflowError
-from core.query.citations import parse_citations
+from core.text.citations import parse_citations
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.types import GlobalParams
@@ -183,7 +183,7 @@ def chinese_model(messages: list[dict]) -> str:
     """fake_model's well-behaved LLM, answering Chinese input in Chinese: names as written in
     the text (plus one invented name, which grounding must reject), Chinese reports and answers
     with full-width citation markers."""
-    first, last = messages[0]["content"], messages[-1]["content"]
+    first, _last = messages[0]["content"], messages[-1]["content"]
     if first.startswith("-Goal-\nRead the text below") and len(messages) == 1:
         text = first.split("-Text-\n", 1)[1]
         if CJK.search(text):

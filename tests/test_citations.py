@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.query.citations import (Ref, format_citation, parse_citations, sentences_with_citations,
+from core.text.citations import (Ref, format_citation, parse_citations, sentences_with_citations,
                                   strip_citations)
 
 R, E, L, C, S = "Reports", "Entities", "Relationships", "Claims", "Sources"
@@ -138,7 +138,7 @@ def test_a_marker_followed_by_a_dash_ends_a_claim_of_its_own():
     """An offline theme reads "heading [Data: Reports (12)] — sentence [Data: Sources (15)].": the
     heading and the sentence are two claims, each judged against what it cites (joined, the
     heading's words and the report's units made a quoted sentence look contradicted)."""
-    from core.query.citations import sentences_with_citations
+    from core.text.citations import sentences_with_citations
     t = ("4. LinkedIn and noted earlier: driven, skills, continues [Data: Reports (12)] \u2014 LinkedIn revenue "
          "increased 17 percent. [Data: Sources (15)] For LinkedIn, we expect growth. [Data: Sources (93)]")
     got = [(s, [r.id for c in cs for r in c.refs]) for s, _, cs in sentences_with_citations(t)]

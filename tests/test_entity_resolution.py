@@ -1,7 +1,7 @@
 """Near-duplicate names merge when the graph supports it; merges are recorded and can be undone."""
 from __future__ import annotations
 
-from core.index.engine import Extraction
+from core.engine import Extraction
 from core.index.entity_resolution import split_title, undo_merge
 from core.index.pipeline import run_index
 from core.settings import Settings

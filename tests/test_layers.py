@@ -1,5 +1,7 @@
-"""The layout's layers hold: pages -> pages.components -> core, never upwards, and no module
-imports another in a circle. An import inside a function counts like one at the top."""
+"""The layout's layers hold: pages -> pages.components -> core, never upwards; inside core, each
+package imports only packages below it in CORE_LAYERS (no package-level back edge, even when no
+module circle closes); and no module imports another in a circle. An import inside a function,
+or under `if TYPE_CHECKING:`, counts like one at the top."""
 from __future__ import annotations
 
 import ast
@@ -45,6 +47,73 @@ def _graph() -> dict[str, set[str]]:
     mods = _modules()
     known = set(mods)
     return {m: {i for i in _imports(p, known) if i != m} for m, p in mods.items()}
+
+
+# core's packages from the bottom up; packages on one line are peers and may not import each other.
+# The shared top-level modules (core/errors.py, settings.py, textutil.py ...) are the floor.
+CORE_LAYERS = [
+    ["text"],                       # citation markers, lexical support score, lexical tools
+    ["store"],                      # the workspace database, references -> records
+    ["llm"],                        # the model client (its cache lives in the store)
+    ["ingest"],                     # documents in
+    ["offline"],                    # the model-free engine: extraction, reports, extractive answers
+    ["index"],                      # the pipeline that runs an engine
+    ["verify"],                     # verdicts on cited sentences
+    ["query"],                      # search methods
+    ["compare", "interop", "viz"],  # what uses answers: comparisons, import/export, charts
+    ["cli"],
+]
+
+
+def _core_package(module: str) -> str | None:
+    """The core package a module belongs to; None for core's shared top-level modules."""
+    parts = module.split(".")
+    if parts[0] != "core" or len(parts) < 2:
+        return None
+    return parts[1] if (ROOT / "core" / parts[1]).is_dir() else None
+
+
+def _rank(package: str) -> int:
+    for i, line in enumerate(CORE_LAYERS):
+        if package in line:
+            return i
+    raise AssertionError(f"core/{package} is in no layer of CORE_LAYERS: give it one")
+
+
+def core_back_edges(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from a core package to one at its own rank (a peer) or above it."""
+    bad = []
+    for mod, deps in graph.items():
+        a = _core_package(mod)
+        for dep in deps:
+            b = _core_package(dep)
+            if a is None or b is None or a == b:
+                if a is None and b is not None and mod.startswith("core"):
+                    bad.append(f"{mod} (shared top-level module) imports core.{b}")
+                continue
+            if _rank(b) >= _rank(a):
+                bad.append(f"{mod} imports {dep} (core.{a} may not import core.{b})")
+    return sorted(bad)
+
+
+def test_core_packages_import_only_layers_below():
+    bad = core_back_edges(_graph())
+    assert not bad, "package-level back edges in core:\n" + "\n".join(bad)
+
+
+def test_a_back_edge_is_caught():
+    # a function-local import from a lower package to a higher one is a back edge
+    graph = {"core.store.db": {"core.query.citations_like"}, "core.query.citations_like": set()}
+    assert core_back_edges(graph) == [
+        "core.store.db imports core.query.citations_like (core.store may not import core.query)"]
+    peers = {"core.viz.graph": {"core.interop.export"}, "core.interop.export": set()}
+    assert core_back_edges(peers)
+
+
+def test_every_core_package_has_a_layer():
+    for d in (ROOT / "core").iterdir():
+        if d.is_dir() and (d / "__init__.py").exists():
+            _rank(d.name)
 
 
 def _layer(module: str) -> int:

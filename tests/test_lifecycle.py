@@ -6,7 +6,6 @@ reports only of what it touched; an edit re-extracts at most 2 units (chunk cuts
 tests/test_chunk_edits.py)."""
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
@@ -18,8 +17,8 @@ from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_paths
 from core.llm.client import LLM
-from core.query.resolve import Resolver
-from core.query.citations import Ref
+from core.store.references import Resolver
+from core.text.citations import Ref
 from core.query.verify import verify_reports
 from core.settings import Settings
 from core.store.check import check_workspace
@@ -210,7 +209,7 @@ def test_stored_citations_of_removed_units_say_source_removed(indexed):
                                                 ("Sources", 99999, "Another.", False)], Resolver(store))]
     assert labels == [f"Source {unit['human_readable_id']} (source removed)", "Source 99999 (missing)"]
     # the sentence's verdict says why it has no source, not "nothing it cites exists"
-    from core.query.citations import parse_citations
+    from core.text.citations import parse_citations
     from core.verify.names import Names
     from core.verify.offline import judge
     from core.verify.reports import judge_sentence
@@ -318,7 +317,7 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
     """A past answer cites a unit whose text an edit replaced: its sentence, still in the new
     version, is judged there ("checked against the new version of ..."), not called removed."""
     import hashlib
-    from core.query.citations import parse_citations
+    from core.text.citations import parse_citations
     from core.textutil import split_sentences
     from core.verify.names import Names
     from core.verify.offline import judge
@@ -377,7 +376,7 @@ def test_a_stored_citation_of_a_report_gone_after_a_removal_says_rewritten(index
     """After documents are removed the communities are recomputed: a report number a past answer
     cites may be gone. Its chip says "(rewritten since)" and the sentence's verdict says why,
     instead of "(missing)" and "nothing it cites exists"."""
-    from core.query.citations import parse_citations
+    from core.text.citations import parse_citations
     from core.verify.names import Names
     from core.verify.offline import judge
     from core.verify.reports import judge_sentence
@@ -404,7 +403,7 @@ def test_a_stored_citation_of_a_renumbered_report_is_led_to_the_report_standing_
     is led to the new community of its level that took most of its entities: the chip says
     "(rewritten: now Report M)", shows M's evidence, and the sentence is judged against M. A
     second removal follows the chain."""
-    from core.query.citations import parse_citations
+    from core.text.citations import parse_citations
     from core.textutil import split_sentences
     from core.verify.names import Names
     from core.verify.offline import judge
@@ -441,7 +440,7 @@ def test_a_stored_citation_of_a_renumbered_report_is_led_to_the_report_standing_
     page = chips_html(Resolver(store), [("Reports", n, sentence, False)])
     assert f"Report {n} (rewritten: now Report {now})" in page, page
     assert "now stands for it" in page and "(missing)" not in page and "does not exist" not in page
-    assert f'class="sm-chip-verdict' in page  # judged against the report standing for it now
+    assert 'class="sm-chip-verdict' in page  # judged against the report standing for it now
     v = judge_sentence(Resolver(store), sentence, parse_citations(sentence), judge, Names(store))
     assert v.verdict == "supported", (v.verdict, v.reason)
     assert v.reason.startswith(f"checked against Report {now} for Report {n}"), v.reason

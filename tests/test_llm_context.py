@@ -18,7 +18,7 @@ def serve(routes: dict[tuple[str, str], object]):
     class Handler(BaseHTTPRequestHandler):
         def _answer(self, method):
             length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length).decode() if length else ""
+            self.rfile.read(length).decode() if length else ""
             seen.append((method, self.path, self.headers.get("Authorization") or ""))
             found = routes.get((method, self.path))
             data = json.dumps(found).encode() if found is not None else b'{"error": "not found"}'

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from core.index.engine import ReportInput
+from core.engine import ReportInput
 from core.index.llm_engine import LLMEngine
 from core.llm.client import LLM
-from core.query.citations import parse_citations
+from core.text.citations import parse_citations
 from core.settings import Settings
 from tests.fakes import FakeChat
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.index.chunking import chunk_text
-from core.index.engine import ReportInput
+from core.engine import ReportInput
 from core.offline.engine import OfflineEngine
 from core.settings import Settings
 from core.textutil import normalize_title, split_sentences

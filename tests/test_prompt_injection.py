@@ -15,7 +15,7 @@ from core.index.llm_engine import LLMEngine
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
 from core.llm.client import LLM
-from core.query.citations import parse_citations
+from core.text.citations import parse_citations
 from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.resolve import resolve_answer

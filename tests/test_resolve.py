@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.query.citations import Ref
-from core.query.resolve import Resolver, resolve, resolve_answer
+from core.text.citations import Ref
+from core.store.references import Resolver, resolve
+from core.query.resolve import resolve_answer
 from core.store.db import Store
 
 CAROL = ("Marley was dead, to begin with. Scrooge signed the register of his burial.\n\n"

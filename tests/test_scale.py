@@ -195,8 +195,8 @@ def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch
 # -- drill-down: a report resolves without its members' text unit lists ------------------------
 
 def test_member_unit_lists_are_read_when_a_community_lists_no_units(tmp_path):
-    from core.query.citations import Ref
-    from core.query.resolve import Resolver
+    from core.text.citations import Ref
+    from core.store.references import Resolver
     from tests.test_resolve import build
 
     store = Store(tmp_path)

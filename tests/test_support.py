@@ -2,7 +2,7 @@
 document's own text, Chinese, record text, graphrag's "title:" lead line."""
 from __future__ import annotations
 
-from core.query.support import judge, stem, terms
+from core.text.support import judge, stem, terms
 
 DOC = ("It was a cold, bleak, biting weather. Scrooge refused to give money to the charity "
        "collectors. The gentlemen withdrew into the fog. Mr. Fezziwig laughed all the way through "

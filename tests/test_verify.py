@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.cli.main import main
-from core.query.citations import parse_citations
-from core.query.resolve import Resolver
+from core.text.citations import parse_citations
+from core.store.references import Resolver
 from core.verify.offline import judge
 from core.query.verify import report_findings, verify_reports
 from core.store.db import Store

@@ -234,8 +234,8 @@ def test_a_sentence_the_documents_say_word_for_word_is_not_contradicted_by_anoth
     corpus's). The documents cannot contradict what they say: unsupported by that source, and the
     verdict names the one that says it."""
     from conftest import build_workspace
-    from core.query.citations import parse_citations
-    from core.query.resolve import Resolver
+    from core.text.citations import parse_citations
+    from core.store.references import Resolver
     from core.store.db import Store
     from core.verify.reports import judge_sentence
     said = ("Harbour Master Maria Okafor told the Gazette that losing two berths would leave the port "

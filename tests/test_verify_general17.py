@@ -3,7 +3,7 @@ Chinese one in a pasted memo or an answer is two sentences, each judged against 
 from __future__ import annotations
 
 from conftest import build_workspace
-from core.query.citations import sentence_spans, sentences_with_citations
+from core.text.citations import sentence_spans, sentences_with_citations
 from core.store.db import Store
 from core.verify.text import check_text
 

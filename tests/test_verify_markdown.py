@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from core.query.citations import sentences_with_citations
+from core.text.citations import sentences_with_citations
 from core.query.global_search import global_search
-from core.query.resolve import Resolver
+from core.store.references import Resolver
 from core.query.types import GlobalParams
 from core.store.db import Store
 from core.store.workspace import workspace_path

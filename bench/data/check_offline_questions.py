@@ -54,7 +54,7 @@ def main():
     rows = [json.loads(l) for l in QUESTIONS.read_text(encoding="utf-8").splitlines() if l.strip()]
     for q in rows:
         qid = q.get("id")
-        err = lambda m: errors.append(f"{qid}: {m}")
+        err = lambda m: errors.append(f"{qid}: {m}")  # noqa: B023 (called within this iteration)
         for k in ("id", "corpus", "docs", "method", "kind", "question", "keywords"):
             if k not in q:
                 err(f"missing {k}")

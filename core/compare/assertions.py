@@ -4,8 +4,8 @@ verifier's sentence judge (core/query/support.judge): "supported" counts as stat
 "unsupported" do not. Lexical, so a fact stated in other words counts as missing."""
 from __future__ import annotations
 
-from core.query.citations import strip_citations
-from core.query.support import judge
+from core.text.citations import strip_citations
+from core.text.support import judge
 
 
 def score_answer(answer: str, assertions: list[str]) -> dict:

@@ -19,7 +19,7 @@ from core.llm.client import FatalLLMError, LLMError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.query.citations import parse_citations, strip_citations
+from core.text.citations import parse_citations, strip_citations
 
 CRITERIA: dict[str, str] = {
     "comprehensiveness": "How much detail does the answer give to cover every aspect of the question?",

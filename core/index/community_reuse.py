@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 
 def _sig(c: dict) -> tuple[int, tuple[str, ...]]:

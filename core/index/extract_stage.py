@@ -12,7 +12,7 @@ import threading
 from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from core.index.engine import IndexEngine
+from core.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.llm.client import FatalLLMError

@@ -20,7 +20,7 @@ from typing import Any
 import networkx as nx
 
 from core.index.community_reuse import writer_signature
-from core.index.engine import IndexEngine
+from core.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.prune import revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop

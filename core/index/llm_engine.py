@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from core.index.cooccurrence import sentence_edges
-from core.index.engine import Extraction, ReportInput
+from core.engine import Extraction, ReportInput
 from core.index.grounding import fold_text, is_grounded
 from core.index.name_shape import not_a_name
 from core.llm.jsonparse import JSONParseError, chat_json, is_complete_json

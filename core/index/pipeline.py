@@ -16,7 +16,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from core.index.engine import IndexEngine
+from core.engine import IndexEngine
 from core.errors import UserError
 from core.index.chunk_stage import run_chunk
 from core.index.changes import summarize

@@ -7,7 +7,7 @@ import csv
 import io
 from typing import Any, Callable
 
-from core.index.engine import ReportInput
+from core.engine import ReportInput
 from core.tokens import count_tokens
 
 

@@ -9,7 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from core.index.community_reuse import report_key, successors, writer_signature
-from core.index.engine import IndexEngine
+from core.engine import IndexEngine
 from core.errors import UserError
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.index.report_context import LineCosts, build_report_input

@@ -306,7 +306,7 @@ def convert_documents_and_units(raw_docs: list[dict], raw_units: list[dict],
         for i, tu in enumerate(as_list(d.get("text_unit_ids"))):
             order_key[str(tu)] = i
     members: dict[str, list[dict]] = {}
-    for k, u in enumerate(units):
+    for u in units:
         members.setdefault(u["document_id"], []).append(u)
     rebuilt, missed = 0, 0
     out_docs = []
@@ -467,7 +467,7 @@ def import_graphrag(source_dir: str | Path, store: Store, on_progress: Progress 
            "completion_tokens": 0, "cache_hits": 0, "cost": 0.0,
            "progress": {"messages": report.messages, "warnings": report.warnings}}
     with store.atomic() as db, db.atomic():
-        for i, table in enumerate(CONTENT_TABLES):
+        for table in CONTENT_TABLES:
             db.execute(f"delete from [{table}]")
         for i, (table, rows) in enumerate(tables.items()):
             if on_progress:

@@ -2,7 +2,7 @@
 every citation resolved to the quoted source sentence and its verdict, a community's subgraph
 as GraphML, the whole workspace as the CLI's exports in one zip.
 
-Verdicts come through `verdict()` alone (today core.query.support.judge, the lexical check), so a
+Verdicts come through `verdict()` alone (today core.text.support.judge, the lexical check), so a
 better verifier replaces one function."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from core.query.citations import sentences_with_citations, strip_citations
-from core.query.resolve import Resolved, Resolver
-from core.query.support import judge
+from core.text.citations import sentences_with_citations, strip_citations
+from core.store.references import Resolved, Resolver
+from core.text.support import judge
 from core.query.types import SearchResult
 from core.store.db import Store
 

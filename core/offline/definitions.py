@@ -21,9 +21,8 @@ from core.offline.fact_rank import FRAMING, period_forms, rank_facts
 from core.offline.mentions import KIN, TITLES
 from core.offline.reports import display_name
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
-from core.query.offline_answer import STOPWORDS, cite, join_sentences, terms
+from core.text.lexical import STOPWORDS, cite, join_sentences
 from core.store.db import Store
-from core.textutil import has_cjk
 from core.tokens import count_tokens
 
 ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister brother father mother
@@ -144,7 +143,6 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         return ""
     main = _subject(question, entities)
     entities = [main] + [e for e in entities if e is not main]
-    zh = has_cjk(question)
     unit_ids = list(dict.fromkeys(list(main.get("text_unit_ids") or [])
                                   + [u for e in entities[1:3] for u in (e.get("text_unit_ids") or [])]))
     units = {u["id"]: u for u in store.by_ids("text_units", unit_ids[:600])}

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from core.index.engine import Extraction, ReportInput
+from core.engine import Extraction, ReportInput
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
@@ -52,7 +52,7 @@ class _Cand:
 
 
 class OfflineEngine:
-    """core.index.engine.IndexEngine without a model: see the module docstring."""
+    """core.engine.IndexEngine without a model: see the module docstring."""
 
     name = "offline"
 

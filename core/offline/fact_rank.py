@@ -37,7 +37,7 @@ from typing import Iterable
 import snowballstemmer
 
 from core.offline.sentence_rank import Sentence, has_quantity
-from core.query.offline_answer import terms
+from core.text.lexical import terms
 from core.textutil import has_cjk
 
 FRAMING = frozenset("""say says said saying mention mentions mentioned according per talk talks talked
@@ -242,7 +242,7 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
     total = sum(weights[t] * idf.get(t, log(1 + (n + 0.5) / 0.5)) for t in weights)
     kind = answer_type(question)
     own = []
-    for p, d in zip(cands, docs):
+    for d in docs:
         tf: dict[str, int] = {}
         for t in d:
             if t in weights:

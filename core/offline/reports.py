@@ -24,8 +24,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from core.index.engine import ReportInput
-from core.query.citations import disarm
+from core.engine import ReportInput
+from core.text.citations import disarm
 from core.textutil import (content_words, has_cjk, normalize_title, split_sentences, text_length, trim_around,
                            words)
 

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from core.query.citations import disarm
-from core.query.offline_answer import BM25, is_prose, terms
+from core.text.citations import disarm
+from core.text.lexical import BM25, is_prose, terms
 from core.offline.mentions import whole_sentences
 from core.textutil import has_cjk, is_cjk, split_sentences
 

@@ -23,16 +23,23 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from core.offline.reports import display_name
 from core.offline.mentions import SPEECH
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
-from core.query.offline_answer import cite, terms
-from core.query.types import Point
+from core.text.lexical import cite, terms
 from core.store.db import Store
 from core.textutil import has_cjk
 from core.tokens import count_tokens
+
+
+class Point(Protocol):
+    """A scored map point (core.query.types.Point): what themes read of it."""
+    description: str
+    score: int
+    report_ids: list[int]
+
 
 # words a theme title never consists of: the question's framing and narrative filler
 BROAD = frozenset(terms("""theme themes topic topics main top key major overall story stories

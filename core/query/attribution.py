@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from core.query.context import report_row
-from core.query.citations import format_citation, parse_citations, sentence_spans, sentences_with_citations
+from core.text.citations import format_citation, parse_citations, sentence_spans, sentences_with_citations
 from core.query.types import Point
 
 _QUOTE_WORDS = 8

@@ -31,7 +31,7 @@ from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
 from core.query.budget import context_window, fit_budget, small_window
 from core.query.coverage import best_points_naming, left_out, point_names
-from core.query.citations import parse_citations
+from core.text.citations import parse_citations
 from core.query.levels import choose_level, level_reports
 from core.query.context import (Packed, iter_report_batches, language_instruction, pack_points,
                                 pack_report_batches)

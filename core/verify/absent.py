@@ -2,8 +2,8 @@
 fabricated. Used by the offline judge and the report trust lines (core/verify/reports.py)."""
 from __future__ import annotations
 
-from core.query.citations import sentence_spans
-from core.query.support import claim_text
+from core.text.citations import sentence_spans
+from core.text.support import claim_text
 from core.verify import facts as fx
 from core.verify.names import Names
 from core.verify.wordnet import english_word

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-from core.query.support import stem
+from core.text.support import stem
 from core.verify import facts as fx
 from core.verify import wordnet
 
@@ -195,7 +195,7 @@ def context(text: str, start: int, end: int, k: int = 2) -> tuple[list[str], lis
     short aside skipped): "Ben Harrow.\nAlso present:" puts no name before "also present"."""
     lo = max(0, start - 60)
     last = None
-    for last in _STOP.finditer(text, lo, start):
+    for last in _STOP.finditer(text, lo, start):  # noqa: B007 (the last match is what is kept)
         pass
     before = [w for w, _, e in _words(text[last.end() if last else lo:start])][-k:]
     aside = _SHORT_ASIDE.match(text, end, end + 40)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from core.query.citations import sentence_spans
+from core.text.citations import sentence_spans
 from core.verify import facts as fx
 from core.verify import wordnet
 from core.verify import figures as fg

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from core.query.support import stem
+from core.text.support import stem
 from core.textutil import STOPWORDS
 from core.verify import lexicon as lx
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.query.support import stem
+from core.text.support import stem
 from core.textutil import STOPWORDS
 from core.verify import lexicon as lx
 from core.verify.facts import Token, tokens

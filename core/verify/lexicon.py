@@ -23,7 +23,7 @@ NOT_NEGATING = {
 }
 ZH_NOT_NEGATIONS = ("不同", "不断", "不仅", "不只", "不单", "无论", "非常", "未来", "别人", "别的", "无数", "不少", "不久")
 
-# Pairs of opposites (stems compared after core.query.support.stem). Each word maps to its
+# Pairs of opposites (stems compared after core.text.support.stem). Each word maps to its
 # opposites; polarity flips when a claim's word meets its opposite in the aligned source text.
 _ANTONYM_PAIRS = """
 increase decrease; increase decline; increase fall; increase drop; increase reduce; increase cut
@@ -198,7 +198,7 @@ build develop
 
 
 def _synonyms() -> dict[str, str]:
-    from core.query.support import stem
+    from core.text.support import stem
     out: dict[str, str] = {}
     for line in _SYNONYM_GROUPS.strip().splitlines():
         words = line.split()

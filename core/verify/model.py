@@ -89,7 +89,7 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
             or (offline.verdict == "supported" and offline.score >= 1.0)):
         return _stands(offline)
     passages = _passages(units, offline)
-    from core.query.support import claim_text
+    from core.text.support import claim_text
     claim = claim_text(sentence).strip()
     try:
         obj = _ask(llm, claim, passages)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from core.query.support import stem
+from core.text.support import stem
 from core.verify import align as al
 from core.verify import figures as fg
 from core.verify import paraphrase

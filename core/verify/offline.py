@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
-from core.query.support import claim_text, is_heading
+from core.text.support import claim_text, is_heading
 from core.verify import align as al
 from core.verify.absent import absent_names as _absent_names
 from core.verify.align import Sent, Source

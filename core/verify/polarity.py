@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.query.support import stem
+from core.text.support import stem
 from core.verify import facts as fx
 from core.verify.actors import context as actors_context, same_slot
 from core.verify import wordnet

@@ -22,8 +22,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from core.query.citations import sentences_with_citations, strip_citations
-from core.query.resolve import Resolver
+from core.text.citations import sentences_with_citations, strip_citations
+from core.store.references import Resolver
 from core.verify.names import Names
 from core.verify.absent import fabricated_names
 from core.verify.verdict import FLAGGED, RANK, VERDICTS, Fact, Verdict
@@ -212,7 +212,7 @@ def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
     says: it is unsupported by the cited text, and the verdict names the sources that say it (an
     offline finding quoting one unit and citing the relationships around it: its chips showed
     "contradicted")."""
-    from core.query.support import claim_text
+    from core.text.support import claim_text
     from core.verify.offline import holds_quote, quote_pieces
     pieces = quote_pieces(claim_text(sentence))
     if len(" ".join(pieces).split()) < 6:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 
-from core.query.support import stem
+from core.text.support import stem
 from core.textutil import STOPWORDS
 from core.verify import facts as fx
 from core.verify import lexicon as lx

@@ -15,8 +15,8 @@ from dataclasses import asdict
 from typing import Iterable
 
 from core.errors import UserError
-from core.query.citations import parse_citations, sentences_with_citations, strip_citations, uncited_spans
-from core.query.resolve import Resolver
+from core.text.citations import parse_citations, sentences_with_citations, strip_citations, uncited_spans
+from core.store.references import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence
 
@@ -83,7 +83,7 @@ def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
     for n, (sentence, (s, e), cites) in enumerate(pieces, start=1):
         missing: list[str] = []
         v = judge_sentence(resolver, sentence, cites, judge, names,
-                           lambda c, ref: missing.append(f"{ref.kind} ({ref.id})"))
+                           lambda c, ref: missing.append(f"{ref.kind} ({ref.id})"))  # noqa: B023 (called within this iteration)
         bad = _malformed(sentence)
         if not cites:
             from core.verify.offline import judge as offline

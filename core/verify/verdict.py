@@ -5,7 +5,7 @@ workspace's documents), contradicted (the cited text gives another number, actor
 polarity for the same fact), unsupported (its key facts or meaning are not in the cited text),
 partial (some are, some are not), supported.
 
-A Verdict is a core.query.support.Support (score, best_sentence, its spans in the unit and the
+A Verdict is a core.text.support.Support (score, best_sentence, its spans in the unit and the
 document, coverage, matched, missing) with its facts, its judge and a reason, so every screen
 that highlights the best sentence keeps working: `document.text[char_start:char_end] ==
 best_sentence`."""
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from core.query.support import Support
+from core.text.support import Support
 
 VERDICTS = ("fabricated", "contradicted", "unsupported", "partial", "supported")
 RANK = {v: i for i, v in enumerate(VERDICTS)}  # lower is worse

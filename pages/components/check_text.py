@@ -10,7 +10,7 @@ import time
 
 import streamlit as st
 
-from core.query.resolve import Resolver
+from core.store.references import Resolver
 from core.store.db import Store
 from core.verify.judges import make_judge
 from core.verify.reports import missing_text
@@ -30,7 +30,7 @@ HOW = ("A marker cites records by their numbers: Sources (N) is text unit N of t
 def example(store: Store) -> str:
     """A placeholder from this workspace: the first sentence of one of its text units, cited to it
     (so the example is true here, and shows where the number comes from)."""
-    from core.query.citations import sentence_spans
+    from core.text.citations import sentence_spans
     try:  # the second unit (the first is often a title page), else the first
         rows = store.query("SELECT human_readable_id AS n, text FROM text_units WHERE length(text) > 80 "
                            "ORDER BY human_readable_id LIMIT 2")[-1:]
@@ -148,7 +148,7 @@ def box(store: Store, llm=None) -> None:
             if not text.strip():
                 st.warning("Paste a text with [Data: ...] markers first.")
                 return
-            from core.query.citations import parse_citations
+            from core.text.citations import parse_citations
             if not parse_citations(text):
                 # nothing to check it against: say so, rather than list every sentence (and every
                 # capitalised word no document holds) of a pasted page

@@ -16,8 +16,8 @@ import html
 import re
 import streamlit as st
 
-from core.query.citations import Ref, parse_citations, sentences_with_citations, strip_citations
-from core.query.resolve import Resolver
+from core.text.citations import Ref, parse_citations, sentences_with_citations, strip_citations
+from core.store.references import Resolver
 from core.store.db import Store
 from pages.components import drilldown as drill
 from pages.components import state as ui

@@ -13,7 +13,7 @@ from core.compare.judge import CRITERIA
 from core.compare.run import AA_SUFFIX, CompareSpec, load_run, run_comparison
 from core.compare.saved import judge_llm, list_runs, new_run_dir
 from core.query.methods import METHODS
-from core.query.resolve import Resolver
+from core.store.references import Resolver
 from core.store.db import Store
 from core.viz.compare_charts import cost_figure, win_rate_figure
 from pages.components import chips as ui_chips

@@ -13,9 +13,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.query.citations import Ref
-from core.query.resolve import Resolved, Resolver, resolve
-from core.query.support import claim_text
+from core.text.citations import Ref
+from core.store.references import Resolved, Resolver, resolve
+from core.text.support import claim_text
 from core.verify.names import Names
 from core.verify.offline import judge as _judge_offline
 from core.verify.verdict import HELP as VERDICT_HELP, Verdict as Support

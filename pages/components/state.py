@@ -17,7 +17,7 @@ from typing import Iterator
 import streamlit as st
 
 from core.errors import UserError
-from core.settings import Settings, load_settings, save_settings
+from core.settings import Settings, load_settings
 from core.store.db import Store
 
 APP_DIR = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from core.query.resolve import Resolver
+from core.store.references import Resolver
 from core.store.db import Store
 from core.verify.reports import report_trust, verify_reports
 from pages.components import state as ui

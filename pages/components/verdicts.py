@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import html
 
-from core.query.citations import Citation, Ref, sentences_with_citations, uncited_spans
-from core.query.resolve import Resolver
+from core.text.citations import Citation, Ref, sentences_with_citations, uncited_spans
+from core.store.references import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence, new_versions, trust_line
 from core.verify.verdict import FLAGGED, HELP, Verdict

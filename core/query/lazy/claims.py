@@ -18,7 +18,8 @@ from core.llm.client import LLM, FatalLLMError, LLMError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.query.citations import disarm, parse_citations
+from core.text import lexical
+from core.text.citations import disarm, parse_citations
 from core.query.context import Packed, language_instruction, pack_rows, source_row
 from core.query.lazy.params import LazyParams
 from core.query.lazy.trace import Claim, Subquery
@@ -149,7 +150,7 @@ def offline_claims(group: Group, weigh, per_unit: int = 2) -> tuple[list[Claim],
         hrid = int(u["human_readable_id"])
         scored = []
         for i, s in enumerate(offline.sentences(u.get("text") or "")):
-            if not offline.is_prose(s) or not offline._ENDS.search(s):  # a sentence, not a heading
+            if not offline.is_prose(s) or not lexical.ENDS.search(s):  # a sentence, not a heading
                 continue
             share = weigh(q, s)
             if share > 0:

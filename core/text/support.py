@@ -36,7 +36,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
-from core.query.citations import parse_citations, sentence_spans, strip_citations
+from core.text.citations import parse_citations, sentence_spans, strip_citations
 
 SUPPORTED = 0.5
 WEAK = 0.3
