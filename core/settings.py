@@ -77,6 +77,15 @@ class Settings:
             return self.engine
         return "llm" if (self.llm_base_url or self.api_key) else "offline"
 
+    def query_engine(self, chosen: str | None = None) -> str:
+        """The engine a question is asked with: the one chosen (`query --engine`, the sidebar),
+        else the model whenever an endpoint or key is configured (a workspace indexed offline is
+        asked with the model too: lazy, basic, DRIFT and global read offline indexes), else the
+        engine the workspace was indexed with."""
+        if chosen in ("offline", "llm"):
+            return chosen
+        return "llm" if (self.llm_base_url or self.api_key) else self.resolved_engine
+
     def with_changes(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
 

@@ -3,33 +3,22 @@ reports, local from an entity's neighbourhood, lazy, basic, ...); the answer wit
 references; how it was made; past questions."""
 from __future__ import annotations
 
-import queue
-import threading
 
 import streamlit as st
 
-from core.query.global_search import global_search
-from core.query.levels import report_levels
 from core.query import methods as registry
-from core.query.local_search import local_search
 from core.text.citations import Ref
 from core.store.references import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
-from core.query.types import GlobalParams, LocalParams, SearchResult
+from core.query.types import SearchResult
 from core.store.db import Store
 from pages.components import check_text as ui_check
 from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
-from pages.components import trace as ui_trace, trace_lazy
 from pages.components import links, method_views, navigation
 from pages.components import state as ui
 
 METHODS = {name: m.label for name, m in registry.METHODS.items()}
-EXAMPLES = {"global": "What are the main themes in these documents?",
-            "local": "What do we know about the harbour authority?",
-            "lazy": "What happened, who was involved, and what came of it?",
-            "basic": "What does the text say about the harbour authority?",
-            **method_views.EXAMPLES}  # auto, DRIFT, TS: issue 21
-METHODS = {"auto": METHODS.pop("auto"), **METHODS}  # auto first: the default (issue 21)
+METHODS = {"auto": METHODS.pop("auto"), **METHODS}  # auto first: the default
 
 
 def short_name(method: str) -> str:
@@ -61,90 +50,6 @@ def _reopen_linked(store: Store) -> None:
                    icon=":material/link_off:")
 
 
-def options(store: Store, method: str) -> GlobalParams | LocalParams | dict:
-    if method in method_views.EXTRA:
-        return method_views.options(store, method)
-    with st.expander("Options", icon=":material/tune:"):
-        if method in ("lazy", "basic"):
-            return trace_lazy.options(method)
-        if method != "global" and method != "local":
-            st.caption("This method runs with its default options.")
-            return {}
-        if method == "global":
-            levels = report_levels(store)
-            lv = sorted(levels)
-            default = 1 if 1 in levels else lv[0]
-            c = st.columns(3)
-            level = c[0].selectbox("Community level", lv, index=lv.index(default),
-                                   format_func=lambda n: f"{n} ({levels[n]} reports)",
-                                   help="A level reads its own communities and those above it that "
-                                        "were not split further, so every level covers the whole "
-                                        "corpus; deeper levels read more, smaller reports.",
-                                   key="ask_level")
-            threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
-            concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
-                                            key="ask_conc")
-            c = st.columns(4)
-            map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
-                                           key="ask_map")
-            choices: list = ["auto", 0, 1, 2, 3, 5, 10]
-            chosen = ui.settings().map_max_reports
-            per_map = c[1].selectbox(
-                "Reports per map call", choices, key="ask_per_map",
-                index=choices.index(chosen) if chosen in choices[1:] else 0,
-                format_func=lambda n: "as many as fit" if n == 0 else str(n),
-                help="How many community reports one map call reads. Auto: one for a model whose "
-                     "context window is 8,192 tokens or less (small local models answer from the "
-                     "first report of a batch and skip the rest), else as many as the map budget holds.")
-            reduce_budget = c[2].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
-                                              500, key="ask_reduce")
-            seed = c[3].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
-                                     key="ask_seed")
-            return GlobalParams(level=int(level), rating_threshold=float(threshold),
-                                seed=int(seed) or None, map_max_tokens=int(map_budget),
-                                map_max_reports=None if per_map == "auto" else int(per_map),
-                                reduce_max_tokens=int(reduce_budget), concurrency=int(concurrency))
-        c = st.columns(3)
-        budget = c[0].number_input("Context budget (tokens)", 1000, 128000, 12000, 1000, key="ask_ctx")
-        top_k = c[1].number_input("Entry entities", 1, 50, 10, key="ask_topk")
-        text_prop = c[2].slider("Share for source text", 0.1, 0.9, 0.5, 0.05, key="ask_prop")
-        return LocalParams(max_tokens=int(budget), top_k_entities=int(top_k),
-                           text_unit_prop=float(text_prop))
-
-
-def run_global(store: Store, question: str, params: GlobalParams) -> SearchResult:
-    """Run the search in a worker thread and draw each map batch as it arrives."""
-    llm = ui.query_llm(store)
-    live = st.empty()
-    events: queue.Queue = queue.Queue()
-
-    def work() -> None:
-        try:
-            events.put(("done", global_search(store, question, params, llm=llm,
-                                              on_batch=lambda b: events.put(("batch", b)))))
-        except BaseException as exc:  # noqa: BLE001 - handed to the page thread
-            events.put(("error", exc))
-
-    threading.Thread(target=work, name="sensemaker-global-search", daemon=True).start()
-    batches = []
-    with live.container():
-        with st.status("Mapping community reports...", expanded=True):
-            box = st.empty()
-            ui_trace.live_batches(box, batches)
-            while True:
-                kind, value = events.get()
-                if kind == "batch":
-                    batches.append(value)
-                    ui_trace.live_batches(box, batches)
-                elif kind == "error":
-                    live.empty()
-                    raise value
-                else:
-                    break
-    live.empty()  # the finished batches are shown under "How this answer was made"
-    return value
-
-
 def ask_form(store: Store) -> None:
     pending = st.session_state.pop("ask_pending", None)
     if pending:
@@ -160,25 +65,15 @@ def ask_form(store: Store) -> None:
     st.caption(ui.md(f"{METHODS[method]} \u2014 {registry.METHODS[method].summary}"))
     with st.form("ask", border=False):
         question = st.text_area("Question", key="ask_question", height=90,
-                                placeholder=EXAMPLES.get(method, EXAMPLES["global"]),
+                                placeholder=registry.METHODS[method].example,
                                 label_visibility="collapsed")
-        params = options(store, method)
+        params = method_views.options(store, method)
         go = st.form_submit_button("Ask", type="primary", icon=":material/send:")
     if go:
         if not question.strip():
             st.warning("Type a question first.")
             return
-        if method in method_views.EXTRA:
-            result = method_views.run(store, method, question, params)
-        elif method == "global":
-            result = run_global(store, question, params)
-        elif method == "local":
-            with st.spinner("Collecting the entities' neighbourhood and answering..."):
-                result = local_search(store, question, params, llm=ui.query_llm(store))
-        else:
-            with st.spinner(f"{registry.METHODS[method].summary}..."):
-                result = registry.run_method(method, store, question, ui.query_llm(store), ui.settings(), params)
-        _keep(result)
+        _keep(method_views.run(store, method, question, params))
 
 
 def answer_view(store: Store, result: SearchResult) -> None:
@@ -217,7 +112,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
             st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
         ui_downloads.answer_button(store, result)
-    (method_views.how if method_views.draws(result) else ui_trace.how)(store, result)
+    method_views.how(store, result)
 
 
 def past_queries(store: Store) -> None:

@@ -122,8 +122,9 @@ def test_auto_in_a_workspace_without_reports_answers_without_global(ws, tmp_path
 @pytest.mark.parametrize("method", ["drift", "ts", "auto"])
 def test_query_cli_runs_the_method_and_prints_its_trace(ws, capsys, method):
     assert method in METHODS
+    extra = ["--depth", "1", "--followups", "3"] if method in ("drift", "auto") else []
     code = main(["query", "What are the main conflicts?", "-w", str(ws), "--method", method, "--engine", "offline",
-                 "--depth", "1", "--followups", "3", "--json"])
+                 *extra, "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["answer"]
     if method == "drift":
@@ -133,8 +134,7 @@ def test_query_cli_runs_the_method_and_prints_its_trace(ws, capsys, method):
         assert out["method"] == "ts" and out["map"]["batches"]
     else:
         assert out["params"]["route"]["method"] == out["method"] and out["params"]["route"]["reason"]
-    main(["query", "What are the main conflicts?", "-w", str(ws), "--method", method, "--engine", "offline",
-          "--depth", "1", "--followups", "3"])
+    main(["query", "What are the main conflicts?", "-w", str(ws), "--method", method, "--engine", "offline", *extra])
     text = capsys.readouterr().out
     assert {"drift": "DRIFT search", "ts": "TS: map-reduce", "auto": "auto chose"}[method] in text
 

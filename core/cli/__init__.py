@@ -6,5 +6,5 @@ documents  `remove`; change_output  the change summary a run prints, `--replace`
 query    `query` (global or local questions) and `traces`
 verify   `verify` (citations of every report) and `check` (workspace integrity)
 interop  `import-graphrag` and `export`
-compare  `compare` (methods judged pairwise); method_text  how DRIFT, TS and auto answers were made
+compare  `compare` (methods judged pairwise)
 """

@@ -9,34 +9,46 @@ from pathlib import Path
 from core.errors import UserError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    q = sub.add_parser("query", help="ask a global (whole corpus) or local (named entities) question")
-    q.add_argument("question", nargs="?", help="the question (omit with --trace)")
-    q.add_argument("--workspace", "-w", required=True, help="workspace folder")
+COMMON = ("question", "workspace", "method", "engine", "trace", "json", "help")
+
+
+def _query_parser(method: str | None, prog: str = "sensemaker query") -> argparse.ArgumentParser:
+    """`query`'s options: the common ones, then those of one method (all methods' for None)."""
     from core.query.methods import METHODS
+    q = argparse.ArgumentParser(prog=prog, add_help=False,
+                                description="ask a question of a workspace with one of the search methods")
+    _common(q)
+    for m in ([METHODS[method]] if method in METHODS else METHODS.values()):
+        if m.accepts_any_option:
+            continue
+        g = q.add_argument_group(f"--method {m.name}: {m.summary}")
+        for o in m.options:
+            if not any(o.flag in a.option_strings for a in q._actions):
+                o.add_to(g)
+    if method == "auto":
+        q.epilog = "auto passes every other method's options on to the method it chooses."
+    return q
+
+
+def _common(q: argparse.ArgumentParser) -> None:
+    from core.query.methods import METHODS
+    q.add_argument("question", nargs="?", help="the question (omit with --trace)")
+    q.add_argument("--workspace", "-w", help="workspace folder (required)")
     q.add_argument("--method", "-m", choices=list(METHODS), default="global",
-                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values()))
-    q.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
-    q.add_argument("--level", type=int, help="community level for global search: its communities and the "
-                                             "leaves above it (default 1, else 0)")
-    q.add_argument("--seed", type=int, help="shuffle seed of the map batches (default: random, recorded)")
-    q.add_argument("--rating-threshold", type=float, default=0.0,
-                   help="leave out reports rated below this (global; a common setting is 5)")
-    q.add_argument("--concurrency", type=int, help="map calls in flight (default: the setting)")
-    q.add_argument("--reports-per-map", type=_per_map, metavar="N|auto",
-                   help="at most N reports in one map call (global; 0: as many as the map budget holds; "
-                        "auto: 1 for a model with a context window of 8,192 tokens or less, else 0; "
-                        "default: the setting map_max_reports, SENSEMAKER_MAP_REPORTS, else auto)")
-    q.add_argument("--response-type", default="multiple paragraphs",
-                   help="the answer's form, as told to the model (default: multiple paragraphs)")
-    from core.cli.query_lazy import add_arguments as add_lazy_arguments
-    add_lazy_arguments(q)
-    q.add_argument("--followups", type=int, dest="k_followups", metavar="K",
-                   help="DRIFT: follow-up questions answered per round (default 20; 5 for a small context window)")
-    q.add_argument("--folds", type=int, help="DRIFT: primer folds (default 5; small window 2)")
-    q.add_argument("--depth", type=int, help="DRIFT: rounds of follow-ups (default 3; small window 2)")
+                   help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
+                        + ". 'query --method NAME --help' lists that method's options")
+    q.add_argument("--engine", choices=["offline", "llm"],
+                   help="who answers: default the model whenever an endpoint or key is set (a workspace "
+                        "indexed offline too), else the offline engine")
     q.add_argument("--trace", help="show a stored query again (its id or number) instead of asking")
     q.add_argument("--json", action="store_true", help="print the whole result as one JSON object")
+    q.add_argument("-h", "--help", action="store_true", help="show the options (of --method's method) and exit")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    full = _query_parser(None)
+    q = sub.add_parser("query", help="ask a global (whole corpus) or local (named entities) question",
+                       parents=[full], add_help=False, description=full.description)
     q.set_defaults(func=cmd_query)
 
     t = sub.add_parser("traces", help="list the stored queries of a workspace, newest first")
@@ -46,23 +58,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=cmd_traces)
 
 
-_AUTO = "auto"
+def _method_options(args) -> dict:
+    return {k: v for k, v in vars(args).items() if k not in COMMON and k not in ("func", "command")}
 
 
-def _per_map(value: str) -> int | str:
-    if value.strip().lower() == _AUTO:
-        return _AUTO
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of reports or 'auto', not {value!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError("reports per map call must be 0 or more (0: as many as fit)")
-    return n
-
-
-def _open(workspace: str):
+def _open(workspace: str | None):
     from core.store.db import DB_FILE, Store
+    if not workspace:
+        raise UserError("give the workspace: --workspace W")
     path = Path(workspace)
     if not (path / DB_FILE).exists():
         raise UserError(f"no workspace at {path} (index some documents into it first)")
@@ -71,8 +74,9 @@ def _open(workspace: str):
 
 def _llm(args, store):
     from core.settings import load_settings
-    settings = load_settings(args.workspace, engine=args.engine)
-    if settings.resolved_engine != "llm":
+    settings = load_settings(args.workspace)
+    engine = settings.query_engine(args.engine)
+    if engine != "llm":
         return None, settings
     if not (settings.llm_base_url or settings.api_key):
         raise UserError("the llm engine needs an endpoint: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL "
@@ -82,7 +86,14 @@ def _llm(args, store):
 
 
 def cmd_query(args) -> int:
+    from core.query.methods import METHODS, foreign_options
     from core.query.traces import load_trace
+    if args.help:
+        _query_parser(args.method).print_help()
+        return 0
+    wrong = foreign_options(METHODS[args.method], _method_options(args), METHODS)
+    if wrong:
+        raise UserError("; ".join(wrong))
     store = _open(args.workspace)
     if args.trace:
         result = load_trace(store, args.trace)
@@ -103,14 +114,7 @@ def cmd_query(args) -> int:
 def run_query(args, store):
     from core.query.methods import run_method
     llm, settings = _llm(args, store)
-    options = dict(level=args.level, seed=args.seed, rating_threshold=args.rating_threshold,
-                   concurrency=args.concurrency, response_type=args.response_type,
-                   k_followups=args.k_followups, folds=args.folds, depth=args.depth)
-    if args.reports_per_map is not None:
-        options["map_max_reports"] = None if args.reports_per_map == _AUTO else args.reports_per_map
-    from core.cli.query_lazy import options as lazy_options
-    options.update(lazy_options(args))
-    return run_method(args.method, store, args.question, llm, settings, options,
+    return run_method(args.method, store, args.question, llm, settings, _method_options(args),
                       on_batch=_progress(args))
 
 
@@ -132,44 +136,21 @@ def _n(count: int, word: str) -> str:
 
 
 def render_text(result, store=None) -> str:
-    """The answer, then a short account of how it was made."""
-    lines = [result.answer or "(no answer)", "", "How it was made:"]
-    engine = "offline engine, no language model" if result.engine == "offline" else f"model {result.model}"
-    from core.cli.method_text import method_lines, route_line
-    lines += route_line(result)
-    special = method_lines(result, engine)
-    if special is not None:
-        lines += special
-    elif result.method == "global":
-        p = result.params
-        lines.append(f"- global search over level {result.level} ({engine}), seed {p.get('seed')}: "
-                     f"{p.get('reports_eligible', 0)} of {p.get('reports_at_level', 0)} reports "
-                     + (f"({p['reports_from_levels_above']} of them leaves of the levels above) "
-                        if p.get("reports_from_levels_above") else "")
-                     + f"(rated {p.get('rating_threshold', 0):g} or more) in {_n(len(result.batches), 'batch')}")
-        for b in result.failed_batches:
-            lines.append(f"- batch {b.batch} FAILED (reports {', '.join(map(str, b.report_ids))}): {b.error}")
-        sel, cut = result.reduce.get("selected", []), result.reduce.get("cut", [])
-        lines.append(f"- {_n(len(sel) + len(cut), 'point')} scored above 0; {len(sel)} went into the "
-                     f"reduce context ({result.reduce.get('tokens', 0)} of "
-                     f"{result.reduce.get('budget', p.get('reduce_max_tokens'))} tokens), "
-                     f"{len(cut)} cut by the budget")
-    elif result.method in ("lazy", "basic"):
-        from core.cli.query_lazy import describe
-        lines += describe(result, engine)
+    """The answer, then a short account of how it was made: which engine answered, the method's
+    own lines, usage, references and time."""
+    from core.query.methods import METHODS, engine_words
+    engine = engine_words(result)
+    lines = [result.answer or "(no answer)", "", "How it was made:",
+             f"- answered by the {engine}" if result.engine == "offline"
+             else f"- answered by the {engine} ({result.engine} engine)"]
+    route = (result.params or {}).get("route")
+    if route:
+        lines.append(f"- auto chose {route['reason']} (override with --method)")
+    method = METHODS.get(result.method)
+    if method is not None and method.describe is not None:
+        lines += method.describe(result, engine, store)
     else:
-        ctx = result.context
-        names = []
-        for hrid in ctx.get("entry_entities", []):
-            row = store.by_hrid("entities", hrid) if store is not None else None
-            names.append(row["title"] if row else str(hrid))
-        lines.append(f"- local search ({engine}); entry entities found by {ctx.get('entry_method')}: "
-                     f"{', '.join(names) or 'none'}")
-        tokens = ctx.get("tokens", {})
-        kinds = ", ".join(f"{len(ctx.get(k, []))} {k}" for k in
-                          ("sources", "reports", "entities", "relationships", "claims"))
-        lines.append(f"- context: {kinds} ({sum(tokens.values())} of "
-                     f"{result.params.get('max_tokens')} tokens)")
+        lines.append(f"- {result.method} search ({engine})")
     u = result.usage or {}
     if result.engine == "llm":
         stages = ", ".join(f"{s} {int(v.get('llm_calls', 0))}" for s, v in u.get("by_stage", {}).items())

@@ -1,59 +1,75 @@
-"""The Ask page's DRIFT, TS and auto methods: their options, how they run, and how their
-answers were made (DRIFT's tree of follow-ups, TS's map over passages, the route's reason)."""
+"""The Ask page's view of each search method, looked up by name: the option widgets, how it runs
+(with its live progress), and how its answer was made. A method with no entry here gets the
+generic ones: its declared options (core.query.methods, Option.control) as widgets, a spinner,
+and the generic trace; so a new method needs nothing on this page."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 import streamlit as st
 
-from core.query.methods import METHODS, run_method
+from core.query.methods import METHODS, Method, run_method
 from core.query.types import SearchResult
 from core.store.db import Store
 from core.viz.charts import point_status, score_figure
 from core.viz.compare_charts import drift_tree_figure
+from pages.components import method_options
 from pages.components import state as ui
 from pages.components import trace as ui_trace
+from pages.components import trace_lazy
 
-EXTRA = ("auto", "drift", "ts")
-LABELS = {m: METHODS[m].label for m in EXTRA}
-EXAMPLES = {"auto": "What are the main themes? Who is ...? Auto chooses the method from the question",
-            "drift": "How did the spill change the city's plans for the waterfront?",
-            "ts": "What are the main themes in these documents?"}
+AUTO_HELP = ("Auto reads the question: the graph's entities named in it and who/what/when forms lean local; "
+             "themes, trends, \"overall\", \"across\" lean global. The reason is shown with the answer; pick "
+             "another method above to override it.")
+
+
+def generic_options(method: Method) -> dict[str, Any]:
+    """Widgets for a method's declared options that have an app control."""
+    shown = [o for o in method.options if o.control is not None]
+    if not shown:
+        st.caption(AUTO_HELP if method.name == "auto" else "This method runs with its default options.")
+        return {}
+    out: dict[str, Any] = {}
+    cols = st.columns(min(len(shown), 4))
+    for i, o in enumerate(shown):
+        c, key = o.control, f"ask_{method.name}_{o.control.key or o.key}"
+        col = cols[i % len(cols)]
+        if c.kind == "choice":
+            value = col.selectbox(c.label, list(c.choices), key=key, help=o.help)
+        elif c.kind == "float":
+            value = col.number_input(c.label, float(c.min or 0.0), float(c.max or 1e9),
+                                     float(o.default if o.default is not None else c.min or 0.0),
+                                     float(c.step or 0.1), key=key, help=o.help)
+        else:
+            value = col.number_input(c.label, int(c.min or 0), int(c.max or 10 ** 9),
+                                     int(o.default if o.default is not None else c.min or 0),
+                                     int(c.step or 1), key=key, help=o.help)
+            value = int(value)
+        out[o.key] = None if (c.unset is not None and value == c.unset) else value
+    return out
+
+
+OPTIONS: dict[str, Callable[[Store], dict[str, Any]]] = {
+    "global": method_options.global_options,
+    "local": method_options.local_options,
+    "lazy": lambda store: trace_lazy.options("lazy"),
+    "basic": lambda store: trace_lazy.options("basic"),
+}
+"""Methods whose options have a page-made form (the rest: generic_options)."""
 
 
 def options(store: Store, method: str) -> dict[str, Any]:
     with st.expander("Options", icon=":material/tune:"):
-        if method == "drift":
-            c = st.columns(3)
-            k = c[0].number_input("Follow-ups per round", 1, 50, 20, key="ask_drift_k",
-                                  help="graphrag's default is 20; a model with a small context window gets 5 "
-                                       "when this is left at 20.")
-            folds = c[1].number_input("Primer folds", 1, 10, 5, key="ask_drift_folds",
-                                      help="Calls the top reports are split across (graphrag: 5; small window: 2).")
-            depth = c[2].number_input("Depth (rounds)", 1, 5, 3, key="ask_drift_depth",
-                                      help="Rounds of follow-ups (graphrag: 3; small window: 2).")
-            return {"k_followups": int(k), "folds": int(folds), "depth": int(depth)}
-        if method == "ts":
-            c = st.columns(3)
-            budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500, key="ask_ts_map")
-            reduce_budget = c[1].number_input("Reduce context budget (tokens)", 500, 128000, 12000, 500,
-                                              key="ask_ts_reduce")
-            seed = c[2].number_input("Shuffle seed (0: a new one)", 0, 2 ** 31 - 1, 0, key="ask_ts_seed")
-            return {"map_max_tokens": int(budget), "reduce_max_tokens": int(reduce_budget), "seed": int(seed) or None}
-        st.caption("Auto reads the question: the graph's entities named in it and who/what/when forms "
-                   "lean local; themes, trends, \"overall\", \"across\" lean global. The reason is shown "
-                   "with the answer; pick another method above to override it.")
-        return {}
+        view = OPTIONS.get(method)
+        return view(store) if view is not None else generic_options(METHODS[method])
 
 
 def run(store: Store, method: str, question: str, opts: dict[str, Any]) -> SearchResult:
-    with st.spinner(f"Answering with {LABELS.get(method, method)}..."):
+    if method == "global":
+        return method_options.run_global(store, question, opts)
+    with st.spinner(f"Answering with {METHODS[method].label}..."):
         return run_method(method, store, question, ui.query_llm(store), ui.settings(), opts)
-
-
-def draws(result: SearchResult) -> bool:
-    return result.method in ("drift", "ts") or bool((result.params or {}).get("route"))
 
 
 def route_banner(result: SearchResult) -> None:
@@ -117,14 +133,19 @@ def ts_how(result: SearchResult) -> None:
             st.text(result.reduce["context_text"])
 
 
+HOW: dict[str, Callable[[SearchResult], None]] = {"drift": drift_how, "ts": ts_how}
+"""Methods with a view of their own inside "How this answer was made"; the rest: trace.how."""
+
+
 def how(store: Store, result: SearchResult) -> None:
-    """Like trace.how, for DRIFT, TS and routed answers."""
+    """How the answer was made: the route's reason, then the method's view."""
     route_banner(result)
-    if result.method not in ("drift", "ts"):
+    view = HOW.get(result.method)
+    if view is None:
         ui_trace.how(store, result)
         return
     with st.expander("How this answer was made", expanded=True, icon=":material/route:"):
-        (drift_how if result.method == "drift" else ts_how)(result)
+        view(result)
         st.markdown("**Usage**")
         ui_trace.usage_line(result)
         st.caption(ui.md(f"Trace {result.trace_id or '-'} \u00b7 {result.created_at or ''}"))

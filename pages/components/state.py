@@ -203,7 +203,7 @@ def _load_engine_fields(path: Path | None) -> None:
         saved = load_settings(path) if path else Settings()
     except UserError:
         saved = Settings()
-    st.session_state["engine"] = "llm" if saved.resolved_engine == "llm" else "offline"
+    st.session_state["engine"] = saved.query_engine()  # the model whenever an endpoint is set
     st.session_state["llm_base_url"] = saved.llm_base_url or ""
     st.session_state["chat_model"] = saved.chat_model or ""
     st.session_state["embedding_model"] = saved.embedding_model or ""

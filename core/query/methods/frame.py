@@ -1,0 +1,133 @@
+"""What a search method is, and the frame every method runs through.
+
+A method declares its name, its labels, its options (each with the CLI flag, the params field it
+sets, its help, and how the app shows it), how it runs, and how its answer was made in words (the
+CLI's "How it was made" lines). `run_method` is the one entry point: it checks the method and
+the question, fills the settings, runs the method and states which engine answered.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.errors import UserError
+from core.query.types import SearchResult
+
+
+@dataclass(frozen=True)
+class Control:
+    """How the app draws an option: a number box ("int", "float") or a select box ("choice")."""
+    kind: str
+    label: str
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    choices: tuple = ()
+    key: str = ""
+    """The widget's key on the Ask page is ask_<method>_<key> (default: the option's key)."""
+    unset: float | None = None
+    """A value that means "not set" (the method's default), e.g. a seed of 0."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One knob of a method: `key` in the options dict (the params field it sets), its CLI flag."""
+    key: str
+    flag: str
+    help: str
+    parse: Callable[[str], Any] = str
+    metavar: str | None = None
+    control: Control | None = None
+    default: Any = None
+    """The value the app shows first; None: the method's own default."""
+
+    def add_to(self, parser: argparse._ActionsContainer) -> None:
+        parser.add_argument(self.flag, dest=self.key, type=self.parse, metavar=self.metavar,
+                            default=argparse.SUPPRESS, help=self.help)
+
+
+Runner = Callable[..., SearchResult]
+"""run(store, question, llm, settings, options, on_batch) -> SearchResult"""
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    label: str
+    """Short label for the UI (the Ask page's method switch)."""
+    summary: str
+    """One line: what the method does, for --help and the UI."""
+    needs_reports: bool
+    """True when the method cannot answer without community reports."""
+    run: Runner
+    options: tuple[Option, ...] = ()
+    describe: Callable[[SearchResult, str], list[str]] | None = None
+    """Lines saying how an answer was made (engine: the words naming the engine); None: the
+    frame's generic lines."""
+    example: str = "What does the text say about ...?"
+    """A question shown as the input's placeholder."""
+    accepts_any_option: bool = False
+    """True for a method that passes its options on to another one (auto)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def option(self, key: str) -> Option | None:
+        return next((o for o in self.options if o.key == key), None)
+
+
+METHODS: dict[str, Method] = {}
+"""The registered methods by name, in the order the UI lists them (core/query/methods/__init__.py)."""
+
+
+def register(method: Method) -> Method:
+    METHODS[method.name] = method
+    return method
+
+
+def unregister(name: str) -> None:
+    METHODS.pop(name, None)
+
+
+def pick(options: dict[str, Any], cls, **fixed):
+    """A params dataclass from the options that name its fields (None values skipped); `fixed`
+    fills fields the options leave out."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    kw = {k: v for k, v in options.items() if k in names and v is not None}
+    kw.update({k: v for k, v in fixed.items() if v is not None and k not in kw})
+    return cls(**kw)
+
+
+def run_method(name: str, store, question: str, llm=None, settings=None,
+               options: dict[str, Any] | None = None, on_batch=None) -> SearchResult:
+    """Ask `question` with the method `name`. Options a method does not know are left out, so a
+    comparison can give several methods one options dict (the CLI refuses them before this)."""
+    if name not in METHODS:
+        raise UserError(f"unknown method {name!r}: choose one of {', '.join(METHODS)}")
+    if not (question or "").strip():
+        raise UserError("give a question")
+    if settings is None:
+        from core.settings import Settings
+        settings = Settings()
+    result = METHODS[name].run(store, question, llm, settings, dict(options or {}), on_batch)
+    result.engine = "offline" if llm is None else "llm"
+    return result
+
+
+def engine_words(result: SearchResult) -> str:
+    return "offline engine, no language model" if result.engine == "offline" else f"model {result.model}"
+
+
+def foreign_options(method: Method, given: dict[str, Any], methods: dict[str, Method]) -> list[str]:
+    """Messages for the given options that `method` does not take, naming the methods that do."""
+    if method.accepts_any_option:
+        return []
+    out = []
+    for key in given:
+        if method.option(key) is not None:
+            continue
+        owners = [m.name for m in methods.values() if not m.accepts_any_option and m.option(key) is not None]
+        flag = next((o.flag for m in methods.values() for o in m.options if o.key == key), key)
+        out.append(f"{flag} is an option of --method {' or '.join(owners) or '?'}, not {method.name}"
+                   f" (see: sensemaker query --method {method.name} --help)")
+    return out
