@@ -102,7 +102,7 @@ def graph_of(ws: Path) -> dict:
 
 
 def health(ws: Path) -> dict:
-    from core.query.verify import verify_reports
+    from core.verify.reports import verify_reports
     from core.store.check import check_workspace
     from core.store.db import Store
     store = Store(ws)

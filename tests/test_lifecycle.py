@@ -19,7 +19,7 @@ from core.ingest.documents import ingest_paths
 from core.llm.client import LLM
 from core.store.references import Resolver
 from core.text.citations import Ref
-from core.query.verify import verify_reports
+from core.verify.reports import verify_reports
 from core.settings import Settings
 from core.store.check import check_workspace
 from core.store.db import Store

@@ -20,7 +20,7 @@ from core.query.global_search import global_search
 from core.query.local_search import local_search
 from core.query.resolve import resolve_answer
 from core.query.types import GlobalParams
-from core.query.verify import verify_reports
+from core.verify.reports import verify_reports
 from core.settings import Settings
 from core.store.db import Store
 

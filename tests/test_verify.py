@@ -11,7 +11,7 @@ from core.cli.main import main
 from core.text.citations import parse_citations
 from core.store.references import Resolver
 from core.verify.offline import judge
-from core.query.verify import report_findings, verify_reports
+from core.verify.reports import report_findings, verify_reports
 from core.store.db import Store
 from tests.test_resolve import CAROL, build
 

@@ -3,7 +3,6 @@
 pipeline           runs the stages with progress, per-item state and resume
 background         an index run in a child process (the app stays usable; a reload finds it)
 progress           progress events and the per-stage state a run resumes from
-engine             the IndexEngine protocol both engines implement (llm_engine, core.offline)
 llm_engine         the LLM engine: extraction, gleaning, claims, summaries, reports by prompts
 chunking           chunks that keep their span in their document: token windows, and the
                    content-defined chunks (cut at sentence/paragraph ends) the index uses

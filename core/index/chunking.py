@@ -102,9 +102,9 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 
 RADIUS_SHARE = 0.4  # a cut is the best-ranked sentence end within 40% of size - overlap tokens
 BODY_SLACK_SHARE = 0.6  # a body may hold size - overlap + 60% of the overlap tokens (the chunk's
-# overlap shrinks to fit the size); alone it took 13 -> 8 of 900 bench edits changing 3 units
-MEAN_BODY_SHARE = 0.65  # measured: a body holds 65% of size - overlap tokens on average (five
-# corpora, 600/100, bench/chunk_edits.py); the run estimate divides by it
+# overlap shrinks to fit the size), so fewer edits move a cut
+MEAN_BODY_SHARE = 0.65  # a body's mean share of size - overlap tokens (bench/chunk_edits.py);
+# the run estimate divides by it
 
 
 @dataclass(frozen=True)
@@ -207,9 +207,8 @@ def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, fit: int,
     tokens, else cut at its best-ranked segment end that leaves `guard` tokens on either side
     (without one: the end nearest its middle) and each side split the same way. A side's bodies
     depend on that side's content only, so an edit reshapes only the bodies on its own side down
-    the halvings. (Session 5 cut a stretch into the fewest bodies that fit: when an edit changed
-    that number, every body of the stretch changed: a 2-token edit of A Christmas Carol changed 4
-    units.)"""
+    the halvings. (Cutting a stretch into the fewest bodies that fit would reshape every body of
+    the stretch whenever an edit changed their number.)"""
     if pos[hi] - pos[lo] <= fit or hi - lo == 1:
         return [(lo, hi)]
     cands = range(lo, hi - 1)

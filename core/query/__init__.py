@@ -7,7 +7,8 @@ lazy/           lazy search (LazyGraphRAG's query side): refine, match with a bu
                 tests over the community hierarchy, claims, reduce (see its __init__)
 basic_search    the vector-RAG baseline: the question's best text units, one answer call
 unit_rank       ranking text units against a query (embeddings or BM25), best passages
-methods         the registry of search methods by name (query --method, the Ask page)
+methods/        the registry: one module per search method (its options, run, account) and the
+                frame every method runs through (query --method, the Ask page, Compare)
 drift/          DRIFT: primer over reports, rounds of follow-ups by local search, one reduce
 ts_search       TS baseline: global map-reduce over shuffled text units instead of reports
 route           auto: the method a question should go to, with a one-line reason
@@ -18,8 +19,5 @@ budget          fitting a query's budgets into the model's context window
 coverage        what a reduce answer leaves out of the best points (small models)
 attribution     references for text that copies its sources but drops their markers
 traces          every query, stored in query_traces
-citations       parse `[Data: Reports (1, 3); Entities (5, +more)]` markers, strip and format them
-resolve         turn every reference into records, text units (with spans) and documents
-support         the old lexical support score (the verdicts are core.verify's)
-verify          kept for its callers: report verification lives in core.verify.reports
+resolve         an answer's citations resolved (core.store.references) and judged (core.verify)
 """

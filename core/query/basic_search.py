@@ -1,4 +1,4 @@
-"""Basic search, the baseline lazy search is measured against: vector RAG as the paper's SS
+"""Basic search, the baseline lazy search is compared with: vector RAG as the paper's SS
 condition and graphrag's basic_search. The question's best text units (embeddings where the
 workspace has text-unit vectors, BM25 otherwise; core/query/unit_rank) are packed in rank
 order into a token budget as a Sources table, and one call answers with

@@ -3,5 +3,7 @@
 db         the Store: schema creation, per-thread connections, reads and writes, full-text search
 schema     column names and types of every table, defined once
 workspace  workspaces as named folders under one root, names sanitised and confined to it
+references a citation reference -> its record, text units (with spans) and documents; batched,
+           cached (the Resolver)
 check      workspace integrity (`sensemaker check`): references, orphans, full-text indexes
 """

@@ -176,8 +176,7 @@ class Store(FullTextSearch):
 
     # reading -----------------------------------------------------------------------------
     # Plain SQL on the thread's connection: sqlite-utils' table helpers introspect the schema
-    # on every call, which serialised concurrent writers (measured: most of an LLM run's
-    # overhead was threads waiting behind those PRAGMA queries).
+    # on every call, which serialises concurrent writers behind those PRAGMA queries.
     def query(self, sql: str, params: Iterable[Any] | dict | None = None) -> list[dict[str, Any]]:
         cur = self.db.conn.execute(sql, params if isinstance(params, dict) else list(params or []))
         cols = [c[0] for c in cur.description]

@@ -35,7 +35,7 @@ TABLES: dict[str, dict[str, type]] = {
     "relationships": {
         "id": str, "human_readable_id": int, "source": str, "target": str, "description": str,
         "weight": float, "combined_degree": int, "text_unit_ids": str, "description_key": str,
-        "inferred": int,  # 1: from co-occurrence in a sentence, not stated by the model (issue 18)
+        "inferred": int,  # 1: from co-occurrence in a sentence, not stated by the model
     },
     "claims": {
         "id": str, "human_readable_id": int, "subject": str, "object": str, "type": str,

@@ -30,8 +30,8 @@
    A record's own text (an entity description, a report summary: the model's words) can lift an
    unsupported claim to partial, never to supported.
 
-Measured on bench/data/claims.jsonl (bench/verify_claims.py; see the closing note of issue 16):
-the thresholds below were chosen on a development part of the set and checked on the rest."""
+The thresholds below are chosen with bench/verify_claims.py on the labelled claim sets of
+bench/data, on a development part and checked on the rest."""
 from __future__ import annotations
 
 import re
@@ -65,7 +65,6 @@ CAUSAL_CLAUSE = 0.6  # a reason ("because ...", "which is why ...") is what an o
 # at 0.45-0.58; paraphrased reasons held at 0.67-1.0, one at 0.5)
 FAR = 3          # terms a clause must share with a sentence away from the claim's best one
 BACKGROUND = 0.4  # share of the workspace's units holding a name for it to be the documents' subject
-# (0.5 at first; with session 6's chunk rule Microsoft is in 46% of its own call's units)
 RECORD = 0.5      # share of the terms in a record's own text that lifts unsupported to partial
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
 

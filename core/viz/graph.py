@@ -187,8 +187,8 @@ def _layout(ids: tuple[str, ...], pairs: tuple[tuple[str, str], ...], seed: int
 _OPTIONS = {
     "autoResize": True,
     # vis-network's "improved layout" clusters graphs of over 100 nodes and runs Kamada-Kawai
-    # before the physics; measured on a 120-node community it cost a third of the time to a
-    # stable picture, and the physics alone lays it out as well
+    # before the physics, which costs time to a stable picture; the physics alone lays it out
+    # as well
     "layout": {"improvedLayout": False},
     # labels are drawn by the page's script (placeLabels), where they do not overlap
     "nodes": {"shape": "dot", "font": {"size": 13, "face": "Inter, system-ui, sans-serif",

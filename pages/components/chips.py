@@ -214,7 +214,7 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
             body = (f"<p>Source replaced: {html.escape(res.removed)} has a new version, in which this passage "
                     "changed; the sentence's verdict is checked against the new version.</p>") + body \
                 + drill.new_version_html(resolver.store, verdict, res.removed)
-        elif res.removed:  # removed with its document (issue 22): say so, not "missing"
+        elif res.removed:  # removed with its document: say so, not "missing"
             body = f"<p>Source removed: it went with the document {html.escape(res.removed)}.</p>" + body
         elif now is not None:  # its community was recomputed: the report standing for it now
             body = (f"<p>Report rewritten: documents were removed or replaced since this answer and its "

@@ -30,21 +30,21 @@ def global_options(store: Store) -> dict[str, Any]:
     threshold = c[1].slider("Minimum report rating", 0.0, 10.0, 0.0, 0.5, key="ask_rating")
     concurrency = c[2].number_input("Map calls at once", 1, 64, ui.settings().concurrency,
                                     key="ask_conc")
-    c = st.columns(4)
-    map_budget = c[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
+    d = st.columns(4)
+    map_budget = d[0].number_input("Map context budget (tokens)", 500, 64000, 8000, 500,
                                    key="ask_map")
     choices: list = ["auto", 0, 1, 2, 3, 5, 10]
     chosen = ui.settings().map_max_reports
-    per_map = c[1].selectbox(
+    per_map = d[1].selectbox(
         "Reports per map call", choices, key="ask_per_map",
         index=choices.index(chosen) if chosen in choices[1:] else 0,
         format_func=lambda n: "as many as fit" if n == 0 else str(n),
         help="How many community reports one map call reads. Auto: one for a model whose "
              "context window is 8,192 tokens or less (small local models answer from the "
              "first report of a batch and skip the rest), else as many as the map budget holds.")
-    reduce_budget = c[2].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
+    reduce_budget = d[2].number_input("Reduce context budget (tokens)", 500, 128000, 12000,
                                       500, key="ask_reduce")
-    seed = c[3].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
+    seed = d[3].number_input("Shuffle seed (0: a new one each time)", 0, 2 ** 31 - 1, 0,
                              key="ask_seed")
     return {"level": int(level), "rating_threshold": float(threshold), "seed": int(seed) or None,
             "map_max_tokens": int(map_budget), "map_max_reports": None if per_map == "auto" else int(per_map),
@@ -73,7 +73,7 @@ def run_global(store: Store, question: str, options: dict[str, Any]) -> SearchRe
             events.put(("error", exc))
 
     threading.Thread(target=work, name="sensemaker-global-search", daemon=True).start()
-    batches = []
+    batches: list = []
     with live.container():
         with st.status("Mapping community reports...", expanded=True):
             box = st.empty()

@@ -33,7 +33,9 @@ def generic_options(method: Method) -> dict[str, Any]:
     out: dict[str, Any] = {}
     cols = st.columns(min(len(shown), 4))
     for i, o in enumerate(shown):
-        c, key = o.control, f"ask_{method.name}_{o.control.key or o.key}"
+        c = o.control
+        assert c is not None
+        key = f"ask_{method.name}_{c.key or o.key}"
         col = cols[i % len(cols)]
         if c.kind == "choice":
             value = col.selectbox(c.label, list(c.choices), key=key, help=o.help)

@@ -63,8 +63,8 @@ class Method:
     """True when the method cannot answer without community reports."""
     run: Runner
     options: tuple[Option, ...] = ()
-    describe: Callable[[SearchResult, str], list[str]] | None = None
-    """Lines saying how an answer was made (engine: the words naming the engine); None: the
+    describe: Callable[[SearchResult, str, Any], list[str]] | None = None
+    """Lines saying how an answer was made: describe(result, engine words, store or None); None: the
     frame's generic lines."""
     example: str = "What does the text say about ...?"
     """A question shown as the input's placeholder."""
