@@ -72,3 +72,20 @@ def test_every_registered_method_declares_what_the_cli_and_app_need():
         assert m.summary and m.label and m.example
         flags = [o.flag for o in m.options]
         assert len(flags) == len(set(flags)), m.name
+
+
+def test_a_stored_drift_trace_reads_back_as_its_typed_record():
+    """DRIFT's trace is a typed record; one stored before (or by an older version, with fields
+    missing) opens the same."""
+    from core.query.drift.trace import DriftTrace
+    from core.query.types import SearchResult
+    stored = {"hypothetical_answer": "", "report_ranking": "bm25", "top_reports": [3, 1],
+              "nodes": [{"id": 1, "query": "Q", "depth": 0, "parent": None, "answer": "A", "score": 60,
+                         "follow_ups": ["F"], "reports": [3], "context": {}, "error": None, "seconds": 0.1},
+                        {"id": 2, "query": "F", "depth": 1, "parent": 1, "score": 40}],
+              "reduce": {"selected": [1], "cut": [2]}}
+    result = SearchResult(method="drift", question="Q", context={"drift": stored})
+    t = METHODS["drift"].trace(result)
+    assert isinstance(t, DriftTrace) and [n.depth for n in t.nodes] == [0, 1] and t.rounds == []
+    assert t.to_dict()["nodes"][0] == stored["nodes"][0] and t.reduce == stored["reduce"]
+    assert any("2 reports ranked by bm25" in line for line in METHODS["drift"].describe(result, "offline", None))

@@ -82,12 +82,12 @@ def route_banner(result: SearchResult) -> None:
 
 
 def drift_how(result: SearchResult) -> None:
-    d = (result.context or {}).get("drift", {})
+    t = METHODS["drift"].trace(result)  # type: ignore[misc]  # drift declares a trace
     p = result.params or {}
-    nodes = d.get("nodes", [])
-    red = d.get("reduce", {})
-    st.caption(ui.md(f"{len(d.get('top_reports', []))} reports ranked by {d.get('report_ranking')} against a "
-                     f"hypothetical answer, read in {sum(1 for n in nodes if n['depth'] == 0)} primer folds; "
+    nodes = t.node_dicts()
+    red = t.reduce
+    st.caption(ui.md(f"{len(t.top_reports)} reports ranked by {t.report_ranking} against a "
+                     f"hypothetical answer, read in {sum(1 for n in t.nodes if n.depth == 0)} primer folds; "
                      f"{p.get('k_followups')} follow-ups per round, depth {p.get('depth')} ({p.get('defaults')}); "
                      f"{len(red.get('selected', []))} intermediate answers went into the reduce "
                      f"({red.get('tokens', 0)} of {red.get('budget')} tokens)."))
@@ -101,9 +101,9 @@ def drift_how(result: SearchResult) -> None:
                  "sources": ", ".join(map(str, (n.get("context") or {}).get("sources", [])[:8])),
                  "answer": n.get("error") or n.get("answer")} for n in _tree_order(nodes)]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    if d.get("hypothetical_answer"):
+    if t.hypothetical_answer:
         with st.expander("Hypothetical answer the reports were ranked against"):
-            st.text(d["hypothetical_answer"])
+            st.text(t.hypothetical_answer)
 
 
 def _tree_order(nodes: list[dict]) -> list[dict]:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from core.query.lazy.params import PRESETS
 from core.query.lazy.trace import OUTSIDE, LazyTrace
+from core.query.methods import METHODS
 from core.query.types import SearchResult
 from core.store.db import Store
 from pages.components import drilldown as drill
@@ -75,7 +76,7 @@ def path_text(trace: LazyTrace, sub: int) -> str:
 
 
 def lazy_how(store: Store, result: SearchResult) -> None:
-    t = LazyTrace.from_dict(result.lazy)
+    t: LazyTrace = METHODS["lazy"].trace(result)  # type: ignore[misc]  # lazy declares a trace
     p = result.params or {}
     if result.engine == "offline":
         st.caption("Offline: no model was called. Relevance was tested lexically (the share of the "

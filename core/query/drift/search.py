@@ -22,6 +22,7 @@ from core.query import offline_answer as offline
 from core.query.budget import small_window
 from core.query.context import language_instruction
 from core.query.global_search import reduce_answer
+from core.query.drift.trace import DriftTrace
 from core.query.drift.primer import (DriftNode, answer_node, central_entities, folds, hypothetical_answer,
                                      primer_fold, rank_reports)
 from core.query.local_search import TABLE_ORDER, _offline_answer, build_context, entry_entities
@@ -129,11 +130,10 @@ def drift_search(store: Store, question: str, params: DriftParams | None = None,
     _reduce(store, llm, result, nodes, params)
     t4 = time.perf_counter()
     result.citations = resolve_answer(store, result.answer) if result.answer else []
-    result.context = {"drift": {
-        "hypothetical_answer": hyde if llm is not None else "",
-        "report_ranking": how, "top_reports": [int(r["human_readable_id"]) for r in top],
-        "nodes": [dataclasses.asdict(n) for n in nodes], "rounds": rounds,
-        "reduce": result.reduce.pop("drift", {})}}
+    result.context = {"drift": DriftTrace(
+        hypothetical_answer=hyde if llm is not None else "", report_ranking=how,
+        top_reports=[int(r["human_readable_id"]) for r in top], nodes=list(nodes), rounds=rounds,
+        reduce=result.reduce.pop("drift", {})).to_dict()}
     result.usage = usage_delta(before, llm)
     result.timings = {"primer": round(t2 - t0, 4), "ranking": round(t1 - t0, 4), "follow_ups": round(t3 - t2, 4),
                       "reduce": round(t4 - t3, 4), "total": round(time.perf_counter() - t0, 4)}

@@ -12,21 +12,25 @@ def run(store, question, llm, settings, options, on_batch):
     return drift_search(store, question, params, llm)
 
 
+def trace(result):
+    from core.query.drift.trace import DriftTrace
+    return DriftTrace.from_dict((result.context or {}).get("drift"))
+
+
 def describe(result, engine: str, store=None) -> list[str]:
-    d = (result.context or {}).get("drift", {})
+    t = trace(result)
     p = result.params or {}
-    nodes = d.get("nodes", [])
-    folds = [n for n in nodes if n["depth"] == 0]
-    follow = [n for n in nodes if n["depth"] > 0]
-    red = d.get("reduce", {})
-    out = [f"- DRIFT search ({engine}): {len(d.get('top_reports', []))} reports ranked by "
-           f"{d.get('report_ranking')} read in {len(folds)} primer folds; {p.get('k_followups')} follow-ups "
+    folds = [n for n in t.nodes if n.depth == 0]
+    follow = [n for n in t.nodes if n.depth > 0]
+    red = t.reduce
+    out = [f"- DRIFT search ({engine}): {len(t.top_reports)} reports ranked by "
+           f"{t.report_ranking} read in {len(folds)} primer folds; {p.get('k_followups')} follow-ups "
            f"per round, depth {p.get('depth')} ({p.get('defaults')})"]
-    for r in d.get("rounds", []):
+    for r in t.rounds:
         out.append(f"- round {r['depth']}: {r['asked']} follow-ups answered by local search"
                    + (f", {r['waiting']} left waiting" if r.get("waiting") else ""))
-    for n in sorted(follow, key=lambda n: -(n.get("score") or 0))[:3]:
-        out.append(f"  - [{n.get('score') or 0:g}] {n['query']}")
+    for n in sorted(follow, key=lambda n: -(n.score or 0))[:3]:
+        out.append(f"  - [{n.score or 0:g}] {n.query}")
     out.append(f"- reduce: {len(red.get('selected', []))} intermediate answers ({red.get('tokens', 0)} of "
                f"{red.get('budget')} tokens), {len(red.get('cut', []))} cut by the budget")
     return out
@@ -44,4 +48,4 @@ METHOD = Method(
              Option("depth", "--depth", "rounds of follow-ups (default 3; small window 2)", int,
                     control=Control("int", "Depth (rounds)", 1, 5), default=3),
              CONCURRENCY, SEED, RESPONSE_TYPE),
-    describe=describe, example="How did the spill change the city's plans for the waterfront?")
+    describe=describe, trace=trace, example="How did the spill change the city's plans for the waterfront?")

@@ -66,6 +66,9 @@ class Method:
     describe: Callable[[SearchResult, str, Any], list[str]] | None = None
     """Lines saying how an answer was made: describe(result, engine words, store or None); None: the
     frame's generic lines."""
+    trace: Callable[[SearchResult], Any] | None = None
+    """The method's own trace as a typed record, read from a result (stored or fresh); None: the
+    method has none beyond the SearchResult."""
     example: str = "What does the text say about ...?"
     """A question shown as the input's placeholder."""
     accepts_any_option: bool = False

@@ -32,9 +32,13 @@ def run(store, question, llm, settings, options, on_batch):
     return lazy_search(store, question, params, llm, relevance_llm=tester)
 
 
-def describe(result, engine: str, store=None) -> list[str]:
+def trace(result):
     from core.query.lazy.trace import LazyTrace
-    t = LazyTrace.from_dict(result.lazy)
+    return LazyTrace.from_dict(result.lazy)
+
+
+def describe(result, engine: str, store=None) -> list[str]:
+    t = trace(result)
     p = result.params or {}
     offline = "; offline: lexical relevance tests, extracted sentences as claims" if result.engine == "offline" else ""
     lines = [f"- lazy search ({engine}{offline}), budget {p.get('budget')} relevance tests, units ranked by {t.ranking}"
@@ -72,4 +76,4 @@ METHOD = Method(
                "a cheaper model for the relevance tests, on the same endpoint (default: the chat model)",
                metavar="NAME"),
         CONCURRENCY, RESPONSE_TYPE),
-    describe=describe, example="What happened, who was involved, and what came of it?")
+    describe=describe, trace=trace, example="What happened, who was involved, and what came of it?")
