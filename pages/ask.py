@@ -50,6 +50,14 @@ def _reopen_linked(store: Store) -> None:
                    icon=":material/link_off:")
 
 
+def _keep_method() -> None:
+    """A click on the method already chosen unselects the pill: keep that method (it used to
+    fall back to Auto, and the next question went to another method than the one pressed)."""
+    if st.session_state.get("ask_method") is None:
+        st.session_state["ask_method"] = st.session_state.get("_ask_method_last", "auto")
+    st.session_state["_ask_method_last"] = st.session_state["ask_method"]
+
+
 def ask_form(store: Store) -> None:
     pending = st.session_state.pop("ask_pending", None)
     if pending:
@@ -59,12 +67,13 @@ def ask_form(store: Store) -> None:
     # set, not left unset: after a workspace switch dropped the key, the browser would send the
     # box's old text back and the next workspace would show the last one's question
     st.session_state.setdefault("ask_question", "")
-    method = st.segmented_control("Method", list(METHODS), format_func=short_name,
-                                  key="ask_method", label_visibility="collapsed")
+    method = st.segmented_control("Method", list(METHODS), format_func=short_name, key="ask_method",
+                                  label_visibility="collapsed", on_change=_keep_method)
     method = method or "auto"
+    st.session_state["_ask_method_last"] = method
     st.caption(ui.md(f"{METHODS[method]} \u2014 {registry.METHODS[method].summary}"))
     with st.form("ask", border=False):
-        question = st.text_area("Question", key="ask_question", height=90,
+        question = st.text_area("Question", key="ask_question", height=90, max_chars=registry.MAX_QUESTION_CHARS,
                                 placeholder=registry.METHODS[method].example,
                                 label_visibility="collapsed")
         params = method_views.options(store, method)
@@ -73,12 +82,20 @@ def ask_form(store: Store) -> None:
         if not question.strip():
             st.warning("Type a question first.")
             return
-        _keep(method_views.run(store, method, question, params))
+        with ui.guard():  # a question too long to be one says so and keeps the form as it was
+            registry.check_question(question)
+            _keep(method_views.run(store, method, question, params))
+
+
+def _headline(question: str, limit: int = 300) -> str:
+    """The question as the answer's heading: one line, at most `limit` characters."""
+    q = " ".join((question or "").split())
+    return q if len(q) <= limit else q[:limit].rsplit(" ", 1)[0] + " \u2026"
 
 
 def answer_view(store: Store, result: SearchResult) -> None:
     with st.container(border=True):
-        st.markdown(f"#### {ui.md(result.question)}")
+        st.markdown(f"#### {ui.md(_headline(result.question))}")
         engine = "offline engine" if result.engine == "offline" else f"LLM {result.model}"
         st.caption(f"{result.method} search \u00b7 {ui.md(engine)}"
                    + (f" \u00b7 level {result.level}" if result.level is not None else ""))

@@ -8,8 +8,8 @@ the frame every method runs through.
 from __future__ import annotations
 
 from core.query.methods import auto, basic, drift, global_, lazy, local, ts
-from core.query.methods.frame import (METHODS, Control, Method, Option, engine_words, foreign_options, pick,
-                                     register, run_method, unregister)
+from core.query.methods.frame import (MAX_QUESTION_CHARS, METHODS, Control, Method, Option, check_question,
+                                     engine_words, foreign_options, pick, register, run_method, unregister)
 
 register(global_.METHOD)
 register(local.METHOD)
@@ -19,5 +19,5 @@ register(drift.METHOD)
 register(ts.METHOD)
 register(auto.METHOD)
 
-__all__ = ["METHODS", "Control", "Method", "Option", "engine_words", "foreign_options", "pick", "register",
+__all__ = ["MAX_QUESTION_CHARS", "check_question", "METHODS", "Control", "Method", "Option", "engine_words", "foreign_options", "pick", "register",
            "run_method", "unregister"]

@@ -101,14 +101,30 @@ def pick(options: dict[str, Any], cls, **fixed):
     return cls(**kw)
 
 
+MAX_QUESTION_CHARS = 2000
+"""A question longer than this is refused: it is a pasted document, not a question, and would
+fill the map and answer prompts."""
+
+
+def check_question(question: str) -> str:
+    """The question stripped, or a UserError saying what is wrong with it."""
+    q = (question or "").strip()
+    if not q:
+        raise UserError("give a question")
+    if len(q) > MAX_QUESTION_CHARS:
+        raise UserError(f"a question has at most {MAX_QUESTION_CHARS:,} characters; this one has {len(q):,}. "
+                        "Ask about the documents in a sentence or two (to check a text of your own against "
+                        "the sources, use Check a text)")
+    return q
+
+
 def run_method(name: str, store, question: str, llm=None, settings=None,
                options: dict[str, Any] | None = None, on_batch=None) -> SearchResult:
     """Ask `question` with the method `name`. Options a method does not know are left out, so a
     comparison can give several methods one options dict (the CLI refuses them before this)."""
     if name not in METHODS:
         raise UserError(f"unknown method {name!r}: choose one of {', '.join(METHODS)}")
-    if not (question or "").strip():
-        raise UserError("give a question")
+    check_question(question)
     if settings is None:
         from core.settings import Settings
         settings = Settings()
