@@ -151,3 +151,20 @@ def test_coming_back_to_a_workspace_opens_its_last_question(two_homes, monkeypat
     at.sidebar.selectbox[0].set_value("harbour").run()
     assert not at.exception
     assert any(_plain(m.value) == "#### Who is Maria Okafor?" for m in at.markdown)
+
+
+def test_a_link_to_a_workspace_that_is_not_here_says_so_and_opens_none(two_homes, monkeypatch):
+    """?ws=nope&c=99 used to open another workspace with no word of it."""
+    at = _app(two_homes, monkeypatch, ws="nope", c="99")
+    at.run()
+    assert not at.exception
+    said = " ".join(e.value for e in at.error)
+    assert 'workspace \\"nope\\"' in said or 'workspace "nope"' in said, said
+    assert at.sidebar.selectbox[0].value is None
+    assert not at.subheader and not at.dataframe  # nothing of harbour or lighthouse is shown
+    for page in ("pages/communities.py", "pages/ask.py"):
+        at.switch_page(page).run()
+        assert any("nope" in e.value for e in at.error) and not at.subheader
+    at.sidebar.selectbox[0].set_value("harbour").run()
+    assert not at.error and at.session_state["workspace"] == "harbour"
+    assert "c" not in _params(at)  # the link's community 99 belonged to the missing workspace

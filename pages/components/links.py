@@ -53,3 +53,4 @@ def write(key: str, value: object | None) -> None:
     st.session_state[f"_link_{key}"] = text
     if st.query_params.get(key) != text:
         st.query_params[key] = text
+

@@ -41,6 +41,12 @@ def run(legacy: bool = False) -> None:
         pages = [st.Page(path, title=title, icon=icon, url_path=url, default=i == 0)
                  for i, (path, title, icon, url) in enumerate(PAGES)]
         page = st.navigation(pages, position="top")
+        missing = st.session_state.get("_ws_unknown")
+        if missing and not ui.workspace_name():
+            st.error(ui.md(f"This link opens workspace \"{missing}\", and there is no workspace of that name "
+                           "here: it may have been renamed or deleted, or the link comes from another server. "
+                           "Choose a workspace in the sidebar."), icon=":material/link_off:")
+            return
         if st.session_state.pop("_goto_corpus", False) and page.title != pages[0].title:
             st.switch_page(pages[0])  # after an import: the corpus page says what came in
         page.run()

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.settings import save_settings
+from pages.components import links
 from pages.components import state as ui
 from pages.components import workspace_admin as ws_admin
 from pages.components.import_panel import import_popover
@@ -27,17 +28,23 @@ def sidebar() -> None:
                     st.warning(f"The sample workspace could not be prepared: {exc}")
             st.session_state["_sample_checked"] = True
         names = list_workspaces()
-        if "workspace" not in st.session_state:
+        if "workspace" not in st.session_state and "_ws_unknown" not in st.session_state:
             wanted = st.query_params.get("ws")
-            first = wanted if wanted in names else ("sample" if "sample" in names else
-                                                    (names[0] if names else None))
-            if first:
-                ui.select_workspace(first)
+            if wanted and wanted not in names:  # a link to a workspace not here: say so, open none
+                st.session_state["_ws_unknown"] = wanted
+            else:
+                first = wanted if wanted in names else ("sample" if "sample" in names else
+                                                        (names[0] if names else None))
+                if first:
+                    ui.select_workspace(first)
         current = ui.workspace_name()
         if names:
-            idx = names.index(current) if current in names else 0
-            picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}")
-            if picked != current:
+            idx = names.index(current) if current in names else None
+            picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}",
+                                  placeholder="Choose a workspace")
+            if picked is not None and picked != current:
+                if st.session_state.pop("_ws_unknown", None) is not None:
+                    links.forget_page_params()  # the link's community or question was of another workspace
                 ui.select_workspace(picked)
                 st.rerun()
         closing = st.session_state.pop("_close_popover", None)
