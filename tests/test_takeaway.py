@@ -48,3 +48,30 @@ def test_workspace_zip_holds_the_export_files(indexed_home):
     names = zipfile.ZipFile(io.BytesIO(workspace_zip(store, "csv"))).namelist()
     assert "entities.csv" in names and "relationships.csv" in names
     assert zipfile.ZipFile(io.BytesIO(workspace_zip(store, "graphml"))).namelist() == ["graph.graphml"]
+
+
+def test_an_export_for_a_colleague_leaves_the_questions_out(indexed_home, tmp_path, monkeypatch, capsys):
+    """The workspace export used to carry every question and answer without a word; the analyst
+    now sees how many and leaves them out (the app's default), or keeps them."""
+    import shutil
+
+    from core.cli.main import main
+    from core.query.methods import run_method
+    from test_app_pages import _app, _open
+    home = tmp_path / "home"
+    shutil.copytree(indexed_home, home)
+    store = Store(home / "test")
+    run_method("local", store, "Who is Maria Okafor?")
+    run_method("basic", store, "What happened at Tanner Quay?")
+    asked = store.count("query_traces")
+    assert asked >= 2
+    kept = zipfile.ZipFile(io.BytesIO(workspace_zip(store, "csv"))).namelist()
+    left = zipfile.ZipFile(io.BytesIO(workspace_zip(store, "csv", questions=False))).namelist()
+    assert "query_traces.csv" in kept and "llm_cache.csv" in kept
+    assert "query_traces.csv" not in left and "llm_cache.csv" not in left and "entities.csv" in left
+    assert main(["export", "--workspace", str(home / "test"), "--format", "csv", "--out", str(tmp_path / "out"),
+                 "--no-questions"]) == 0
+    assert not (tmp_path / "out" / "query_traces.csv").exists() and (tmp_path / "out" / "entities.csv").exists()
+    at = _open(_app(home, monkeypatch), "pages/corpus.py")
+    box = at.checkbox(key="dl_ws_questions")
+    assert box.value is False and f"Include the {asked} questions asked here and their answers" in box.label

@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workspace", required=True, help="workspace folder")
     p.add_argument("--format", required=True, choices=FORMATS)
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    p.add_argument("--no-questions", action="store_true",
+                   help="leave out the questions asked and their answers (CSV: query_traces, llm_cache)")
     p.set_defaults(func=run_export)
 
 
@@ -48,7 +50,8 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     if not (Path(args.workspace) / DB_FILE).is_file():
         raise UserError(f"no workspace at {args.workspace} (nothing to export)")
-    paths = export_workspace(Store(args.workspace), args.format, args.out, on_progress=_progress)
+    paths = export_workspace(Store(args.workspace), args.format, args.out, on_progress=_progress,
+                             questions=not args.no_questions)
     print(f"wrote {len(paths)} {args.format} file(s) to {args.out}")
     for p in paths:
         print(f"  {p}")

@@ -198,12 +198,20 @@ def csv_value(value: Any) -> Any:
     return value
 
 
-def export_csv(store: Store, out_dir: str | Path) -> list[Path]:
-    """Every table with our own column names; JSON columns stay JSON text."""
+QUESTION_TABLES = ("query_traces", "llm_cache")
+"""Tables holding the questions asked and their answers (the traces, and the model calls that
+carry them), left out of an export meant for someone else when the analyst says so."""
+
+
+def export_csv(store: Store, out_dir: str | Path, questions: bool = True) -> list[Path]:
+    """Every table with our own column names; JSON columns stay JSON text. questions=False
+    leaves out QUESTION_TABLES."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for table, columns in TABLES.items():
+        if not questions and table in QUESTION_TABLES:
+            continue
         cols = list(columns)
         path = out / f"{table}.csv"
         cur = store.db.execute(
@@ -218,11 +226,12 @@ def export_csv(store: Store, out_dir: str | Path) -> list[Path]:
 
 
 def export_workspace(store: Store, fmt: str, out_dir: str | Path,
-                     on_progress: Progress | None = None) -> list[Path]:
-    """Write the workspace in one format to out_dir; returns the files written."""
+                     on_progress: Progress | None = None, questions: bool = True) -> list[Path]:
+    """Write the workspace in one format to out_dir; returns the files written. Only CSV holds
+    the questions asked (query_traces, llm_cache); questions=False leaves them out."""
     writers = {"graphml": lambda: [export_graphml(store, out_dir)],
                "parquet": lambda: export_parquet(store, out_dir),
-               "csv": lambda: export_csv(store, out_dir)}
+               "csv": lambda: export_csv(store, out_dir, questions=questions)}
     if fmt not in writers:
         raise UserError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
     if on_progress:

@@ -123,12 +123,13 @@ def community_graphml(store: Store, community: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
-def workspace_zip(store: Store, fmt: str) -> bytes:
-    """The CLI's `export --format fmt` of the whole workspace, as one zip."""
+def workspace_zip(store: Store, fmt: str, questions: bool = True) -> bytes:
+    """The CLI's `export --format fmt` of the whole workspace, as one zip (questions=False: the
+    questions asked and their answers left out)."""
     from core.interop.export import export_workspace
     buf = io.BytesIO()
     with tempfile.TemporaryDirectory(prefix="sensemaker-export-") as tmp:
-        paths = export_workspace(store, fmt, tmp)
+        paths = export_workspace(store, fmt, tmp, questions=questions)
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             for p in paths:
                 z.write(p, Path(p).relative_to(tmp).as_posix())

@@ -54,8 +54,15 @@ EXPORTS = {"graphml": ("GraphML", "the whole graph with community attributes (Ge
 def workspace_exports(store: Store, name: str) -> None:
     with st.popover("Export", icon=":material/download:", help="Download the whole workspace"):
         st.caption("The same files as `sensemaker export`, zipped.")
+        asked = store.count("query_traces")
+        questions = st.checkbox(
+            f"Include the {asked} question{'' if asked == 1 else 's'} asked here and their answers"
+            if asked else "Include the questions asked here and their answers (none yet)",
+            value=False, key="dl_ws_questions",
+            help="CSV only: query_traces.csv (every question, answer and trace) and llm_cache.csv (the "
+                 "model calls, which carry the questions). Leave them out of a download meant for someone else.")
         for fmt, (label, what) in EXPORTS.items():
             st.download_button(
-                f"{label}: {what}", lambda fmt=fmt: workspace_zip(store, fmt),
+                f"{label}: {what}", lambda fmt=fmt, q=questions: workspace_zip(store, fmt, questions=q),
                 file_name=f"{name}-{fmt}.zip", mime="application/zip", on_click="ignore",
                 key=f"dl_ws_{fmt}", width="stretch")
