@@ -10,6 +10,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from app_server import ROOT, free_port
 
@@ -20,7 +21,12 @@ def _port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def test_sigterm_stops_the_server(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["kill", "ctrl-c"])
+def test_the_server_stops_as_the_readme_says(tmp_path, sig):
+    """The README says how to stop the app (a newcomer looked for it): Ctrl+C in the terminal
+    of `make run` (SIGINT), or kill with the pid `sensemaker app` runs as (SIGTERM)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "Ctrl+C" in readme and "kill PID" in readme
     port = free_port()
     env = dict(os.environ, SENSEMAKER_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "core.cli", "app", "--port", str(port), "--no-sample"],
@@ -36,11 +42,11 @@ def test_sigterm_stops_the_server(tmp_path):
             assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
             assert time.time() < deadline, "the app did not start in 90 s"
             time.sleep(0.3)
-        os.kill(proc.pid, signal.SIGTERM)
+        os.kill(proc.pid, sig)
         stopped = time.time()
         while _port_open(port) and time.time() - stopped < 5:
             time.sleep(0.1)
-        assert not _port_open(port), "the port still serves 5 s after SIGTERM"
+        assert not _port_open(port), f"the port still serves 5 s after {sig.name}"
         proc.wait(5)
     finally:
         if proc.poll() is None:
