@@ -60,3 +60,25 @@ def test_reindex_refuses_while_a_run_is_going(tmp_path):
     with pytest.raises(UserError, match="run is going on"):
         reset_for_reindex(store)
     assert store.count("documents") == 1
+
+
+def test_the_estimate_counts_the_units_the_run_makes_and_the_summary_says_a_reindex(tmp_path):
+    """A newcomer read "Chunks 77" before a re-index that made 79 units, and then "+79 -0"."""
+    from core.index.changes import plain
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_paths
+    from core.settings import Settings
+    from tests.conftest import SAMPLE
+    store = Store(tmp_path / "ws")
+    ingest_paths(store, sorted(SAMPLE.glob("*.*"))[:3], max_bytes=50_000_000)
+    settings = Settings(engine="offline")
+    est = reindex_estimate(store, settings)
+    run_index(store, settings)
+    units = store.count("text_units")
+    assert est["chunks"] == units
+    assert reindex_estimate(store, settings)["chunks"] == units
+    reset_for_reindex(store)
+    summary = run_index(store, settings)
+    said = plain(summary["changes"])
+    assert f"the same text units, {units} units extracted again" in said, said
+    assert "+" not in said.split(";")[0]

@@ -3,7 +3,6 @@ run in the `runs` table. Also: the estimate shown before a run, cancel, retry of
 and the sample workspace indexed on first start."""
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from core.index.chunking import MEAN_BODY_SHARE
+from core.index.chunking import content_chunks
 from core.settings import Settings, save_settings
 from core.store.db import Store, now
 
@@ -105,16 +104,30 @@ def retry_failed(workspace: str | Path, settings: Settings, api_key: str | None 
     return start_index(workspace, settings, api_key)
 
 
+_CHUNK_COUNTS: dict[tuple, int] = {}
+"""Chunks a document's text makes, by (sha256, size, overlap, encoding): the estimate chunks
+each document once, as the run will."""
+
+
+def _chunk_count(store: Store, doc: dict[str, Any], settings: Settings) -> int:
+    key = (doc["sha256"], settings.chunk_size, settings.chunk_overlap, settings.encoding)
+    if key not in _CHUNK_COUNTS:
+        row = store.rows("documents", "id = ?", [doc["id"]], select="text", limit=1)
+        text = (row[0]["text"] if row else "") or ""
+        _CHUNK_COUNTS[key] = len(content_chunks(text, settings.chunk_size, settings.chunk_overlap,
+                                                settings.encoding))
+    return _CHUNK_COUNTS[key]
+
+
 def estimate_run(store: Store, settings: Settings, everything: bool = False) -> dict[str, Any]:
-    """What the next run will cost: chunks of documents not yet chunked plus units not yet
-    extracted, LLM calls (extraction + gleanings + claims, summaries, reports) and tokens.
-    everything: as if every document were new (a re-index, core.index.reindex)."""
-    # content-defined chunks: a body holds about MEAN_BODY_SHARE of size - overlap tokens
-    step = max(1, int((settings.chunk_size - settings.chunk_overlap) * MEAN_BODY_SHARE))
+    """What the next run will cost: the chunks of documents not yet chunked (counted by chunking
+    them, as the run will) plus units not yet extracted, LLM calls (extraction + gleanings +
+    claims, summaries, reports) and tokens. everything: as if every document were new (a re-index,
+    core.index.reindex)."""
     where = None if everything else "status is null or status != 'chunked'"
-    new_tokens = sum(r["n_tokens"] or 0 for r in store.rows("documents", where, select="n_tokens"))
-    new_chunks = sum(max(1, math.ceil(max(0, (r["n_tokens"] or 0) - settings.chunk_overlap) / step))
-                     for r in store.rows("documents", where, select="n_tokens"))
+    docs = store.rows("documents", where, select="id, sha256, n_tokens")
+    new_tokens = sum(r["n_tokens"] or 0 for r in docs)
+    new_chunks = sum(_chunk_count(store, r, settings) for r in docs)
     pending = 0 if everything else store.count(
         "text_units", "id not in (select text_unit_id from extractions where status = 'ok')")
     chunks = new_chunks + pending

@@ -101,9 +101,11 @@ def plain(ch: dict[str, Any]) -> str:
     units, ents, rels = ch["text_units"], ch["entities"], ch["relationships"]
     comm, rep, calls = ch["communities"], ch["reports"], ch["llm_calls"]
     bits = []
+    extracted = ch.get("units_extracted", 0)
     if units["added"] or units["removed"]:
-        bits.append(f"text units +{units['added']:,} -{units['removed']:,}, "
-                    f"{_n(ch.get('units_extracted', 0), 'unit')} extracted")
+        bits.append(f"text units +{units['added']:,} -{units['removed']:,}, {_n(extracted, 'unit')} extracted")
+    elif extracted:  # a re-index: the same units, extracted again
+        bits.append(f"the same text units, {_n(extracted, 'unit')} extracted again")
     else:
         bits.append("no text unit changed")
     graph = [f"{w} {d['added']:,} added, {d['removed']:,} removed, {d['changed']:,} changed" for w, d in

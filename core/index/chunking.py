@@ -103,8 +103,6 @@ def _leads_before(data: bytes, bounds: list[int]) -> dict[int, int]:
 RADIUS_SHARE = 0.4  # a cut is the best-ranked sentence end within 40% of size - overlap tokens
 BODY_SLACK_SHARE = 0.6  # a body may hold size - overlap + 60% of the overlap tokens (the chunk's
 # overlap shrinks to fit the size), so fewer edits move a cut
-MEAN_BODY_SHARE = 0.65  # a body's mean share of size - overlap tokens (bench/chunk_edits.py);
-# the run estimate divides by it
 
 
 @dataclass(frozen=True)

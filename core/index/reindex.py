@@ -49,7 +49,10 @@ def reset_for_reindex(store: Store) -> dict[str, int]:
     if not store.count("documents"):
         raise UserError("the workspace has no documents to index")
     dropped = {t: store.count(t) for t in DERIVED}
+    from core.index.lifecycle import begin_change
+    titles = [r["title"] for r in store.rows("documents", select="title", order_by="human_readable_id")]
     with store.atomic() as db:
+        begin_change(store, "reindex", titles)  # the change summary compares with the index as it was
         for table in DERIVED:
             db.conn.execute(f"delete from [{table}]")
         db.conn.execute("update documents set status = null")
