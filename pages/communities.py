@@ -158,7 +158,11 @@ def navigator(h: Hierarchy) -> list[int]:
             break
         path.append(pick)
         opts = h.children(pick)
-    links.write(links.COMMUNITY, path[-1] if path else None)
+    # the first community, shown when nothing was chosen, stays out of the address: writing it
+    # added a history entry, and Back from Communities took two presses to leave the page
+    roots = h.roots()
+    if path != roots[:1] or st.query_params.get(links.COMMUNITY) is not None:
+        links.write(links.COMMUNITY, path[-1] if path else None)
     return path
 
 

@@ -168,3 +168,13 @@ def test_a_link_to_a_workspace_that_is_not_here_says_so_and_opens_none(two_homes
     at.sidebar.selectbox[0].set_value("harbour").run()
     assert not at.error and at.session_state["workspace"] == "harbour"
     assert "c" not in _params(at)  # the link's community 99 belonged to the missing workspace
+
+
+def test_opening_communities_adds_no_community_to_the_address_until_one_is_chosen(two_homes, monkeypatch):
+    """Writing the first community into the address added a browser history entry: Back from
+    Communities to Ask took two presses. The default view keeps the address as it is; a chosen
+    community goes into it (so reload and links keep it)."""
+    at = _open(_app(two_homes, monkeypatch, ws="harbour"), "pages/communities.py")
+    assert at.subheader and "c" not in _params(at)
+    at.selectbox[0].select_index(len(at.selectbox[0].options) - 1).run()
+    assert "c" in _params(at)
