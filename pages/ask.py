@@ -158,7 +158,7 @@ def main() -> None:
     if not store.count("community_reports"):
         st.info("There is nothing to ask yet: index a corpus on the Corpus page first.",
                 icon=":material/info:")
-        st.page_link("pages/corpus.py", label="Go to the corpus", icon=":material/library_books:")
+        st.page_link(links.page("corpus"), label="Go to the corpus", icon=":material/library_books:")
         return
     st.caption(ui.md(f"Workspace {ui.workspace_name()} \u00b7 {ui.engine_label()}"))
     _reopen_linked(store)

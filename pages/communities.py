@@ -358,7 +358,7 @@ def main() -> None:
     if not n_comms:
         st.info("No communities yet: add documents and index them on the Corpus page.",
                 icon=":material/info:")
-        st.page_link("pages/corpus.py", label="Go to the corpus", icon=":material/library_books:")
+        st.page_link(links.page("corpus"), label="Go to the corpus", icon=":material/library_books:")
         return
     st.caption(f"{n_comms} communities on {n_levels} level{'s' if n_levels != 1 else ''}, "
                f"{store.count('community_reports')} reports \u00b7 area = entities, colour = rating")

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from core.store.db import Store
 from core.store.workspace import create_workspace
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parent / "app_entry.py")  # AppTest: see tests/app_entry.py
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 REFERENCE = CORPORA / "christmas_carol_graphrag_reference" / "parquet"
 needs_reference = pytest.mark.skipif(not REFERENCE.is_dir(),
@@ -47,7 +47,7 @@ def _start(home: Path, monkeypatch, page: str = "pages/ask.py") -> AppTest:
     create_workspace("first", home)
     at = _app(home, monkeypatch)
     at.run()
-    at.switch_page(page).run()
+    at.switch_page("../" + page).run()
     assert not at.exception and not at.error
     return at
 
@@ -69,14 +69,14 @@ def test_import_a_server_folder_then_browse_and_ask(tmp_path, monkeypatch):
     assert at.session_state["import_pop"] is False  # the popover closed after Import
 
     # communities: the imported hierarchy with its reports and graph
-    at.switch_page("pages/communities.py").run()
+    at.switch_page("../pages/communities.py").run()
     assert not at.exception and not at.error
     at.session_state["overview_open"] = True  # the hierarchy overview, opened
     assert at.run().subheader and at.get("plotly_chart")
     assert any("vis.Network" in f.proto.srcdoc for f in at.get("iframe"))
 
     # ask, global, offline: map rows with scores, chips, and a citation that resolves
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("../pages/ask.py").run()
     at.text_area(key="ask_question").input("What are the main themes of the story?")
     next(b for b in at.button if b.label == "Ask").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -108,7 +108,7 @@ def test_upload_parquet_files_and_local_question(tmp_path, monkeypatch):
                for i in at.info)
     store = Store(tmp_path / "uploaded")
     assert store.count("entities") == 529 and store.count("claims") == 406
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("../pages/ask.py").run()
     at.get("button_group")[0].set_value("local").run()
     at.text_area(key="ask_question").input("Who is Bob Cratchit?")
     next(b for b in at.button if b.label == "Ask").click().run()

@@ -15,7 +15,7 @@ from test_app_pages import _ask, _html, _open, _plain
 
 from core.store.db import Store
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parent / "app_entry.py")  # AppTest: see tests/app_entry.py
 OTHER = ("Lighthouse log.\n"
          "Keeper Ingrid Solberg lit the Skerry Lighthouse at dusk on Friday.\n"
          "Ingrid Solberg wrote to the Northern Lights Board that the Skerry Lighthouse lens was cracked.\n"
@@ -49,7 +49,7 @@ def _params(at: AppTest) -> dict[str, str]:
 def test_the_workspace_stays_in_the_address_on_every_page(two_homes, monkeypatch):
     at = _open(_app(two_homes, monkeypatch, ws="lighthouse"), "pages/ask.py")
     assert _params(at)["ws"] == "lighthouse"
-    at.switch_page("pages/communities.py").run()
+    at.switch_page("../pages/communities.py").run()
     assert _params(at)["ws"] == "lighthouse"
     assert at.sidebar.selectbox[0].value == "lighthouse"
 
@@ -163,7 +163,7 @@ def test_a_link_to_a_workspace_that_is_not_here_says_so_and_opens_none(two_homes
     assert at.sidebar.selectbox[0].value is None
     assert not at.subheader and not at.dataframe  # nothing of harbour or lighthouse is shown
     for page in ("pages/communities.py", "pages/ask.py"):
-        at.switch_page(page).run()
+        at.switch_page("../" + page).run()
         assert any("nope" in e.value for e in at.error) and not at.subheader
     at.sidebar.selectbox[0].set_value("harbour").run()
     assert not at.error and at.session_state["workspace"] == "harbour"

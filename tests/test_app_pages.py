@@ -24,7 +24,7 @@ from core.store.workspace import create_workspace
 from conftest import HOSTILE, sample_files
 from tests.evidence_marks import assert_document_marks, assert_panel_marks
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parent / "app_entry.py")  # AppTest: see tests/app_entry.py
 
 
 def _app(home: Path, monkeypatch, workspace: str | None = None) -> AppTest:
@@ -40,7 +40,7 @@ def _app(home: Path, monkeypatch, workspace: str | None = None) -> AppTest:
 
 def _open(at: AppTest, page: str) -> AppTest:
     at.run()
-    at.switch_page(page).run()
+    at.switch_page("../" + page).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     return at

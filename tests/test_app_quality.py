@@ -11,7 +11,7 @@ from core.store.db import Store
 
 from conftest import build_workspace
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parent / "app_entry.py")  # AppTest: see tests/app_entry.py
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_corpus"
 
 
@@ -23,7 +23,7 @@ def _corpus(home: Path, monkeypatch, ws: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["ws"] = ws
     at.run()
-    at.switch_page("pages/corpus.py").run()
+    at.switch_page("../pages/corpus.py").run()
     assert not at.exception, at.exception
     return at
 

@@ -32,7 +32,7 @@ SAMPLE = sorted(p for p in (ROOT / "sample_corpus").glob("*.*") if p.name.lower(
 BOOKS = [CORPORA / "christmas_carol" / "a_christmas_carol_pg24022.txt",
          CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md",
          CORPORA / "msft_earnings_calls" / "TranscriptFY24Q4.txt"]
-APP = str(ROOT / "app.py")
+APP = str(ROOT / "tests" / "app_entry.py")  # AppTest: see tests/app_entry.py
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not all(p.exists() for p in BOOKS), reason="../shared/corpora is not available")]
@@ -172,7 +172,7 @@ def test_sessions_query_and_browse_while_a_background_run_indexes(tmp_path, monk
     def app_step(n: int) -> None:
         at = apps[0]
         page = ["pages/corpus.py", "pages/communities.py", "pages/ask.py"][n % 3]
-        at.switch_page(page).run()
+        at.switch_page("../" + page).run()
         if page == "pages/ask.py":
             at.text_area(key="ask_question").input(questions[n % 4])
             next(b for b in at.button if b.label == "Ask").click().run()

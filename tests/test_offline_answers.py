@@ -125,10 +125,10 @@ def _ask_page(home: Path, monkeypatch, workspace: str) -> AppTest:
     monkeypatch.setenv("SENSEMAKER_NO_SAMPLE", "1")
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SENSEMAKER_ENGINE"):
         monkeypatch.delenv(var, raising=False)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
     at.query_params["ws"] = workspace
     at.run()
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("../pages/ask.py").run()
     assert not at.exception, at.exception
     return at
 

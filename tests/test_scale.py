@@ -25,7 +25,7 @@ from core.store.workspace import create_workspace
 from tests.fakes import FakeChat
 from tests.test_global_search import map_answer, batch_ids, synthetic_store
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parent / "app_entry.py")  # AppTest: see tests/app_entry.py
 
 
 # -- global search: batches stream into the map calls ---------------------------------------
@@ -176,7 +176,7 @@ def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["ws"] = "many"
     at.run()
-    at.switch_page("pages/communities.py").run()
+    at.switch_page("../pages/communities.py").run()
     assert not at.exception, at.exception
     at.session_state["overview_open"] = True  # the overview is drawn when it is opened
     at.run()
@@ -248,7 +248,7 @@ def test_more_source_units_open_on_request(indexed_home, monkeypatch):
     at.query_params["ws"] = "test"
     at.run()
     at.session_state["drill"] = {"kind": "Entities", "id": ent["human_readable_id"], "sentence": None}
-    at.switch_page("pages/communities.py").run()
+    at.switch_page("../pages/communities.py").run()
     assert not at.exception, at.exception
     opens = [b for b in at.button if b.label == "Open the whole document"]
     assert len(opens) == 4  # the best four units; the rest wait for a click

@@ -13,9 +13,18 @@ write their value back.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 WORKSPACE, COMMUNITY, QUESTION = "ws", "c", "q"
+PAGES_DIR = Path(__file__).resolve().parents[1]
+
+
+def page(name: str) -> str:
+    """A page's file for st.page_link and st.switch_page ("corpus" -> .../pages/corpus.py), as an
+    absolute path: it names the same page whichever entry file runs the app."""
+    return str(PAGES_DIR / f"{name}.py")
 PAGE_PARAMS = (COMMUNITY, QUESTION)
 
 

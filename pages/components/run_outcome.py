@@ -13,6 +13,7 @@ from core.index.pipeline import last_runs
 from core.index.reindex import last_engine, reindex_estimate, reset_for_reindex
 from core.settings import Settings
 from core.store.db import Store
+from pages.components import links
 from pages.components import state as ui
 
 ENDED = "_run_ended"
@@ -58,8 +59,8 @@ def ended_panel(store: Store) -> None:
             if run.get("error"):
                 st.caption(ui.md(run["error"]))
             with st.container(horizontal=True):  # side by side, each as wide as its label (columns cut them at 1,024 px)
-                st.page_link("pages/communities.py", label="Read the communities", icon=":material/hub:")
-                st.page_link("pages/ask.py", label="Ask a question", icon=":material/forum:")
+                st.page_link(links.page("communities"), label="Read the communities", icon=":material/hub:")
+                st.page_link(links.page("ask"), label="Ask a question", icon=":material/forum:")
     elif status == "cancelled":
         st.warning("Indexing was cancelled. What was finished is kept: press Index to resume "
                    "from there.", icon=":material/cancel:")
