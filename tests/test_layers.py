@@ -168,3 +168,17 @@ def test_core_top_level_holds_only_shared_modules():
     assert len(top) <= 8, top
     pages = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
     assert pages == ["ask.py", "communities.py", "compare.py", "corpus.py"], pages
+
+
+def test_the_app_uses_only_streamlits_public_api():
+    """pages/ and app.py import `streamlit` itself (and its documented components module), never
+    its runtime internals (PagesManager, script run contexts), which change between releases."""
+    bad = []
+    for path in [ROOT / "app.py", *ROOT.glob("pages/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                if name.startswith("streamlit.") and not name.startswith("streamlit.components.v1"):
+                    bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, "\n".join(bad)
