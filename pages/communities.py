@@ -272,7 +272,8 @@ def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str]
         for k in h.members(kids):
             n = int(k["community"])
             title = h.title(n)
-            name = f"C{n}" + (f" \u00b7 {title[:40]}" if title else "")
+            # the whole title: the legend wraps (a cut one read "Jacob Marle", "Camden T")
+            name = f"C{n}" + (f" \u00b7 {title}" if title else "")
             for eid in k["entity_ids"] or []:
                 groups[eid] = name
         return groups, "sub-community"

@@ -42,11 +42,21 @@ CUT_LABELS = """() => {
 }"""
 
 
+HOME: Path | None = None  # the module's app home, for tests that read its workspaces
+
+
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     home = tmp_path_factory.mktemp("newcomer-home")
     build_workspace(home, "harbour", sample_files(4))
     build_workspace(home, "other", sample_files(1))
+    # a workspace with a document not indexed yet: the Corpus page shows the run estimate's tiles
+    build_workspace(home, "pending", sample_files(2))
+    from core.ingest.documents import ingest_files
+    from core.store.db import Store
+    ingest_files(Store(home / "pending"), sample_files(3)[2:], max_bytes=50_000_000)
+    global HOME
+    HOME = home
     with running_app(home) as (url, _):
         yield url
 
@@ -184,19 +194,26 @@ def test_node_click_shows_its_evidence_and_the_answer_downloads(app_url, browser
 def test_nothing_is_cut_at_1024_px(app_url, browser):
     page = _page(browser, 1024, 900)
     cut = {}
-    for path in ("/", "/communities", "/ask"):
-        page.goto(f"{app_url}{path}?ws=harbour")
+    for path, ws in (("/", "harbour"), ("/", "pending"), ("/communities", "harbour"), ("/ask", "harbour")):
+        page.goto(f"{app_url}{path}?ws={ws}")
         _settle(page)
         if path == "/communities":
             _graph_frame(page)
             labels = int(page.frame_locator("iframe").first.locator("#sm-graph")
                          .get_attribute("data-labels"))
             assert labels >= 5  # the graph is wide enough to name its entities
+            legend = page.frame_locator("iframe").first.locator("#sm-legend > span").all_inner_texts()
+            from core.store.db import Store
+            titles = {f"C{r['community']} \u00b7 {r['title']}"
+                      for r in Store(HOME / "harbour").rows("community_reports", select="community, title")}
+            assert legend and all(t.strip() in titles for t in legend if t.strip().startswith("C")), legend
             page.locator('[data-testid="stMain"] h1').first.scroll_into_view_if_needed()
         page.wait_for_timeout(500)
+        if ws == "pending":  # the estimate's four tiles are on the page
+            expect(page.locator('[data-testid="stMetricLabel"]').filter(has_text="LLM calls")).to_have_count(1)
         found = page.evaluate(CUT_LABELS)
         if found:
-            cut[path] = found
+            cut[f"{path}?ws={ws}"] = found
     assert not cut, cut
 
 

@@ -67,7 +67,9 @@ def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, 
         ids.append(f"c{cid}")
         parents.append(f"c{int(parent)}" if parent is not None and int(parent) in known else "all")
         title = (rep or {}).get("title") or c.get("title") or f"Community {cid}"
-        labels.append(_text(title, 40))
+        # a cell's label is the title's first name (a whole title fits only the largest cells, and
+        # plotly hides a label that does not fit); the hover gives the whole title
+        labels.append(_text(title.split(",")[0].split(" and ")[0], 24))
         values.append(total(cid))
         rating = (rep or {}).get("rating")
         colours.append(rating_colour(rating))
@@ -88,7 +90,7 @@ def hierarchy_figure(communities: list[dict[str, Any]], reports: list[dict[str, 
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     fig.update_layout(margin=dict(l=4, r=4, t=24, b=4), height=height, font=FONT,
-                      plot_bgcolor="rgba(0,0,0,0)", uniformtext=dict(minsize=9, mode="hide"))
+                      plot_bgcolor="rgba(0,0,0,0)", uniformtext=dict(minsize=8, mode="hide"))
     return fig
 
 

@@ -218,7 +218,7 @@ html, body {{ margin: 0; padding: 0; font-family: Inter, system-ui, -apple-syste
 #sm-graph {{ box-sizing: border-box; width: 100%; height: {height}px; border: 1px solid #e4e7eb; border-radius: 8px; background: #fbfcfd; }}
 #sm-wrap {{ position: relative; }}
 #sm-legend {{ display: flex; flex-wrap: wrap; column-gap: 14px; row-gap: 2px; padding: 5px 2px 0 2px; font-size: 11.5px; color: #3e4c59; max-height: {legend_h}px; overflow-y: auto; }}
-#sm-legend > span {{ white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%; }}
+#sm-legend > span {{ max-width: 100%; overflow-wrap: anywhere; }}
 #sm-legend .key {{ color: #616e7c; }}
 #sm-legend span.sw {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }}
 #sm-note {{ font-size: 12px; color: #8d5b00; padding: 2px; }}

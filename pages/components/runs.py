@@ -70,7 +70,8 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
         from pages.components.run_outcome import indexed_panel
         indexed_panel(store, workspace, cfg)
         return
-    c = st.columns(4)
+    # two tiles a row: four in the half-page column were cut to "C." and "LL..." at 1,024 px
+    c = [*st.columns(2), *st.columns(2)]
     c[0].metric("Chunks", f"{est['chunks']:,}", help="Text chunks the next run will extract")
     offline = est["engine"] == "offline"  # no model: "~0" read as an estimate that failed
     c[1].metric("LLM calls", "none" if offline else f"~{est['llm_calls']:,}")
@@ -208,10 +209,11 @@ def history_panel(store: Store) -> None:
     for r in runs:
         counts = r.get("counts") or {}
         rows.append({
-            "run": r["human_readable_id"], "started": (r.get("started_at") or "").replace("T", " ")[:19],
+            # the status second: at 1,024 px the columns after the first few are scrolled to
+            "run": r["human_readable_id"], "status": r.get("status"),
+            "started": (r.get("started_at") or "").replace("T", " ")[:19],
             "operation": r.get("operation") or "index",
             "documents": _named(r["changes"]) if isinstance(r.get("changes"), dict) else "",
-            "status": r.get("status"),
             # what the run changed first, in words: at 1,024 px the columns after it are scrolled to
             "changes": (plain(r["changes"]).removeprefix("What changed: ")
                         if isinstance(r.get("changes"), dict) else ""),
