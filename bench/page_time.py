@@ -12,7 +12,7 @@ script has finished (no status widget):
 Where the Communities page's time goes is printed from the browser's own timeline (the HTML, the
 JS bundles at DOMContentLoaded) and the server's CPU seconds for the load.
 
-    .venv/bin/python bench/page_time.py [--reps 7]    # writes bench/results/page_time.json
+    .venv/bin/python bench/page_time.py [--reps 7] [--app-dir DIR]   # writes bench/results/page_time.json
 """
 from __future__ import annotations
 
@@ -94,6 +94,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--app-dir", type=Path, default=None,
+                    help="time the app of another checkout (e.g. a git worktree of an earlier commit)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sm-pagetime-") as tmp:
         home = carol_home(Path(tmp) / "home")
@@ -103,7 +105,8 @@ def main() -> None:
         times: dict[str, list[float]] = {"empty": [], "communities": [], "ask": []}
         cpu: list[float] = []
         timeline: list[dict] = []
-        with running_app(home) as (url, proc), running_app(empty_dir, cwd=empty_dir) as (empty_url, _), \
+        app_dir = args.app_dir or Path(__file__).resolve().parents[1]
+        with running_app(home, cwd=app_dir) as (url, proc), running_app(empty_dir, cwd=empty_dir) as (empty_url, _), \
                 sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for rep in range(args.reps + 1):  # the first round warms the servers up and is not counted

@@ -3,11 +3,12 @@ over the pages in pages/ (registered explicitly). app.py calls run(); each page 
 ensure_routed() first.
 
 Streamlit runs a folder named pages/ beside the entry file in its older pages-folder mode until
-st.navigation has been called: on a fresh server a deep link such as /communities would run
-pages/communities.py alone, with no sidebar and no workspace. So the first run of every session
-only registers the pages with st.navigation (which ends that mode, as Streamlit documents) and
-reruns; from the second run on, app.py routes every page and draws the frame around it, and a
-widget keeps one identity across runs."""
+st.navigation has been called: on a fresh server a deep link such as /communities runs
+pages/communities.py alone, with no sidebar and no workspace, and runs app.py itself as a page of
+that mode, so the frame's widgets would change identity at the next run and a user's first click
+would be lost. So the first run on this server only registers the pages with st.navigation (which
+ends that mode for the whole server, as Streamlit documents) and reruns; a page file run outside
+the frame does the same (ensure_routed). Every later session is routed from its first run."""
 from __future__ import annotations
 
 import threading
@@ -25,7 +26,6 @@ PAGES = (
     ("pages/compare.py", "Compare", ":material/balance:", "compare"),
 )
 ROOT = Path(__file__).resolve().parents[2]
-_ROUTED = "_nav_routed"
 _framed = threading.local()  # set while the frame runs a page (one script thread per session run)
 
 
@@ -34,10 +34,14 @@ def _pages() -> list:
             for i, (path, title, icon, url) in enumerate(PAGES)]
 
 
+_server_routed = False  # st.navigation has been called in this server process
+
+
 def run() -> None:
     """Render the frame and run the current page."""
-    if not st.session_state.get(_ROUTED):
-        st.session_state[_ROUTED] = True
+    global _server_routed
+    if not _server_routed:
+        _server_routed = True
         st.navigation(_pages(), position="hidden")
         st.rerun()
     st.set_page_config(page_title="Sensemaker", page_icon=ui.page_icon(), layout="wide",
@@ -64,8 +68,9 @@ def run() -> None:
 
 
 def ensure_routed() -> None:
-    """Called first by every page file: a page run outside the frame (the pages-folder mode of
-    a session's first run) runs the frame instead, which routes back to this page."""
+    """Called first by every page file: a page run outside the frame (Streamlit's pages-folder
+    mode, before any st.navigation call on this server) ends that mode and reruns, and the
+    rerun routes this page through the frame."""
     if not getattr(_framed, "on", False):
-        run()
-        st.stop()
+        st.navigation(_pages(), position="hidden")
+        st.rerun()
