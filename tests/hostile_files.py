@@ -154,7 +154,7 @@ def hostile_cases() -> list[Case]:
         Case("photo.txt", PNG, reject="the name ends in .txt but the content is a PNG image"),
         Case("report.txt", good_pdf, reject="the content is a PDF but the name ends in .txt; rename it to .pdf"),
         Case("letter.md", good_docx, reject="the content is a Word document but the name ends in .md; rename it to .docx"),
-        Case("program.exe", b"MZ\x90\x00\x03", reject=".exe files are not supported; Sensemaker reads .txt, .md, .pdf, .docx, .html, .csv and .jsonl"),
+        Case("program.exe", b"MZ\x90\x00\x03", reject=".exe files are not supported; Sensemaker reads .txt, .md, .rst, .pdf, .docx, .html, .csv and .jsonl"),
         Case("README", b"plain words", reject="a file without an extension is not supported"),
         Case("sheet.xlsx", make_zip({"xl/workbook.xml": b"<x/>"}), reject=".xlsx files are not supported; save the sheet as .csv"),
         Case("giant_word.txt", b"A" * 200_000, reject="has a run of more than 10,000 letters"),

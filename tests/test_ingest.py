@@ -316,7 +316,7 @@ def test_ingest_paths_walks_directories_sorted_and_skips_hidden(store, tmp_path)
     report = ingest_paths(store, [root, single, tmp_path / "missing.txt"], max_bytes=MB)
     assert [r["title"] for r in report.added] == ["a.txt", "c.md", "single.txt"]
     assert [r.reason for r in report.rejected] == [
-        "bad.exe: .exe files are not supported; Sensemaker reads .txt, .md, .pdf, .docx, .html, "
+        "bad.exe: .exe files are not supported; Sensemaker reads .txt, .md, .rst, .pdf, .docx, .html, "
         ".csv and .jsonl",
         f"{tmp_path / 'missing.txt'}: no such file or directory"]
 
@@ -346,3 +346,15 @@ def test_hostile_files_on_disk(store, tmp_path):
     assert len(report.rejected) == sum(1 for c in cases if c.reject)
     kept = [f"{i:02d}_{safe_name(c.name)}" for i, c in enumerate(cases) if c.keep]
     assert [r["source_name"] for r in store.rows("documents")] == kept
+
+
+def test_a_restructuredtext_document_is_read_as_text(tmp_path):
+    """A PEP (.rst) was refused ("not supported"); reStructuredText is plain text with markup."""
+    from core.ingest.documents import ingest_files
+    from core.store.db import Store
+    rst = ("PEP: 9999\nTitle: A Made-Up Proposal\n\nAbstract\n========\n\n"
+           "This PEP proposes that Guido van Rossum reads every ``pyproject.toml`` file.\n").encode()
+    report = ingest_files(Store(tmp_path / "ws"), [("pep-9999.rst", rst)], max_bytes=1_000_000)
+    assert [d for d in report.added] and not report.rejected
+    doc = Store(tmp_path / "ws").rows("documents")[0]
+    assert doc["mime"] == "text/x-rst" and "Guido van Rossum" in doc["text"]

@@ -13,7 +13,7 @@ from core.errors import UserError
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="add documents to a workspace and index it (resumes an interrupted run)")
-    p.add_argument("paths", nargs="*", help="files or folders to add (.txt .md .pdf .docx .html .csv .jsonl)")
+    p.add_argument("paths", nargs="*", help="files or folders to add (.txt .md .rst .pdf .docx .html .csv .jsonl)")
     p.add_argument("--workspace", "-w", required=True, help="workspace folder (created if missing)")
     p.add_argument("--engine", choices=["offline", "llm"], help="default: llm when an endpoint or key is set")
     p.add_argument("--chat-model", help="chat model name (default: SENSEMAKER_CHAT_MODEL or the setting)")

@@ -2,7 +2,7 @@
 
 load_bytes(name, data) sniffs the content (archives, images, executables, PDFs under the wrong
 name), decodes text (BOMs, UTF-8, UTF-16, legacy CJK encodings, cp1252 and UTF-8/cp1252 mixes),
-and reads .txt/.md, .html, .csv/.tsv, .jsonl, .pdf and .docx. Every failure is an IngestError
+and reads .txt/.md/.rst, .html, .csv/.tsv, .jsonl, .pdf and .docx. Every failure is an IngestError
 whose message starts with the (sanitised) file name and says what to do.
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any
 from core.errors import UserError
 
 TEXT_EXT = {".txt": "text/plain", ".text": "text/plain", ".md": "text/markdown",
-            ".markdown": "text/markdown"}
+            ".markdown": "text/markdown", ".rst": "text/x-rst", ".rest": "text/x-rst"}
 HTML_EXT = {".html", ".htm", ".xhtml"}
 TABLE_EXT = {".csv": ",", ".tsv": "\t"}
 JSONL_EXT = {".jsonl", ".ndjson"}
 ARCHIVE_EXT = {".zip", ".gz", ".tgz", ".tar", ".bz2", ".tbz2", ".xz", ".txz", ".7z", ".rar",
                ".zst", ".lz", ".lzma", ".z", ".cab", ".iso", ".jar"}
-SUPPORTED = ".txt, .md, .pdf, .docx, .html, .csv and .jsonl"
+SUPPORTED = ".txt, .md, .rst, .pdf, .docx, .html, .csv and .jsonl"
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 TEXT_COLUMNS = ("text", "content", "body")
 ARCHIVE_MSG = "archives are not accepted; unpack them first and upload the files inside"
