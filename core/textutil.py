@@ -155,7 +155,7 @@ def _ends_with_abbreviation(s: str) -> bool:
     if not s.endswith("."):
         return False
     m = _WORD_BEFORE.search(s, 0, len(s) - 1)
-    return bool(m) and m.group(1).lower().rstrip(".") in ABBREVIATIONS
+    return m is not None and m.group(1).lower().rstrip(".") in ABBREVIATIONS
 
 
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f0-9]+(?:['\u2019][A-Za-z]+)?")

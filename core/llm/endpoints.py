@@ -61,6 +61,7 @@ def endpoint(settings: Settings, base_url: str | None, model: str) -> Endpoint:
             if base_url is None or azure:
                 raise FatalLLMError(f"no API key is set for {url}: set OPENAI_API_KEY")
             api_key = NO_KEY
+        client: openai.OpenAI
         if azure:
             if not base_url:
                 raise FatalLLMError("Azure OpenAI needs its endpoint URL as the base URL")

@@ -44,8 +44,9 @@ def strip_think(text: str) -> str:
     if not text:
         return ""
     text = _THINK_BLOCK.sub("", text)
-    if _THINK_OPEN.match(text):
-        m = _PAYLOAD_START.search(text, _THINK_OPEN.match(text).end())
+    opened = _THINK_OPEN.match(text)
+    if opened:
+        m = _PAYLOAD_START.search(text, opened.end())
         return text[m.start():].strip() if m else ""
     m = _THINK_CLOSE.search(text)
     if m:

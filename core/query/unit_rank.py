@@ -90,8 +90,8 @@ class UnitIndex:
                 sims = self._vectors @ (q / (np.linalg.norm(q) or 1.0))
                 order = np.argsort(-sims, kind="stable")[:limit]
                 return [Ranked(self.units[i], float(sims[i]), r) for r, i in enumerate(order)]
-        q = offline.terms(query)
-        scored = [(self._bm.score(q, i), -i) for i in range(len(self.units))]
+        words = offline.terms(query)
+        scored = [(self._bm.score(words, i), -i) for i in range(len(self.units))]
         scored = sorted((s for s in scored if s[0] > 0), reverse=True)[:limit]
         return [Ranked(self.units[-ni], s, r) for r, (s, ni) in enumerate(scored)]
 

@@ -266,7 +266,7 @@ CAUSE_CUE = __import__("re").compile(
 INFERENCE = ("shows that", "showing that", "which shows", "proves", "proved that", "proving", "means that",
              "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
              "implies", "is evidence that", "表明", "说明", "证明")
-CAUSAL = ("because", "since it", "so that", "in order to", "due to", "owing to", "thanks to",
+CAUSAL: tuple[str, ...] = ("because", "since it", "so that", "in order to", "due to", "owing to", "thanks to",
           "which shows", "shows that", "showing that", "proves", "proving", "means that",
           "meaning that", "which means", "suggests that", "indicates that", "demonstrates that",
           "as a result", "therefore", "thus", "hence", "led to", "leading to", "caused",

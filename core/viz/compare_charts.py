@@ -38,7 +38,8 @@ def win_rate_figure(win_rates: list[dict], methods: list[str], criterion: str | 
     rows = [w for w in win_rates if criterion in (None, w["criterion"])]
     z, text = [], []
     for a in methods:
-        zr, tr = [], []
+        zr: list = []
+        tr: list = []
         for b in methods:
             mine = [w for w in rows if (w["a"], w["b"]) == (a, b)]
             theirs = [w for w in rows if (w["a"], w["b"]) == (b, a)]

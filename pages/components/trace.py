@@ -25,7 +25,7 @@ def batch_rows(batches: list[MapBatch]) -> pd.DataFrame:
             "report ids": ", ".join(str(i) for i in b.report_ids[:12]) + (" ..." if len(b.report_ids) > 12 else ""),
             "points": len(b.points), "best score": max(scores) if scores else None,
             "tokens": b.context_tokens, "seconds": round(b.seconds, 2),
-            "status": "failed: " + b.error if b.failed else "ok",
+            "status": f"failed: {b.error}" if b.failed else "ok",
         })
     return pd.DataFrame(rows)
 

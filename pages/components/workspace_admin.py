@@ -34,7 +34,7 @@ def manage_popover() -> None:
                     path = rename_workspace(current, new)
                     ui.select_workspace(path.name)
                     say(f"Renamed {current!r} to {path.name!r}."
-                        + (" " + name_note(new) if name_note(new) else ""))
+                        + (f" {name_note(new)}" if name_note(new) else ""))
                     st.session_state["_close_popover"] = "ws_admin_pop"
                     st.rerun()
         st.divider()

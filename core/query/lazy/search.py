@@ -235,7 +235,8 @@ def _extractive(claims: list[Claim], answer_tokens: int, per_paragraph: int = 3,
                 most: int = 8, floor: float = 0.5) -> str:
     """The best selected claims (at most `most`, none scoring under `floor` of the best), grouped
     by subquery, as paragraphs; each keeps its reference."""
-    used, by_sub = 0, {}
+    used = 0
+    by_sub: dict = {}
     best = max((c.score for c in claims), default=0)
     for c in claims[:most]:
         if c.score < floor * best or (by_sub and used + c.tokens > answer_tokens):
