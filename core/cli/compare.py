@@ -49,8 +49,12 @@ def cmd_compare(args) -> int:
                        criteria=[c.strip() for c in args.criteria.split(",")] if args.criteria else
                        CompareSpec(methods=methods).criteria)
     quiet = args.json or not sys.stderr.isatty()
+
+    def say(message: str) -> None:
+        sys.stderr.write(f"\r{message[:70]:<70}")
+
     summary = run_comparison(store, questions, spec, llm, settings, judge, args.out, assertions,
-                             on_progress=None if quiet else lambda m: sys.stderr.write(f"\r{m[:70]:<70}"))
+                             on_progress=None if quiet else say)
     if not quiet:
         sys.stderr.write("\n")
     if args.json:

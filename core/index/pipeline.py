@@ -122,7 +122,7 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
                                "settings": settings.to_dict(), "stage": "chunk", "progress": {},
                                "heartbeat_at": now(), "pid": os.getpid(), "llm_calls": 0, "prompt_tokens": 0,
                                "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
-    elif store.get("runs", run_id).get("status") == "cancelling":  # cancelled while starting
+    elif (store.get("runs", run_id) or {}).get("status") == "cancelling":  # cancelled while starting
         store.update("runs", run_id, heartbeat_at=now(), error=None, pid=os.getpid())
     else:
         store.update("runs", run_id, status="running", heartbeat_at=now(), error=None, pid=os.getpid(),

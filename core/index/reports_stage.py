@@ -37,7 +37,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
     communities and reports, which belong together (a reader never sees a report beside another
     version of its community, nor a re-index without reports)."""
     new = communities is not None
-    if new:
+    if communities is not None:
         communities = sorted(communities, key=lambda c: (-c["level"], c["community"]))
     else:
         communities = store.rows("communities", order_by="level desc, community")

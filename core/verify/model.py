@@ -46,7 +46,7 @@ def _passages(units: list[dict], offline: Verdict) -> list[tuple[dict, int, int]
     out = []
     for u in order:
         text = u.get("text") or ""
-        if u.get("id") == offline.text_unit_id and offline.unit_start is not None:
+        if u.get("id") == offline.text_unit_id and offline.unit_start is not None and offline.unit_end is not None:
             mid = (offline.unit_start + offline.unit_end) // 2
         else:
             mid = 0
