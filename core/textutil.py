@@ -250,3 +250,8 @@ def names_entity(title: str, text: str) -> bool:
     if f" {' '.join(parts)} " in folded:
         return True
     return len(parts) >= 2 and len(parts[-1]) >= 4 and f" {parts[-1]} " in folded
+
+
+def counted(count: int, word: str) -> str:
+    """"1 batch", "2 batches", "3 points": a count with its word in the right number."""
+    return f"{count} {word}" + ("" if count == 1 else ("es" if word.endswith("ch") else "s"))

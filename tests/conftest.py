@@ -2,6 +2,7 @@
 SENSEMAKER_HOME. Built once per test session; tests must not change them."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,15 @@ def indexed_home(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("home")
     build_workspace(root, "test", sample_files(3))
     return root
+
+
+@pytest.fixture()
+def home(indexed_home, tmp_path) -> Path:
+    """A copy of indexed_home for a test that writes to it (questions asked, traces): the session's
+    workspace stays as it was for the others."""
+    copy = tmp_path / "home"
+    shutil.copytree(indexed_home, copy)
+    return copy
 
 
 @pytest.fixture(scope="session")

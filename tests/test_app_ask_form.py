@@ -2,7 +2,6 @@
 too long to be one is refused with a message and is never echoed as a giant heading."""
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -11,12 +10,6 @@ from core.query.methods import MAX_QUESTION_CHARS, run_method
 from core.store.db import Store
 from test_app_pages import _app, _ask, _open
 
-
-@pytest.fixture()
-def home(indexed_home, tmp_path):
-    copy = tmp_path / "home"
-    shutil.copytree(indexed_home, copy)
-    return copy
 
 
 def test_pressing_the_chosen_method_again_keeps_it(home, monkeypatch):

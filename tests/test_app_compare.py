@@ -2,18 +2,10 @@
 judge's verdicts with reasons, the A/A line, and the saved run as a heatmap."""
 from __future__ import annotations
 
-import shutil
 
-import pytest
 
 from test_app_pages import _app, _open, _plain, _viewers
 
-
-@pytest.fixture()
-def home(indexed_home, tmp_path):
-    copy = tmp_path / "home"
-    shutil.copytree(indexed_home, copy)
-    return copy
 
 
 def test_compare_two_methods_side_by_side_with_verdicts_and_heatmap(home, monkeypatch):

@@ -2,18 +2,10 @@
 the references clickable; auto says which method it chose and why."""
 from __future__ import annotations
 
-import shutil
 
-import pytest
 
 from test_app_pages import _app, _ask, _open, _plain, _viewers
 
-
-@pytest.fixture()
-def home(indexed_home, tmp_path):
-    copy = tmp_path / "home"
-    shutil.copytree(indexed_home, copy)  # the session workspace stays as it was
-    return copy
 
 
 def test_auto_is_the_default_and_says_why_it_chose(home, monkeypatch):

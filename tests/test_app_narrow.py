@@ -3,20 +3,12 @@ scrolled to) and the hierarchy treemap's labels (a cell's label is its title's f
 small cells are named; the hover keeps the whole title)."""
 from __future__ import annotations
 
-import shutil
 
-import pytest
 
 from core.store.db import Store
 from core.viz.charts import hierarchy_figure
 from test_app_pages import _app, _open
 
-
-@pytest.fixture()
-def home(indexed_home, tmp_path):
-    copy = tmp_path / "home"
-    shutil.copytree(indexed_home, copy)
-    return copy
 
 
 def test_the_run_table_shows_the_status_second(home, monkeypatch):

@@ -4,7 +4,6 @@ in run_method, and on the Ask page (its option as a widget, its answer with refe
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -22,12 +21,6 @@ def toy():
     yield TOY
     unregister("toy")
 
-
-@pytest.fixture()
-def home(indexed_home, tmp_path):
-    copy = tmp_path / "home"
-    shutil.copytree(indexed_home, copy)
-    return copy
 
 
 def _ws(home):

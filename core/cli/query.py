@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from core.errors import UserError
+from core.textutil import counted
 
 
 COMMON = ("question", "workspace", "method", "engine", "trace", "json", "help")
@@ -131,10 +132,6 @@ def _progress(args):
     return on_batch
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else ("es" if word.endswith("ch") else "s"))
-
-
 def render_text(result, store=None) -> str:
     """The answer, then a short account of how it was made: which engine answered, the method's
     own lines, usage, references and time."""
@@ -154,16 +151,16 @@ def render_text(result, store=None) -> str:
     u = result.usage or {}
     if result.engine == "llm":
         stages = ", ".join(f"{s} {int(v.get('llm_calls', 0))}" for s, v in u.get("by_stage", {}).items())
-        lines.append(f"- {_n(int(u.get('llm_calls', 0)), 'LLM call')} ({stages or 'none'}), "
+        lines.append(f"- {counted(int(u.get('llm_calls', 0)), 'LLM call')} ({stages or 'none'}), "
                      f"{u.get('prompt_tokens', 0)} prompt + {u.get('completion_tokens', 0)} completion "
-                     f"tokens, {_n(int(u.get('cache_hits', 0)), 'cache hit')}")
+                     f"tokens, {counted(int(u.get('cache_hits', 0)), 'cache hit')}")
     cites = result.citations
     if cites:
         dangling = sum(1 for c in cites if c.get("dangling"))
         verdicts = [((c.get("support") or {}).get("verdict")) for c in cites]
         judged = ", ".join(f"{verdicts.count(v)} {v}" for v in
                            ("supported", "partial", "unsupported", "contradicted", "fabricated"))
-        lines.append(f"- {_n(len(cites), 'reference')}: {dangling} dangling; by their sources: {judged}")
+        lines.append(f"- {counted(len(cites), 'reference')}: {dangling} dangling; by their sources: {judged}")
     lines.append(f"- {result.timings.get('total', 0):.2f} s; trace {result.trace_id}")
     if result.error:
         lines.append(f"- error: {result.error}")

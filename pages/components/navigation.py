@@ -12,7 +12,6 @@ the frame does the same (ensure_routed). Every later session is routed from its 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import streamlit as st
 
@@ -20,18 +19,24 @@ from pages.components import links, sidebar
 from pages.components import state as ui
 
 PAGES = (
-    ("pages/corpus.py", "Corpus", ":material/library_books:", "corpus"),
-    ("pages/communities.py", "Communities", ":material/hub:", "communities"),
-    ("pages/ask.py", "Ask", ":material/forum:", "ask"),
-    ("pages/compare.py", "Compare", ":material/balance:", "compare"),
+    ("Corpus", ":material/library_books:", "corpus"),
+    ("Communities", ":material/hub:", "communities"),
+    ("Ask", ":material/forum:", "ask"),
+    ("Compare", ":material/balance:", "compare"),
 )
-ROOT = Path(__file__).resolve().parents[2]
 _framed = threading.local()  # set while the frame runs a page (one script thread per session run)
 
 
 def _pages() -> list:
-    return [st.Page(ROOT / path, title=title, icon=icon, url_path=url, default=i == 0)
-            for i, (path, title, icon, url) in enumerate(PAGES)]
+    return [st.Page(links.page(url), title=title, icon=icon, url_path=url, default=i == 0)
+            for i, (title, icon, url) in enumerate(PAGES)]
+
+
+def _end_pages_folder_mode() -> None:
+    """Register the pages with st.navigation, which ends Streamlit's pages-folder mode for the
+    server, and run the script again, now routed."""
+    st.navigation(_pages(), position="hidden")
+    st.rerun()
 
 
 _server_routed = False  # st.navigation has been called in this server process
@@ -42,8 +47,7 @@ def run() -> None:
     global _server_routed
     if not _server_routed:
         _server_routed = True
-        st.navigation(_pages(), position="hidden")
-        st.rerun()
+        _end_pages_folder_mode()
     st.set_page_config(page_title="Sensemaker", page_icon=ui.page_icon(), layout="wide",
                        initial_sidebar_state="expanded")
     ui.load_css()
@@ -72,5 +76,4 @@ def ensure_routed() -> None:
     mode, before any st.navigation call on this server) ends that mode and reruns, and the
     rerun routes this page through the frame."""
     if not getattr(_framed, "on", False):
-        st.navigation(_pages(), position="hidden")
-        st.rerun()
+        _end_pages_folder_mode()

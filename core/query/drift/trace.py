@@ -25,8 +25,7 @@ class DriftTrace:
     """selected (node ids, best first), cut, tokens, budget."""
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        return d
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "DriftTrace":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from core.query.methods.frame import Control, Method, Option, pick
 from core.query.methods.options import CONCURRENCY, RESPONSE_TYPE, SEED, per_map
+from core.textutil import counted
 
 LEVEL = Option("level", "--level", "community level: its communities and the leaves above it (default 1, else 0)",
                int, control=Control("int", "Community level", 0, 20))
@@ -16,21 +17,17 @@ def run(store, question, llm, settings, options, on_batch):
     return global_search(store, question, params, llm, on_batch=on_batch)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else ("es" if word.endswith("ch") else "s"))
-
-
 def describe(result, engine: str, store=None) -> list[str]:
     p = result.params
     lines = [f"- global search over level {result.level} ({engine}), seed {p.get('seed')}: "
              f"{p.get('reports_eligible', 0)} of {p.get('reports_at_level', 0)} reports "
              + (f"({p['reports_from_levels_above']} of them leaves of the levels above) "
                 if p.get("reports_from_levels_above") else "")
-             + f"(rated {p.get('rating_threshold', 0):g} or more) in {_n(len(result.batches), 'batch')}"]
+             + f"(rated {p.get('rating_threshold', 0):g} or more) in {counted(len(result.batches), 'batch')}"]
     for b in result.failed_batches:
         lines.append(f"- batch {b.batch} FAILED (reports {', '.join(map(str, b.report_ids))}): {b.error}")
     sel, cut = result.reduce.get("selected", []), result.reduce.get("cut", [])
-    lines.append(f"- {_n(len(sel) + len(cut), 'point')} scored above 0; {len(sel)} went into the "
+    lines.append(f"- {counted(len(sel) + len(cut), 'point')} scored above 0; {len(sel)} went into the "
                  f"reduce context ({result.reduce.get('tokens', 0)} of "
                  f"{result.reduce.get('budget', p.get('reduce_max_tokens'))} tokens), "
                  f"{len(cut)} cut by the budget")
