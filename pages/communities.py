@@ -208,19 +208,20 @@ def nav_key(depth: int, parent: int | None) -> str:
     return ui.ws_key(f"nav_{depth}_{'root' if parent is None else parent}")
 
 
-def _child_table(h: Hierarchy, cid: int, depth_key: str) -> None:
-    kids = h.children(cid)
-    if not kids:
-        return
-    data = [{"community": n, "title": h.title(n), "entities": h.comms[n].get("size") or 0,
-             "rating": (h.report_of.get(n) or {}).get("rating")} for n in kids]
-    st.markdown(f"**Sub-communities ({len(kids)})** \u00b7 click one to open it")
-    row = ui.selected_row(pd.DataFrame(data), f"kids_{cid}", height=min(38 + 35 * len(data), 250),
+def child_rows(h: Hierarchy, cid: int) -> list[dict]:
+    """The sub-communities of cid as table rows."""
+    return [{"community": n, "title": h.title(n), "entities": h.comms[n].get("size") or 0,
+             "rating": (h.report_of.get(n) or {}).get("rating")} for n in h.children(cid)]
+
+
+def _child_table(data: list[dict], depth_key: str) -> None:
+    st.caption("Click a sub-community to open it.")
+    row = ui.selected_row(pd.DataFrame(data), f"kids_{depth_key}", height=min(38 + 35 * len(data), 250),
                           column_config={"rating": st.column_config.ProgressColumn(
                               min_value=0, max_value=10, format="%.1f")})
     if row is not None:  # the navigator above is already drawn: set it and draw again
-        st.session_state["nav_pending"] = (depth_key, kids[row])
-        st.rerun()
+        st.session_state["nav_pending"] = (depth_key, data[row]["community"])
+        st.rerun(scope="app")
 
 
 def report_view(store: Store, c: dict, report: dict | None) -> None:
@@ -232,15 +233,29 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
     st.markdown(f":orange-badge[rating {float(report.get('rating') or 0):.1f} / 10] "
                 f":gray-badge[level {c.get('level')}] :gray-badge[community {c['community']}]"
                 + (" :blue-badge[offline engine]" if report.get("engine") == "offline" else ""))
-    findings = [f for f in (report.get("findings") or []) if isinstance(f, dict)]
+    refs, body = judged_report(store.data_stamp(), c["community"], store, report)
     resolver = Resolver(store)
     # one evidence viewer for the whole report (a popover per finding was two more elements
     # each for the browser to draw)
+    if refs:
+        ui_chips.viewer(refs, f"refs_{c['community']}", resolver)
+    st.html(body)
+    ui_downloads.report_button(store, report)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def judged_report(stamp: tuple, community: int, _store: Store, _report: dict) -> tuple[list, str]:
+    """(the evidence viewer's references, the report's text as HTML with its trust line, badges
+    and chips) for the report of a community, in the workspace as its stamp finds it: judging a
+    report's sentences against their sources is most of the page's server time, and it held
+    back the scripts a fresh browser fetches from the same server. The same report in the same
+    data, from any session, is judged once."""
+    store, report = _store, _report
+    findings = [f for f in (report.get("findings") or []) if isinstance(f, dict)]
+    resolver = Resolver(store)
     texts = [report.get("summary") or "", report.get("rating_explanation") or ""] + \
         [f.get("explanation") or "" for f in findings]
     refs = {(o[0], o[1]): o for t in texts for o in ui_chips.chip_options(store, t, resolver)}
-    if refs:
-        ui_chips.viewer(list(refs.values()), f"refs_{c['community']}", resolver)
     # the report's text in one HTML element (its findings as <details>): as Streamlit elements,
     # with an expander per finding, the column was some sixty elements for the browser to draw,
     # and drawing them held back the graph
@@ -261,8 +276,7 @@ def report_view(store: Store, c: dict, report: dict | None) -> None:
                      f'{" " + badges[i] if i < len(badges) and badges[i] else ""}</summary>'
                      f'<div class="sm-finding-body">'
                      f'{ui_chips.cited_html(store, f.get("explanation") or "", resolver)}</div></details>')
-    st.html("".join(parts))
-    ui_downloads.report_button(store, report)
+    return list(refs.values()), "".join(parts)
 
 
 def _groups(h: Hierarchy, c: dict, entities: list[dict]) -> tuple[dict[str, str], str]:
@@ -323,20 +337,41 @@ def table_rows(entities: list[dict], rels: list[dict], claims: list[dict]) -> di
     }
 
 
+_SINGULAR = {"Sub-communities": "sub-community", "Entities": "entity", "Relationships": "relationship",
+             "Claims": "claim"}
+
+
+def _tables_label(rows: dict[str, tuple], kids: list[dict]) -> str:
+    counts = [(k, v[1]) for k, v in rows.items()] + ([("Sub-communities", len(kids))] if kids else [])
+    return "Tables: " + ", ".join(f"{n:,} {_SINGULAR[k] if n == 1 else k.lower()}" for k, n in counts)
+
+
 @st.fragment
-def tables(rows: dict[str, tuple]) -> None:
-    """The tables of table_rows in tabs; only the open tab's table is sent (choosing a tab reruns
-    this fragment, which keeps only these rows between runs, not the community's)."""
-    kinds = list(rows)
-    tabs = st.tabs([f"{k} ({rows[k][1]})" for k in kinds], key="community_tab", on_change="rerun")
-    picked = None
-    for kind, tab in zip(kinds, tabs):
-        if tab.open:
-            data, total, order = rows[kind]
+def tables(rows: dict[str, tuple], kids: list[dict], depth_key: str) -> None:
+    """The rows of table_rows and the community's sub-communities, in tabs inside an expander
+    that draws them only while it is open (opening it reruns this fragment, not the page): the
+    grid's scripts, fetched on a fresh browser's first page, held back the community's graph.
+    Only the open tab's table is sent; this fragment keeps only these rows between runs."""
+    box = st.expander(_tables_label(rows, kids), icon=":material/table_rows:", key="tables_open",
+                      on_change="rerun")
+    with box:
+        if not box.open:
+            return
+        kinds = list(rows) + (["Sub-communities"] if kids else [])
+        tabs = st.tabs([f"{k} ({len(kids) if k == 'Sub-communities' else rows[k][1]})" for k in kinds],
+                       key="community_tab", on_change="rerun")
+        picked = None
+        for kind, tab in zip(kinds, tabs):
+            if not tab.open:
+                continue
             with tab:
+                if kind == "Sub-communities":
+                    _child_table(kids, depth_key)
+                    continue
+                data, total, order = rows[kind]
                 picked = _table(pd.DataFrame(data), kind, [r["id"] for r in data],
                                 f"tbl_{kind[0].lower()}", total, order)
-    st.caption("Click a row to see where it comes from in the documents.")
+                st.caption("Click a row to see where it comes from in the documents.")
     if picked is not None:  # the drill-down dialog belongs to the page: run all of it
         drill.open_ref(*picked)
         st.rerun(scope="app")
@@ -393,8 +428,7 @@ def main() -> None:
         if view.note:
             st.caption(view.note)
         ui_downloads.graph_button(store, c)
-        _child_table(h, cid, nav_key(len(path), cid))
-        tables(table_rows(entities, rels, claims))
+        tables(table_rows(entities, rels, claims), child_rows(h, cid), nav_key(len(path), cid))
     with left:
         report_view(store, c, report[0] if report else None)
     drill.show(store)

@@ -123,9 +123,28 @@ def test_communities_page_shows_hierarchy_report_graph_and_tables(indexed_home, 
     graph = _frame_html(at)
     nodes = json.loads(re.search(r"new vis\.DataSet\((\[.*?\])\);\s*var edges", graph, re.S).group(1))
     assert len(nodes) > 3 and not re.search(r"https?://", graph)
+    label = at.expander[-1].label
+    assert re.fullmatch(r"Tables: [\d,]+ entit(y|ies), [\d,]+ relationships?, [\d,]+ claims?"
+                        r"(, \d+ sub-communit(y|ies))?", label), label
+    assert not at.dataframe, "the tables are drawn only when they are opened"
+    _open_tables(at)
     entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
     assert {"entity", "type", "degree", "description"} <= set(entities.columns)
     assert len(_viewers(at, "refs_")) == 1  # the report's evidence viewer
+
+
+def test_a_report_changed_since_it_was_shown_is_shown_as_it_is_now(home, monkeypatch):
+    first = _open(_app(home, monkeypatch), "pages/communities.py")
+    shown = first.subheader[0].value
+    store = Store(home / "test")
+    report = next(r for r in store.rows("community_reports") if r["title"] == _plain(shown))
+    findings = report["findings"]
+    findings[0]["summary"] = "A finding rewritten since"
+    store.update("community_reports", report["id"], summary="The summary as it reads now.",
+                 findings=findings)
+    again = _open(_app(home, monkeypatch), "pages/communities.py")  # another session, same server
+    assert "The summary as it reads now." in _html(again)
+    assert "A finding rewritten since" in _html(again)
 
 
 def test_the_evidence_viewer_opens_the_source_text_highlighted(indexed_home, monkeypatch):
@@ -405,6 +424,16 @@ def test_the_llm_engine_without_an_endpoint_says_what_to_set(indexed_home, monke
     assert any("needs an endpoint" in e.value for e in at.error)
 
 
+def _open_tables(at: AppTest, tab: str | None = None) -> AppTest:
+    """The user opens the expander of the community's tables (and a tab of it)."""
+    at.session_state["tables_open"] = True
+    at.run()
+    if tab is not None:
+        at.session_state["community_tab"] = next(t.label for t in at.tabs if t.label.startswith(tab))
+        at.run()
+    return at
+
+
 def _click_row(at: AppTest, key_prefix: str, row: int) -> AppTest:
     key = next(d.key for d in at.dataframe if str(d.key).startswith(key_prefix))
     at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
@@ -412,7 +441,7 @@ def _click_row(at: AppTest, key_prefix: str, row: int) -> AppTest:
 
 
 def test_clicking_an_entity_row_opens_its_evidence(indexed_home, monkeypatch):
-    at = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    at = _open_tables(_open(_app(indexed_home, monkeypatch), "pages/communities.py"))
     first = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e")).iloc[0]
     _click_row(at, "tbl_e", 0)
     assert not at.exception
@@ -420,7 +449,7 @@ def test_clicking_an_entity_row_opens_its_evidence(indexed_home, monkeypatch):
     assert _plain(heading) == f"### Entity {first['id']} \u00b7 {first['entity']}"
     assert "<mark>" in _html(at)
     assert assert_panel_marks(Store(indexed_home / "test"), _html(at)) >= 1
-    again = _open(_app(indexed_home, monkeypatch), "pages/communities.py")
+    again = _open_tables(_open(_app(indexed_home, monkeypatch), "pages/communities.py"), "Sub-communities")
     _click_row(again, "kids_", 0)
     assert any(":gray-badge[level 1]" in m.value for m in again.markdown)
 

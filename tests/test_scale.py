@@ -186,6 +186,8 @@ def test_communities_page_caps_the_overview_and_the_tables(tmp_path, monkeypatch
     roots = at.selectbox[0]
     assert len(roots.options) == n and roots.options[0].startswith("Ledger keeper 77")
     assert at.subheader[0].value == "Ledger keeper 77"
+    at.session_state["tables_open"] = True  # the user opens the tables
+    at.run()
     entities = next(d.value for d in at.dataframe if str(d.key).startswith("tbl_e"))
     assert len(entities) == 1000 and entities["degree"].iloc[0] == 49  # best-connected first
     assert any(c.value.startswith("The first 1,000 of 2,100 entities by degree") for c in at.caption)

@@ -103,6 +103,24 @@ def test_a_newer_schema_is_refused(tmp_path):
         Store(tmp_path)
 
 
+def test_opening_a_current_workspace_writes_nothing_and_a_commit_changes_its_stamp(tmp_path):
+    Store(tmp_path).insert("documents", [{"id": "d1", "title": "a", "text": "x"}])
+    first = Store(tmp_path).data_stamp()
+    assert Store(tmp_path).data_stamp() == first  # a second session opening it changed no file
+    Store(tmp_path).insert("documents", [{"id": "d2", "title": "b", "text": "y"}])
+    assert Store(tmp_path).data_stamp() != first
+
+
+def test_an_older_workspace_gains_what_this_version_adds_on_opening(tmp_path):
+    store = Store(tmp_path)
+    store.db.execute("drop index idx_entities_hrid")
+    store.set_meta("schema_version", str(SCHEMA_VERSION - 1))
+    store.close()
+    again = Store(tmp_path)
+    assert again.schema_version() == SCHEMA_VERSION
+    assert "idx_entities_hrid" in {r["name"] for r in again.query("select name from sqlite_master")}
+
+
 def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
     (tmp_path / "sensemaker.db").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a Sensemaker workspace"):

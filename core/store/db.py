@@ -109,6 +109,8 @@ class Store(FullTextSearch):
             raise StoreError(
                 f"{self.path} was written by a newer Sensemaker (schema {version}, "
                 f"this one knows {SCHEMA_VERSION})")
+        if version == SCHEMA_VERSION and self._schema_complete():
+            return  # nothing to write: opening a workspace takes no write lock and changes no file
         with self.atomic():
             for name, columns in TABLES.items():
                 if not db[name].exists():
@@ -133,6 +135,17 @@ class Store(FullTextSearch):
             if not db[f"{name}_cjk"].exists():
                 self._enable_trigram_fts(name, cols)
         self.set_meta("schema_version", str(SCHEMA_VERSION))
+
+    def _schema_complete(self) -> bool:
+        """Every table, column, index and full-text index of this version is there (read only)."""
+        db = self.db
+        have = {r[0] for r in db.execute("select name from sqlite_master")}
+        wanted = set(TABLES) | {f"idx_{t}_hrid" for t in TABLES} | \
+            {f"idx_{t}_{'_'.join(cols)}" for t, indexes in INDEXES.items() for cols in indexes} | \
+            {f"{t}_{kind}" for t in FTS for kind in ("fts", "cjk")}
+        if not wanted <= have:
+            return False
+        return all(set(columns) <= set(db[name].columns_dict) for name, columns in TABLES.items())
 
     def _enable_trigram_fts(self, table: str, cols: tuple[str, ...]) -> None:
         """A second full-text index with SQLite's trigram tokenizer: it matches Chinese,
@@ -162,6 +175,21 @@ class Store(FullTextSearch):
             return 0
         row = db.execute("select value from meta where id = 'schema_version'").fetchone()
         return int(row[0]) if row else 0
+
+    def data_stamp(self) -> tuple:
+        """What identifies the database's present content for a cache of what is computed from it:
+        the size and modification time of its file and of its write-ahead log, which every commit
+        changes. Equal stamps mean no commit in between; a changed stamp may mean nothing changed
+        for the cache (a checkpoint, a question's trace), which only costs a recomputation. Take
+        it before reading what it keys: a commit during the reading then changes the next stamp."""
+        stamp: list = [str(self.path)]
+        for f in (self.path, self.path.with_name(self.path.name + "-wal")):
+            try:
+                st = f.stat()
+                stamp += [st.st_size, st.st_mtime_ns]
+            except FileNotFoundError:
+                stamp += [None, None]
+        return tuple(stamp)
 
     # meta --------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:
