@@ -46,7 +46,8 @@ def test_txt_and_md_keep_their_text_and_mime():
     assert txt.text == "The council met.\nMayor Ruiz spoke."
     assert txt.sha256 == hashlib.sha256(txt.text.encode()).hexdigest()
     md = one("notes.md", b"# Heading\n\n* item with **bold**\n")
-    assert md.mime == "text/markdown" and md.text == "# Heading\n\n* item with **bold**"
+    assert md.mime == "text/markdown" and md.text == "Heading\n\nitem with bold"  # structure, not markup
+    assert md.metadata["structure"]["headings"] == [[0, 7, 1]]
 
 
 def test_pdf_round_trip_joins_pages():

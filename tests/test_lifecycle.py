@@ -89,7 +89,7 @@ def fresh(tmp: Path, docs: list[dict]) -> dict:
     """A fresh index of exactly these document rows (same ids, texts, order)."""
     store = Store(tmp)
     store.insert("documents", [{k: d[k] for k in ("id", "title", "source_name", "mime", "sha256", "n_tokens",
-                                                  "text", "created_at")} | {"status": "new"} for d in docs])
+                                                  "text", "metadata", "created_at")} | {"status": "new"} for d in docs])
     index(store, Counting(varied))
     return graph_of(store)
 

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from core.index.chunking import content_chunks
+from core.index.chunk_stage import document_chunks
 from core.settings import Settings, save_settings
 from core.store.db import Store, now
 
@@ -112,10 +112,9 @@ each document once, as the run will."""
 def _chunk_count(store: Store, doc: dict[str, Any], settings: Settings) -> int:
     key = (doc["sha256"], settings.chunk_size, settings.chunk_overlap, settings.encoding)
     if key not in _CHUNK_COUNTS:
-        row = store.rows("documents", "id = ?", [doc["id"]], select="text", limit=1)
-        text = (row[0]["text"] if row else "") or ""
-        _CHUNK_COUNTS[key] = len(content_chunks(text, settings.chunk_size, settings.chunk_overlap,
-                                                settings.encoding))
+        row = store.rows("documents", "id = ?", [doc["id"]], select="text, metadata", limit=1)
+        _CHUNK_COUNTS[key] = len(document_chunks((row[0]["text"] if row else "") or "", settings,
+                                                 row[0]["metadata"] if row else None))
     return _CHUNK_COUNTS[key]
 
 

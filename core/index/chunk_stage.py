@@ -9,8 +9,10 @@ same transaction as the new units.
 from __future__ import annotations
 
 import hashlib
+import json
 
-from core.index.chunking import content_chunks
+from core.index.chunking import Chunk, content_chunks
+from core.ingest.structure import Structure, heading_titles
 from core.index.prune import prune_units, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
@@ -24,16 +26,43 @@ def text_unit_id(document_id: str, text: str, occurrence: int, size: int, overla
     return "tu-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
 
 
-def unit_rows(document_id: str, text: str, settings: Settings) -> list[dict]:
+def _structure(metadata) -> Structure | None:
+    if isinstance(metadata, str):
+        metadata = json.loads(metadata or "{}")
+    return Structure.from_dict(metadata["structure"]) \
+        if isinstance(metadata, dict) and metadata.get("structure") else None
+
+
+def document_chunks(text: str, settings: Settings, metadata=None) -> list[Chunk]:
+    """The chunks a document makes, cut before its headings where it has them (its metadata's
+    structure)."""
+    structure = _structure(metadata)
+    return content_chunks(text or "", settings.chunk_size, settings.chunk_overlap, settings.encoding,
+                          [h[0] for h in structure.headings] if structure is not None else ())
+
+
+def unit_rows(document_id: str, text: str, settings: Settings, metadata: dict | str | None = None) -> list[dict]:
+    """The units of a document; with its metadata's structure (a Markdown or HTML document's
+    headings, code and bold terms), each unit carries its heading path and where those are in
+    its text."""
+    structure = _structure(metadata)
     seen: dict[str, int] = {}
     rows = []
-    for c in content_chunks(text or "", settings.chunk_size, settings.chunk_overlap, settings.encoding):
+    for c in document_chunks(text, settings, metadata):
         k = seen.get(c.text, 0)
         seen[c.text] = k + 1
-        rows.append({"id": text_unit_id(document_id, c.text, k, settings.chunk_size, settings.chunk_overlap),
-                     "document_id": document_id, "ordinal": c.ordinal, "text": c.text, "n_tokens": c.n_tokens,
-                     "char_start": c.char_start, "char_end": c.char_end})
+        row = {"id": text_unit_id(document_id, c.text, k, settings.chunk_size, settings.chunk_overlap),
+               "document_id": document_id, "ordinal": c.ordinal, "text": c.text, "n_tokens": c.n_tokens,
+               "char_start": c.char_start, "char_end": c.char_end}
+        if structure is not None:
+            row["headings"] = heading_titles(text, structure, c.char_start)
+            row["structure"] = structure.within(c.char_start, c.char_end)
+        rows.append(row)
     return rows
+
+
+def _json(value) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
 def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str | None = None) -> int:
@@ -45,8 +74,11 @@ def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str 
         new_ids = {r["id"] for r in rows}
         prune_units(store, sorted(old - new_ids), run_id=run_id)
         keep = [r for r in rows if r["id"] in old]
-        db.conn.executemany("update text_units set ordinal = ?, char_start = ?, char_end = ? where id = ?",
-                            [(r["ordinal"], r["char_start"], r["char_end"], r["id"]) for r in keep])
+        db.conn.executemany(
+            "update text_units set ordinal = ?, char_start = ?, char_end = ?, headings = ?, structure = ? "
+            "where id = ?",
+            [(r["ordinal"], r["char_start"], r["char_end"], _json(r.get("headings")), _json(r.get("structure")),
+              r["id"]) for r in keep])
         added = revive_hrids(store, "text_units", [r for r in rows if r["id"] not in old])
         store.insert("text_units", added)
         db.conn.execute(f"update documents set status = 'chunked' where id in ({marks})", doc_ids)
@@ -63,11 +95,13 @@ def run_chunk(store: Store, settings: Settings, on_progress: ProgressFn = noop, 
     for start in range(0, len(docs), batch):
         check(cancel)
         part = docs[start:start + batch]
-        texts = {r["id"]: r["text"] for r in store.rows(
-            "documents", f"id in ({','.join('?' * len(part))})", [d["id"] for d in part], select="id, text")}
+        texts = {r["id"]: r for r in store.rows(
+            "documents", f"id in ({','.join('?' * len(part))})", [d["id"] for d in part],
+            select="id, text, metadata")}
         rows = []
         for doc in part:
-            rows += unit_rows(doc["id"], texts.get(doc["id"]) or "", settings)
+            got = texts.get(doc["id"]) or {}
+            rows += unit_rows(doc["id"], got.get("text") or "", settings, got.get("metadata"))
         written += write_units(store, [d["id"] for d in part], rows, run_id)  # the batch lands whole
         on_progress(Progress("chunk", start + len(part), len(docs), f"{written} chunks so far"))
     if not docs:

@@ -13,6 +13,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Iterable
 
 from core.tokens import get_encoding
 
@@ -150,10 +151,11 @@ def _clauses(text: str, a: int, b: int, body_max: int, enc, encoding: str,
     return out
 
 
-def _segments(text: str, body_max: int, encoding: str) -> list[_Segment]:
+def _segments(text: str, body_max: int, encoding: str, sections: frozenset[int] = frozenset()) -> list[_Segment]:
     """Sentences covering the text end to end (each runs to the next one's start); a sentence
     longer than body_max tokens is cut into token windows of its own. The cut after a segment
-    ranks by its kind (paragraph end, sentence end, inside a sentence) and the next one's start."""
+    ranks by its kind (before a section's heading, paragraph end, sentence end, inside a sentence)
+    and the next one's start."""
     from core.textutil import split_sentences
     enc = get_encoding(encoding)
     starts = [s for s, _ in split_sentences(text)]
@@ -170,7 +172,9 @@ def _segments(text: str, body_max: int, encoding: str) -> list[_Segment]:
         inner = _clauses(text, a, b, body_max, enc, encoding, 0)
         parts += inner[:-1] + [(*inner[-1][:3], kind)]
     nexts = [_start_hash(text[p[0]:p[1]]) for p in parts[1:]] + [0]
-    return [_Segment(a, b, n, (kind, h)) for (a, b, n, kind), h in zip(parts, nexts)]
+    heads = [p[0] in sections for p in parts[1:]] + [False]
+    return [_Segment(a, b, n, (-1 if head else kind, h))
+            for (a, b, n, kind), h, head in zip(parts, nexts, heads)]
 
 
 def _is_anchor(segs: list[_Segment], pos: list[int], i: int, lo: int, hi: int, radius: int) -> bool:
@@ -220,9 +224,10 @@ def _split(segs: list[_Segment], pos: list[int], lo: int, hi: int, fit: int,
 
 
 def content_chunks(text: str, size: int = 600, overlap: int = 100,
-                   encoding: str = "cl100k_base") -> list[Chunk]:
+                   encoding: str = "cl100k_base", sections: Iterable[int] = ()) -> list[Chunk]:
     """Chunks of at most `size` tokens that end at sentence (preferably paragraph) ends chosen by
-    local content; each chunk after the first opens with the whole sentences before its body, up
+    local content, and best before a section's heading (`sections`: where the headings of a
+    structured document start); each chunk after the first opens with the whole sentences before its body, up
     to `overlap` tokens (the overlap of token windows, in sentences). A body is the text between
     two cuts (`_anchors`), split inside itself when longer than size - overlap plus the slack
     (`_split`); the overlap repeats sentences of the previous body only, so an edited sentence is
@@ -234,7 +239,7 @@ def content_chunks(text: str, size: int = 600, overlap: int = 100,
     body_max = size - overlap
     radius = max(overlap, int(body_max * RADIUS_SHARE), 1)
     fit = body_max + int(overlap * BODY_SLACK_SHARE)  # the longest stretch left whole
-    segs = _segments(text, body_max, encoding)
+    segs = _segments(text, body_max, encoding, frozenset(sections))
     pos = [0, *accumulate(s.n_tokens for s in segs)]
     cuts = [-1, *_anchors(segs, pos, radius), len(segs) - 1]
     guard = body_max // 4  # a stretch is split at least a quarter of a body from its ends

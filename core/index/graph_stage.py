@@ -25,6 +25,7 @@ from core.index.entity_resolution import adjacent_units, apply_merges, find_merg
 from core.index.prune import revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
+from core.offline.corpus_names import CorpusNames, corpus_names
 from core.store.db import Store
 from core.textutil import normalize_title
 
@@ -62,12 +63,18 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
         "from text_units t left join documents d on d.id = t.document_id")}
     rows = store.rows("extractions", "engine = ? and status = 'ok'", [engine_name])
     rows.sort(key=lambda r: order.get(r["text_unit_id"], (0, 0, 0)))
+    corpus: CorpusNames | None = None
     for row in rows:
         tu = row["text_unit_id"]
         for e in row["entities"] or []:
             key = normalize_title(e["title"])
             if not key:
                 continue
+            if e.get("tentative"):  # a word its unit could not tell from a sentence start
+                if corpus is None:
+                    corpus = corpus_names(r["text"] for r in store.query("select text from text_units"))
+                if not corpus.named(e["title"]):
+                    continue
             g = ents.setdefault(key, {"types": Counter(), "descriptions": [], "units": [], "aliases": Counter()})
             g["types"][e.get("type") or "other"] += 1
             g["descriptions"].append(e.get("description") or "")
@@ -78,6 +85,8 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
             a, b = normalize_title(r["source"]), normalize_title(r["target"])
             if not a or not b or a == b:
                 continue
+            if r.get("tentative") and not (a in ents and b in ents):
+                continue  # a tentative name the corpus does not write as one
             key = tuple(sorted((a, b)))
             g = rels.setdefault(key, {"source": a, "target": b, "descriptions": [], "units": [], "weight": 0.0,
                                       "stated": False})
@@ -194,10 +203,23 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
         store.replace_table("entities", entity_rows)
         store.replace_table("relationships", rel_rows)
         store.replace_table("claims", claim_rows)
+        _forget_in_communities(store, {r["id"] for r in entity_rows}, {r["id"] for r in rel_rows})
     on_progress(Progress("graph", 1, 1, f"{len(entity_rows)} entities, {len(rel_rows)} relationships, "
                                          f"{len(claim_rows)} claims"))
     return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows),
             "merges": len(merges)}
+
+
+def _forget_in_communities(store: Store, entities: set[str], relationships: set[str]) -> None:
+    """Inside the graph's transaction: the communities of the last run lose the members this
+    rebuild no longer has (a tentative name the grown corpus now writes in lower case), so no
+    reader sees a community listing a missing row before the communities stage runs."""
+    for c in store.rows("communities", select="id, entity_ids, relationship_ids"):
+        e = [x for x in c["entity_ids"] or [] if x in entities]
+        r = [x for x in c["relationship_ids"] or [] if x in relationships]
+        if (e, r) != (c["entity_ids"] or [], c["relationship_ids"] or []):
+            store.db.conn.execute("update communities set entity_ids = ?, relationship_ids = ?, size = ? where id = ?",
+                                  [json.dumps(e), json.dumps(r), len(e), c["id"]])
 
 
 def _entity_type(types: Counter) -> str:

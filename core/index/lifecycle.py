@@ -135,7 +135,7 @@ def replace_document(store: Store, old_id: str, new_row: dict[str, Any], setting
     old = store.get("documents", old_id)
     if old is None:
         raise UserError(f"no document with id {old_id}")
-    rows = unit_rows(old_id, new_row["text"], settings)
+    rows = unit_rows(old_id, new_row["text"], settings, new_row.get("metadata"))
     with store.atomic() as db:
         begin_change(store, "replace", [old["title"]])
         before = {r[0] for r in db.conn.execute("select id from text_units where document_id = ?", [old_id])}

@@ -100,6 +100,11 @@ def unnamed_entities(obj: dict[str, Any], inp: ReportInput) -> list[str]:
     return top if named < min(2, len(top)) else []
 
 
+def section_line(unit: dict[str, Any]) -> str:
+    """The unit's heading path as the extraction prompt gives it ("(none)" for plain text)."""
+    headings = [str(h) for h in unit.get("headings") or [] if str(h).strip()]
+    return " > ".join(headings) if headings else "(none)"
+
 class LLMEngine:
     def __init__(self, llm: LLM, settings: Settings, workspace: str | Path | None = None):
         self.llm = llm
@@ -119,7 +124,7 @@ class LLMEngine:
         lost (the server's context-overflow error, or our own estimate before sending)."""
         text = unit["text"]
         prompt = render("extract_graph", self.workspace, entity_types=", ".join(self.settings.entity_types),
-                        input_text=text)
+                        section=section_line(unit), input_text=text)
         cap = extract_cap(count_tokens(text))
         if count_tokens(prompt) + cap > self.window and count_tokens(text) > 50:
             return self._split(unit)

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from core.ingest.structure import locate_headings, markdown_to_text
 from core.ingest.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, JSONL_EXT, SUPPORTED,
                           TABLE_EXT, TEXT_COLUMNS, TEXT_EXT, IngestError, LoadedDocument, _Bad,
-                          _short, _size, clean_text, decode_text, html_to_text, make_document,
+                          _short, _size, clean_text, decode_text, html_read, make_document,
                           read_docx, read_pdf, sniff, strip_gutenberg)
 from core.store.db import now
 from core.ingest.neardup import NearDupIndex, sketch
@@ -244,14 +245,23 @@ def _load(source: str, data: bytes, max_bytes: int, text_column: str | None) -> 
             raise _Bad("the file has no JSON lines")
         return rows_to_documents(records, keys, source, "application/jsonl", text_column, "field", base)
     mime = TEXT_EXT.get(ext, "text/html")
+    html_headings: list[tuple[int, str]] = []
     if ext in HTML_EXT:
-        text, page_title = html_to_text(text)
+        text, page_title, headings = html_read(text)
         text = clean_text(text)
         if page_title:
             base["html_title"] = page_title[:200]
         if not text:
             raise _Bad("this HTML page has no visible text")
+        html_headings = headings
     text, gutenberg = strip_gutenberg(text)
+    if html_headings:
+        base["structure"] = locate_headings(text, html_headings).to_dict()
+    if mime == "text/markdown":
+        text, structure = markdown_to_text(text)
+        if not text:
+            raise _Bad("this Markdown file has no text")
+        base["structure"] = structure.to_dict()
     return [make_document(source, source, mime, text, {**base, **gutenberg})]
 
 

@@ -238,6 +238,7 @@ _BLOCK_TAGS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "section", "artic
                "footer", "table", "ul", "ol", "dl", "blockquote", "pre", "hr", "main", "nav",
                "aside", "figure", "figcaption", "form"}
 _LINE_TAGS = {"br", "li", "tr", "dd", "dt", "option"}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 
 
 class _VisibleText(HTMLParser):
@@ -248,8 +249,12 @@ class _VisibleText(HTMLParser):
         self.skip = 0
         self.in_title = False
         self.pre = 0
+        self.headings: list[tuple[int, str]] = []  # (level, text) of each h1-h6, in order
+        self.heading: tuple[int, list[str]] | None = None
 
     def handle_starttag(self, tag, attrs):
+        if tag in _HEADINGS:
+            self.heading = (int(tag[1]), [])
         if tag == "title":
             self.in_title = True
         elif tag in _SKIP_TAGS:
@@ -268,6 +273,11 @@ class _VisibleText(HTMLParser):
             self.parts.append("\n")
 
     def handle_endtag(self, tag):
+        if tag in _HEADINGS and self.heading is not None:
+            text = re.sub(r"\s+", " ", "".join(self.heading[1])).strip()
+            if text:
+                self.headings.append((self.heading[0], text))
+            self.heading = None
         if tag == "title":
             self.in_title = False
         elif tag in _SKIP_TAGS:
@@ -282,17 +292,25 @@ class _VisibleText(HTMLParser):
             self.title.append(data)
         elif not self.skip:
             self.parts.append(data if self.pre else re.sub(r"\s+", " ", data))
+            if self.heading is not None:
+                self.heading[1].append(data)
 
 
 def html_to_text(html: str) -> tuple[str, str]:
     """(visible text, <title>) of an HTML page; scripts, styles and tags are dropped."""
+    text, title, _ = html_read(html)
+    return text, title
+
+
+def html_read(html: str) -> tuple[str, str, list[tuple[int, str]]]:
+    """(visible text, <title>, (level, text) of each h1-h6 heading in order) of an HTML page."""
     parser = _VisibleText()
     parser.feed(html)
     parser.close()
     text = "".join(parser.parts)
     text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip(), re.sub(r"\s+", " ", "".join(parser.title)).strip()
+    return text.strip(), re.sub(r"\s+", " ", "".join(parser.title)).strip(), parser.headings
 
 
 # documents -----------------------------------------------------------------------------------

@@ -22,15 +22,19 @@ Extraction works sentence by sentence (core.textutil.split_sentences):
   entities in one sentence: description = the supporting sentences, weight = sentences.
 - Claims: none. A claim's status (TRUE/FALSE/SUSPECTED) is a judgement a model makes; the offline
   engine does not invent it, so the claims table stays empty for offline runs.
-Lines that look like code, URLs and `inline code` are skipped; so are all-capital headings.
+Lines that look like code, URLs and `inline code` are skipped; so are all-capital headings. In a
+structured document (Markdown), the unit's headings and code blocks are blanked before reading:
+they title or illustrate what the sentences say and are never entities or descriptions.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from core.engine import Extraction, ReportInput
+from core.ingest.structure import masked
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
@@ -67,6 +71,12 @@ class OfflineEngine:
     # ---- extraction -----------------------------------------------------------------------
     def extract(self, unit: dict[str, Any]) -> Extraction:
         text = unit.get("text") or ""
+        got = unit.get("structure")
+        structure: dict[str, Any] = got if isinstance(got, dict) else {}
+        if structure:  # headings title what follows and code holds no prose
+            text = masked(text, 0, (structure.get("headings") or []) + (structure.get("skip") or []))
+        marked = [(a, b) for a, b in structure.get("strong") or []]
+        heads = {a: b for a, b in structure.get("items") or []}
         spans = whole_sentences(text, split_sentences(text), unit.get("char_start"))
         sentences = [text[a:b] for a, b in spans]
         found = [[] if skip_sentence(s) else (zh_mentions(s) if has_cjk(s) else en_mentions(s)) for s in sentences]
@@ -83,7 +93,8 @@ class OfflineEngine:
                 c.forms[m.surface] += 1
                 c.count += 1
                 c.mid += not m.initial
-                c.strong |= m.strong
+                c.strong |= m.strong or name_shaped(m.surface) or \
+                    _marked_name(text, spans[i][0] + m.start, spans[i][0] + m.end, marked, heads)
                 c.lower_check |= m.lower_check
                 c.votes.update(m.votes)
                 if i not in c.sentences:
@@ -104,17 +115,29 @@ class OfflineEngine:
         lower = Counter(w for w in WORD.findall(text) if w.islower())
         out = Extraction()
         accepted: dict[str, str] = {}
+        tentative: dict[str, str] = {}
         for key, c in cands.items():
             reason = self._reject_reason(c, lower)
+            title = max(c.forms.items(), key=lambda kv: (kv[1], -list(c.forms).index(kv[0])))[0]
+            if reason == TOO_RARE and " " not in key:
+                # the unit cannot tell; the corpus can (core.index.graph_stage keeps it when the
+                # whole corpus writes it as a name: core.offline.corpus_names)
+                tentative[key] = title
+                out.entities.append({"title": title, "type": self._type(c.votes), "tentative": True,
+                                     "description": self._describe(key, c.sentences, sentences, mentions)})
+                continue
             if reason:
                 if len(out.rejected) < 50:
                     out.rejected.append({"kind": "entity", "name": c.forms.most_common(1)[0][0], "reason": reason})
                 continue
-            title = max(c.forms.items(), key=lambda kv: (kv[1], -list(c.forms).index(kv[0])))[0]
             accepted[key] = title
             out.entities.append({"title": title, "type": self._type(c.votes),
                                  "description": self._describe(key, c.sentences, sentences, mentions)})
         out.relationships = self._relationships(accepted, sentences, mentions)
+        if tentative:  # their relationships apart: the accepted names' own stay as they are
+            out.relationships += [
+                {**r, "tentative": True} for r in self._relationships({**accepted, **tentative}, sentences, mentions)
+                if normalize_title(r["source"]) in tentative or normalize_title(r["target"]) in tentative]
         return out
 
     def _reject_reason(self, c: _Cand, lower: Counter) -> str | None:
@@ -132,7 +155,7 @@ class OfflineEngine:
             return None
         if c.mid and max(c.votes.values(), default=0) >= 1:  # "said Belle", "in London"
             return None
-        return "a single capitalised word seen too rarely to tell it from a sentence start"
+        return TOO_RARE
 
     def _type(self, votes: Counter) -> str:
         if not votes:
@@ -178,6 +201,31 @@ class OfflineEngine:
 
     def write_report(self, inp: ReportInput) -> dict[str, Any]:
         return write_report(inp)
+
+
+_INNER_CAP = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+
+
+TOO_RARE = "a single capitalised word seen too rarely to tell it from a sentence start"
+
+
+def name_shaped(surface: str) -> bool:
+    """A word whose shape no sentence start explains: a capital or a digit inside it
+    (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2), the way products and technologies are named."""
+    return any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w) and not w.isupper()
+               for w in surface.split())
+
+
+_ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
+
+
+def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]], heads: dict[int, int]) -> bool:
+    """A structured document marks a name: written in bold (a defined term), or the whole of
+    a list item or a table cell, or its first words before a separator ("ChromaDB, for vector
+    lookups"; not "Click Apply to save", an instruction)."""
+    if start in heads:
+        return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
+    return any(a <= start and end <= b for a, b in marked)
 
 
 def _generic(c: _Cand, lower: Counter) -> str | None:

@@ -28,7 +28,7 @@ from core.text.citations import KINDS, Ref
 from core.store.schema import CITABLE, TABLES
 
 _DOC_COLUMNS = ", ".join(f"[{c}]" for c in TABLES["documents"] if c != "text")
-_UNIT_COLUMNS = "id, human_readable_id, document_id, ordinal, text, n_tokens, char_start, char_end"
+_UNIT_COLUMNS = "id, human_readable_id, document_id, ordinal, text, n_tokens, char_start, char_end, structure"
 
 
 @dataclass

@@ -20,6 +20,9 @@ TABLES: dict[str, dict[str, type]] = {
     "text_units": {
         "id": str, "human_readable_id": int, "document_id": str, "ordinal": int, "text": str,
         "n_tokens": int, "char_start": int, "char_end": int,
+        # the titles of the headings above the unit, outermost first (structured documents), and
+        # where in the unit's text its headings, code and bold terms are ({"headings": [[s, e]], ...})
+        "headings": str, "structure": str,
     },
     # raw per-chunk extraction results: the per-item state that lets a run resume
     "extractions": {
@@ -100,6 +103,7 @@ TABLES: dict[str, dict[str, type]] = {
 # Columns that hold JSON (decoded by Store.rows / Store.get).
 JSON_COLUMNS: dict[str, tuple[str, ...]] = {
     "documents": ("metadata", "sketch"),
+    "text_units": ("headings", "structure"),
     "extractions": ("entities", "relationships", "claims", "rejected"),
     "entities": ("text_unit_ids", "aliases"),
     "relationships": ("text_unit_ids",),

@@ -54,6 +54,10 @@ class Source:
         self.unit = unit
         self.text = unit.get("text") or ""
         self.sents, self.terms = prepared(self.text)
+        structure = unit.get("structure")
+        if isinstance(structure, dict):  # a heading or a code block is never the evidence sentence
+            blocks = (structure.get("headings") or []) + (structure.get("skip") or [])
+            self.sents = tuple(s for s in self.sents if not any(a <= s.start and s.end <= b for a, b, *_ in blocks))
         self.lead = _lead(unit, self.text)
         base = unit.get("char_start")
         self.base = None if base is None else base - self.lead
