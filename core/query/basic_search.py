@@ -15,6 +15,7 @@ from core.errors import UserError
 from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.lists import entity_list, list_answer
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_rows, source_row
@@ -72,7 +73,10 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "cut": [int(u["human_readable_id"]) for u in cut], "ranking": index.method,
                       "ranked": len(ranked), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "context_text": packed.text}
-    if not packed.records:
+    listed = (list_answer(question, packed.records) or entity_list(store, question)) if llm is None else None
+    if listed:  # a list question: the documents' own list, or the graph's entities of its kind
+        result.answer = listed
+    elif not packed.records:
         result.no_data = True
         result.answer = offline.no_data_answer(
             question, "没有段落与它的词语相符" if offline.has_cjk(question)

@@ -8,7 +8,10 @@ Signals, each weighed once:
 - broad: the words of sensemaking over a corpus ("themes", "overall", "trends", "across",
   "main", "common", "recurring", "patterns", "in general", "most", "compare", ...), plural
   wholes ("the speakers", "guests", "companies", "documents"), and "how do/does ... differ".
-A broad question goes to global (lazy when the workspace has no reports but lazy is
+A list question ("which vector databases...", "what are the key metrics": core/query/lists.py)
+with no broad cue and no word of what people discuss, mention or believe goes to basic, where
+lists are found whole. Otherwise a broad
+question goes to global (lazy when the workspace has no reports but lazy is
 registered; local otherwise); a narrow one to local when it names an entity of the graph or
 another proper name, else basic when registered, else local. A workspace without community reports is never sent to
 global or DRIFT.
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from core.query.lists import list_kind
 
 STRONG_BROAD = re.compile(
     r"\b(themes?|topics?|overall|overview|trends?|across|recurring|patterns?|general(?:ly)?|broad(?:ly)?|"
@@ -32,6 +37,10 @@ PLURAL_WHOLES = re.compile(
     r"\b(the |these |all |different |many )?(speakers|guests|leaders|companies|organi[sz]ations|"
     r"documents|episodes|podcasts|calls|transcripts|quarters|articles|people|characters|"
     r"participants|analysts|industries|sectors|stakeholders|parties|groups)\b", re.I)
+# what a corpus's people say or think: a list of that is sensemaking over the corpus, not a list
+# the documents write down
+DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|believe\w*|highlight\w*|"
+                        r"emphasi[sz]\w*|describ\w*|predict\w*|consider\w*|argu\w*|see as|view\w*)\b", re.I)
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|"
                          r"how (much|many|long|old)|what (year|date|time|day))\b", re.I)
@@ -128,6 +137,16 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
     background_titles: those most of the units name, "Microsoft" in its calls: they weigh
     nothing, since naming what every document is about narrows nothing)."""
     sig = signals(question, entity_titles, concept_titles, background_titles)
+    kind = list_kind(question)
+    wholes = [m.group(2) for m in PLURAL_WHOLES.finditer(question or "")]
+    if kind is not None and not (sig["broad"] or sig["weak_broad"] or wholes or DISCUSSION.search(question)):
+        # the members of a kind of thing, not what the corpus's people say: where the documents list them
+        sig["list"] = [kind]
+        method = "basic" if "basic" in available else "local"
+        how = "basic search (the passages most like the question)" if method == "basic" else \
+            "local search (the neighbourhood in the graph of what it names)"
+        return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
+                     "not in themes.", "narrow", sig)
     family, why = family_of(sig)
     if family == "broad":
         if has_reports and "global" in available:

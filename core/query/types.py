@@ -120,6 +120,8 @@ class SearchResult:
     no_data: bool = False
     """True when nothing in the data answered the question (no reduce call was made)."""
     created_at: str | None = None
+    absent: list[str] = field(default_factory=list)
+    """Names the question gives that no document of the workspace holds: the answer says so first."""
     lazy: dict[str, Any] = field(default_factory=dict)
     """Lazy search's trace (core/query/lazy/trace.py LazyTrace.to_dict()): subqueries, community
     visits, relevance tests, claims, phases."""
@@ -137,7 +139,7 @@ class SearchResult:
             "error": self.error, "no_data": self.no_data,
             "map": {"batches": [_batch_dict(b) for b in self.batches]},
             "reduce": reduce, "context": self.context, "citations": self.citations,
-            "usage": self.usage, "timings": self.timings, "lazy": self.lazy,
+            "usage": self.usage, "timings": self.timings, "lazy": self.lazy, "absent": self.absent,
         }
 
     @classmethod
@@ -157,7 +159,7 @@ class SearchResult:
                    timings=d.get("timings") or {}, trace_id=d.get("trace_id"),
                    citations=d.get("citations") or [], error=d.get("error"),
                    no_data=bool(d.get("no_data")), created_at=d.get("created_at"),
-                   lazy=d.get("lazy") or {})
+                   lazy=d.get("lazy") or {}, absent=list(d.get("absent") or []))
 
     # -- summaries ----------------------------------------------------------------------
     @property

@@ -47,7 +47,7 @@ def _lexical(store: Store) -> tuple[list[dict], offline.BM25]:
     if hit is not None and hit[0] == version:
         return hit[1], hit[2]
     units = store.rows("text_units", order_by="human_readable_id",
-                       select="id, human_readable_id, document_id, ordinal, text, n_tokens")
+                       select="id, human_readable_id, document_id, ordinal, text, n_tokens, structure")
     bm = offline.BM25([offline.terms(u.get("text") or "") for u in units])
     with _LEXICAL_LOCK:
         _LEXICAL[key] = (version, units, bm)

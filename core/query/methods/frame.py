@@ -130,7 +130,33 @@ def run_method(name: str, store, question: str, llm=None, settings=None,
         settings = Settings()
     result = METHODS[name].run(store, question, llm, settings, dict(options or {}), on_batch)
     result.engine = "offline" if llm is None else "llm"
+    say_what_is_absent(store, result)
     return result
+
+
+def say_what_is_absent(store, result: SearchResult) -> None:
+    """A question about what the documents never name is answered with that first ("The
+    documents do not mention Cedar Grove Clinic."), then with what the method found near it."""
+    from core.verify.absent import absent_names
+    from core.verify.names import Names
+    if result.absent:  # said already (auto runs the method it picks through this frame)
+        return
+    result.absent = absent_names(question_claim(result.question), Names(store))
+    if result.absent and result.answer:
+        names = " or ".join(result.absent) if len(result.absent) < 3 else \
+            ", ".join(result.absent[:-1]) + " or " + result.absent[-1]
+        near = "" if result.no_data else " What they hold nearest to the question follows."
+        result.answer = f"The documents do not mention {names}.{near}\n\n{result.answer}"
+    if result.absent and result.trace_id:  # the method stored its trace before this line was written
+        from core.query.traces import save_trace
+        save_trace(store, result)
+
+
+def question_claim(question: str) -> str:
+    """The question as a sentence for the name reader: its question word lower-cased, so an
+    opening "What", "Which" or "Who" is no name."""
+    q = question.strip()
+    return q[:1].lower() + q[1:] if q else q
 
 
 def engine_words(result: SearchResult) -> str:

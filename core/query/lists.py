@@ -1,0 +1,186 @@
+"""List questions ("Which vector databases does it support?", "What are the key metrics?") and
+their answers: the list itself, as the documents write it.
+
+A list question asks for the members of a kind of thing; its kind is a plural noun that is no
+word of sensemaking (themes, trends, lessons...: those stay global questions). Its answer, offline,
+is the best list of the passages found for it: a run of list items or table rows of a structured
+document (text_units.structure), or of bulleted lines of plain text, with the sentence that
+introduces it, each item cited.
+"""
+from __future__ import annotations
+
+import re
+
+from core.offline.mentions import CONNECTORS
+from core.text.lexical import cite, terms
+
+_KIND = r"((?:[\w-]+ ){0,3}?[\w-]+s)\b"
+LIST_FORMS = [
+    re.compile(r"^\s*which " + _KIND, re.I),
+    re.compile(r"^\s*what (?:are|were) (?:the |all |some )?" + _KIND + r"(?: (?:of|in|for|that|which|does|do|did)\b|\s*\??\s*$)", re.I),
+    re.compile(r"^\s*what " + _KIND + r" (?:does|do|did|can|could|will|would|is|are|were)\b", re.I),
+    re.compile(r"^\s*(?:list|name|enumerate) (?:the |all |every )?" + _KIND, re.I),
+]
+SENSEMAKING = re.compile(
+    r"\b(themes?|topics?|trends?|patterns?|ideas?|lessons?|issues?|challenges?|implications?|views?|"
+    r"perspectives?|insights?|takeaways?|findings?|arguments?|concerns?|opinions?|messages?|points?|"
+    r"conclusions?|questions?|differences?|similarities|risks?|opportunities|strateg(?:y|ies)|"
+    r"priorities|goals?|values?|motivations?|reasons?|causes?|effects?|consequences?|conflicts?|"
+    r"images?|devices?|stories|anecdotes?|examples?|changes?|qualities|predictions?|kinds?|types?)\b", re.I)
+_BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
+
+
+def list_kind(question: str) -> str | None:
+    """The kind of thing a list question asks for ("vector databases", "key metrics"), else None."""
+    for form in LIST_FORMS:
+        m = form.match(question or "")
+        if m:
+            kind = m.group(1).lower()
+            if SENSEMAKING.search(kind) or kind.split()[-1] in ("is", "was", "has", "does", "this", "us"):
+                return None
+            return kind
+    return None
+
+
+def _lists(unit: dict) -> list[tuple[str, list[str]]]:
+    """(lead sentence, items) of each run of at least two list items in the unit's text."""
+    text = unit.get("text") or ""
+    out: list[tuple[str, list[str]]] = []
+    items = sorted((a, b) for a, b in ((unit.get("structure") or {}).get("items") or []) if 0 <= a < b)
+    if items:
+        def in_row(a: int) -> bool:  # a table row's first cell (after its "Header: ")
+            return a > 0 and text[a - 1] != "\n"
+
+        runs: list[list[tuple[int, int]]] = [[items[0]]]
+        for a, b in items[1:]:
+            last = runs[-1][-1]
+            gap = text[_line_end(text, last[1]):_line_start(text, a)]
+            if not gap.strip() and in_row(a) == in_row(last[0]):
+                runs[-1].append((a, b))
+            else:
+                runs.append([(a, b)])
+        for run in runs:
+            if len(run) >= 2:
+                lead_at = _line_start(text, run[0][0])
+                lead = _lead(text, lead_at)
+                if any(lead_at - len(lead) - 4 <= a < lead_at for a, _ in items):
+                    lead = ""  # the block before is an item of another list, not what introduces this one
+                out.append((lead, [_row(text, a, b) for a, b in run]))
+    else:  # plain text: lines opening with a bullet or a number
+        groups: list[list[re.Match]] = []
+        for m in _BULLET.finditer(text):
+            if groups and not text[groups[-1][-1].end():m.start()].strip():
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        out += [(_lead(text, g[0].start()), [m.group(1) for m in g]) for g in groups if len(g) >= 2]
+    return out
+
+
+def _line_start(text: str, at: int) -> int:
+    return text.rfind("\n", 0, at) + 1
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _row(text: str, a: int, b: int) -> str:
+    """An item as the answer lists it: a list item or a table row, whole."""
+    return text[_line_start(text, a):_line_end(text, max(a, b - 1))].strip()
+
+
+def _lead(text: str, at: int) -> str:
+    """The block just before position `at`: what introduces the list ("...in one of these stores:")."""
+    before = text[:at].rstrip()
+    start = max(before.rfind("\n\n"), -1) + 1
+    lead = before[start:].strip()
+    return lead if lead and len(lead) < 400 else ""
+
+
+def list_answer(question: str, units: list[dict]) -> str | None:
+    """The best list of the units for a list question, with the sentence that introduces it,
+    each line cited to its unit (Sources); None when no unit holds a list about the question."""
+    kind = list_kind(question)
+    if kind is None:
+        return None
+    want = set(terms(question))
+    kind_terms = set(terms(kind))
+    best: tuple[float, int, str, list[str], int] | None = None
+    for rank, u in enumerate(units):
+        for lead, items in _lists(u):
+            have = set(terms(lead + " " + " ".join(items)))
+            score = len(want & have) + 2 * len(kind_terms & set(terms(lead)))
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, rank, lead, items, int(u["human_readable_id"]))
+    if best is None or not (kind_terms & set(terms(best[2] + " " + " ".join(best[3])))):
+        return None
+    _, _, lead, items, hrid = best
+    refs = {"Sources": [hrid]}
+    head = cite(lead.rstrip(":").rstrip(), refs).rstrip(".\u3002") + ":" if lead else ""
+    return "\n".join(([head] if head else []) + [f"- {cite(i, refs)}" for i in items])
+
+
+# the kinds of thing a question asks for that are entity types of the graph
+KIND_TYPES = {
+    "organization": {"company", "companies", "organization", "organisation", "firm", "business", "bank",
+                     "customer", "partner", "vendor", "competitor", "institution", "agency", "group"},
+    "person": {"person", "people", "character", "speaker", "guest", "executive", "analyst", "leader",
+               "member", "author", "researcher", "engineer", "scientist", "official"},
+    "geo": {"place", "city", "country", "location", "region", "town", "state", "site"},
+    "event": {"event", "meeting", "conference", "festival", "war", "incident"},
+}
+LIST_MAX = 12
+
+
+def _singular(word: str) -> str:
+    w = word.lower()
+    if w == "people":
+        return "person"
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "shes", "ches", "xes")):
+        return w[:-2]
+    return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+
+
+def shown_title(title: str) -> str:
+    """An entity title as an answer writes it: "GHOST OF CHRISTMAS PAST" as "Ghost of Christmas Past"."""
+    if not title.isupper():
+        return title
+    words = title.lower().split()
+    return " ".join(w if i and w in CONNECTORS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+def entity_list(store, question: str) -> str | None:
+    """The entities of the graph of the kind a list question asks for: those whose name has the
+    kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind
+    ("companies": organisations), the best connected first, each with the first sentence of its
+    description, cited; the names the question itself gives are left out. None under two."""
+    kind = list_kind(question)
+    if kind is None:
+        return None
+    head = _singular(kind.split()[-1])
+    wanted_type = next((t for t, words in KIND_TYPES.items() if head in words), None)
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    rows = store.rows("entities", select="human_readable_id, title, type, description, degree",
+                      order_by="degree desc")
+    picked = []
+    for e in rows:
+        words = [_singular(w) for w in re.findall(r"[\w'-]+", str(e["title"]).lower())]
+        if all(w in asked or _singular(w) in asked for w in words):
+            continue  # the question names it: not one of what it asks for
+        if head in words or (wanted_type is not None and str(e.get("type") or "").lower() == wanted_type):
+            picked.append(e)
+        if len(picked) >= LIST_MAX:
+            break
+    if len(picked) < 2:
+        return None
+    lines = []
+    for e in picked:
+        name = shown_title(str(e["title"]))
+        first = re.split(r"(?<=[.!?])\s+", (e.get("description") or "").strip(), maxsplit=1)[0][:200]
+        text = f"{name}: {first}" if first else name
+        lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id'])]})}")
+    return f"The {kind} the documents name, the best connected first:\n" + "\n".join(lines)

@@ -1,0 +1,40 @@
+"""A question about what the documents never name is answered with that first, by every method
+and both through Auto and the CLI, and the trace keeps it; a question about what they do name
+gets no such line."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.cli.main import main
+from core.query.methods import run_method
+from core.query.traces import load_trace
+from core.store.db import Store
+
+
+@pytest.fixture()
+def store(indexed_home):
+    return Store(indexed_home / "test")
+
+
+@pytest.mark.parametrize("method", ["auto", "local", "basic", "global"])
+def test_a_name_no_document_holds_is_said_first_once(store, method):
+    r = run_method(method, store, "What did the Cedar Grove Clinic report about the spill?")
+    assert r.absent == ["Cedar Grove Clinic"]
+    assert r.answer.startswith("The documents do not mention Cedar Grove Clinic.")
+    assert r.answer.count("do not mention") == 1
+
+
+def test_a_name_the_documents_hold_gets_no_such_line(store):
+    name = store.rows("entities", order_by="degree desc", limit=1)[0]["title"].title()
+    r = run_method("auto", store, f"What did {name} do?")
+    assert r.absent == [] and "do not mention" not in r.answer
+
+
+def test_the_cli_says_it_and_the_trace_keeps_it(home, capsys):
+    main(["query", "Who runs the Cedar Grove Clinic?", "--workspace", str(home / "test"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["answer"].startswith("The documents do not mention Cedar Grove Clinic.")
+    assert out["absent"] == ["Cedar Grove Clinic"]
+    assert load_trace(Store(home / "test"), out["trace_id"]).absent == ["Cedar Grove Clinic"]

@@ -1,0 +1,69 @@
+"""A question that asks for the members of a kind of thing gets the list: Auto sends it where
+lists are found whole (basic), and the offline answer is the documents' own list (a structured
+document's items or rows, with the sentence introducing them) or the graph's entities of that
+kind, each line cited. Sensemaking questions (themes, trends) stay global."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.query.lists import list_kind
+from core.query.methods import run_method
+from core.query.route import route_question
+from core.settings import Settings
+from core.store.db import Store
+from tests.test_structure import PAGE
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What vector databases does it support?", "vector databases"),
+    ("What are the key metrics?", "key metrics"),
+    ("Which ghosts visit Scrooge?", "ghosts"),
+    ("List the supported stores", "supported stores"),
+    ("Which companies did Microsoft mention?", "companies"),
+    ("What are the main themes?", None),
+    ("Which trends recur across the calls?", None),
+    ("Who is Bob Cratchit?", None),
+    ("What is Harbourline?", None),
+    ("Which is the best?", None),
+    ("Which conflicts drive the plot?", None),
+])
+def test_what_a_list_question_asks_for(question, kind):
+    assert list_kind(question) == kind
+
+
+def test_auto_sends_a_list_question_to_basic_and_themes_to_global():
+    listing = route_question("What vector databases does it support?", available=("global", "local", "basic"))
+    assert listing.method == "basic" and "list" in listing.reason
+    themes = route_question("What are the main themes?", available=("global", "local", "basic"))
+    assert themes.method == "global"
+
+
+def test_a_list_question_gets_the_documents_list_each_item_cited(tmp_path):
+    store = Store(tmp_path / "w")
+    ingest_files(store, [("harbourline.md", PAGE.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    r = run_method("auto", store, "Which stores does Harbourline keep its schedules in?")
+    assert r.method == "basic"
+    lines = r.answer.splitlines()
+    assert lines[0].startswith("Harbourline keeps its schedules in one of these stores [Data: Sources (")
+    items = [l for l in lines if l.startswith("- ")]
+    assert [re.sub(r" \[Data: .*", "", i) for i in items] == [
+        "- ChromaDB, for vector lookups", "- Neo4j, for the berth graph", "- Redis, for the live queue"]
+    assert all("[Data: Sources (" in i for i in items)
+    metrics = run_method("auto", store, "What are the metrics?")
+    assert "Berth Wait" in metrics.answer and "Crane Idle" in metrics.answer
+
+
+def test_a_list_of_a_kind_the_graph_types_lists_those_entities(indexed_home):
+    store = Store(indexed_home / "test")
+    places = {e["human_readable_id"] for e in store.rows("entities", "type = 'geo'")}
+    assert len(places) >= 2
+    r = run_method("auto", store, "Which places are named?")
+    assert r.method == "basic"
+    items = [l for l in r.answer.splitlines() if l.startswith("- ")]
+    cited = [int(m) for i in items for m in re.findall(r"Entities \((\d+)\)", i)]
+    assert len(items) >= 2 and set(cited) <= places
