@@ -183,3 +183,20 @@ def test_the_judge_on_another_endpoint_through_the_openai_client(ws, tmp_path, c
         assert out["judge_errors"] == 0 and len(out["win_rates"]) == len(CRITERIA)
         reasons = [json.loads(l)["reason"] for l in (tmp_path / "judged" / "judgements.jsonl").read_text().splitlines()]
         assert all("distinct words" in r for r in reasons)  # the fake judge's own reasons
+
+
+def test_the_offline_judge_scores_what_the_question_asks_for_not_length():
+    from core.compare.judge import offline_verdicts
+    long_off_topic = " ".join(
+        f"GraphRAG builds a knowledge graph with the Leiden algorithm and writes community reports "
+        f"about Microsoft Research, OpenAI and Azure deployments, theme {i} [Data: Sources ({i})]."
+        for i in range(1, 9))
+    two_metrics = ("The key metrics are Comprehensiveness and Diversity, which the evaluation scores "
+                   "for each answer [Data: Sources (20)].")
+    v = offline_verdicts("What are the key metrics?", ("long", long_off_topic), ("short", two_metrics),
+                         ["comprehensiveness", "diversity", "empowerment", "directness"])
+    assert all(v[c][0] in ("short", "tie") for c in v), v
+    assert v["comprehensiveness"][0] == "short" and v["diversity"][0] == "short"
+    same = offline_verdicts("What are the key metrics?", ("a", two_metrics), ("a2", two_metrics),
+                            ["comprehensiveness", "diversity", "empowerment", "directness"])
+    assert all(w == "tie" for w, _ in same.values())  # the A/A check

@@ -4,9 +4,10 @@ orders (A shown first, then B first) and for `trials` trials, so a judge that pr
 (or second) answer it reads cancels out and shows up in the position-bias count. Each call is
 cached like every model call (the LLM's cache): judging the same answers again costs nothing.
 
-Without a model the offline judge compares measurable features (distinct content terms, distinct
-names, distinct cited records, share of the question's terms per length); it is symmetric in the
-order and says so in every reason.
+Without a model the offline judge compares what each answer gives of what the question asks for
+(`features`: the names and cited records of its sentences about the question, the share of the
+question's terms it covers, and that share per length), never its length; it is symmetric in
+the order and says so in every reason.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from core.llm.client import FatalLLMError, LLMError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.text.citations import parse_citations, strip_citations
+from core.query.lists import list_kind
+from core.text.citations import parse_citations, sentence_spans, strip_citations
 
 CRITERIA: dict[str, str] = {
     "comprehensiveness": "How much detail does the answer give to cover every aspect of the question?",
@@ -133,20 +135,46 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*\b")
 
 
 def features(question: str, answer: str) -> dict[str, float]:
-    cites = parse_citations(answer or "")
-    text = strip_citations(answer or "", cites)
-    words = set(offline.terms(text))
+    """What an answer gives of what the question asks for, not how much it says: the share of
+    the question's terms it holds (cover); the distinct names, content terms and cited records of
+    its sentences about the question (those sharing a term with it, or naming the kind a list
+    question asks for, and the list lines under such a sentence); its focus (cover per length).
+    A sentence about something else adds nothing, however long."""
     q = set(offline.terms(question))
-    refs = {(r.kind, r.id) for c in cites for r in c.refs if r.id is not None}
-    names = {m.group(0) for m in _NAME.finditer(text)} - {"The", "This", "It", "In", "A"}
-    n_tokens = max(1, len(text.split()))
-    cover = len(q & words) / len(q) if q else 0.0
-    return {"terms": len(words), "names": len(names), "references": len(refs),
-            "focus": round(cover / math.sqrt(n_tokens / 50 + 1), 4), "words": n_tokens}
+    kind = list_kind(question)
+    head = {t for t in offline.terms(kind.split()[-1])} if kind else set()
+    asked = {m.group(0) for m in _NAME.finditer(question)}
+    names: set[str] = set()
+    words: set[str] = set()
+    refs: set[tuple[str, int]] = set()
+    all_words: set[str] = set()
+    n_tokens = 0
+    under = False  # inside the list lines of a sentence about the question
+    for a, b in sentence_spans(answer or ""):
+        piece = (answer or "")[a:b]
+        cites = parse_citations(piece)
+        text = strip_citations(piece, cites)
+        t = set(offline.terms(text))
+        all_words |= t
+        n_tokens += len(text.split())
+        item = text.lstrip().startswith(("-", "*", "\u2022")) or bool(re.match(r"\s*\d{1,3}[.)]\s", text))
+        about = bool(t & q) or bool(t & head) or (item and under)
+        under = about if not item else under
+        if not about:
+            continue
+        words |= t - q
+        names |= {m.group(0) for m in _NAME.finditer(text)} - _NOT_NAMES - asked
+        refs |= {(r.kind, r.id) for c in cites for r in c.refs if r.id is not None}
+    cover = len(q & all_words) / len(q) if q else 0.0
+    return {"cover": round(cover, 4), "names": len(names), "terms": len(words), "references": len(refs),
+            "answered": len(names) + round(cover, 4),
+            "focus": round(cover / math.sqrt(max(1, n_tokens) / 50 + 1), 4), "words": max(1, n_tokens)}
 
 
-_FEATURE = {"comprehensiveness": ("terms", "distinct content terms"), "diversity": ("names", "distinct names"),
-            "empowerment": ("references", "distinct cited records"),
+_NOT_NAMES = {"The", "This", "It", "In", "A", "An", "These", "Those", "They", "Its", "Their"}
+_FEATURE = {"comprehensiveness": ("answered", "names given about the question plus the share of its terms covered"),
+            "diversity": ("names", "distinct names about the question"),
+            "empowerment": ("references", "distinct records cited about the question"),
             "directness": ("focus", "question terms covered per length")}
 
 
@@ -156,7 +184,7 @@ def offline_verdicts(question: str, first: tuple[str, str], second: tuple[str, s
     f1, f2 = features(question, first[1]), features(question, second[1])
     out = {}
     for c in criteria:
-        key, what = _FEATURE.get(c, ("terms", "distinct content terms"))
+        key, what = _FEATURE.get(c, ("answered", "names given about the question plus the share of its terms covered"))
         x, y = f1[key], f2[key]
         if max(x, y) == 0 or abs(x - y) <= 0.1 * max(x, y):
             winner = "tie"
