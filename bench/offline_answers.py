@@ -11,7 +11,13 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers] [--set dev|dev2|heldout|all]
+                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|all]
+
+Questions asked with method "auto" go through run_method as the app and the CLI ask them; an
+"unanswerable" question is right when its answer's first sentence says the documents do not
+mention what it asks about. Results are printed per corpus and genre. --set blind also scores
+the blind entity samples (persons, places, organisations, products: recall per category,
+precision over all extracted entities); measure it once, before and after, as its README says.
 
 --show prints every answer; results go to bench/results/<name>.json.
 """
@@ -33,6 +39,7 @@ from core.index.pipeline import run_index
 from core.ingest.documents import ingest_paths
 from core.query.global_search import global_search
 from core.query.local_search import local_search
+from core.query.methods import run_method
 from core.query.offline_answer import sentences, split_refs
 from core.settings import Settings
 from core.store.db import Store
@@ -41,13 +48,20 @@ from core.textutil import normalize_title
 QUESTIONS = ROOT / "bench" / "data" / "offline_questions.jsonl"
 HELDOUT = ROOT / "bench" / "data" / "offline_questions_heldout.jsonl"  # written before any tuning
 DEV2 = ROOT / "bench" / "data" / "offline_questions_dev2.jsonl"  # more dev questions, other documents
+DEV3 = ROOT / "bench" / "data" / "offline_questions_dev3.jsonl"  # list and unanswerable questions, Markdown pages
+BLIND = ROOT / "bench" / "data" / "blind"  # written blind: measured once, before and after (its README)
+GENRE = {"christmas_carol": "fiction", "operation_dulce": "fiction", "behind_the_tech_podcasts": "transcript",
+         "msft_earnings_calls": "financial call", "graphrag_docs_md": "technical docs",
+         "python_peps": "technical docs", "graphrag_articles_zh": "articles (Chinese)",
+         "sample_corpus": "reports and news"}
 SAMPLES = ROOT / "tests" / "data"
 if not CORPORA.exists():  # a worktree sits one level deeper than the main checkout
     CORPORA = Path("/work/shared/corpora")
 
 
 def load_questions(which: str = "dev") -> list[dict]:
-    files = {"dev": [QUESTIONS], "dev2": [DEV2], "heldout": [HELDOUT], "all": [QUESTIONS, DEV2, HELDOUT]}[which]
+    files = {"dev": [QUESTIONS], "dev2": [DEV2], "dev3": [DEV3], "heldout": [HELDOUT],
+             "blind": [BLIND / "questions_heldout.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
     return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
@@ -154,7 +168,63 @@ def entity_scores(store: Store, sample_path: Path) -> dict:
             "missed": [c for g, c in [((k, c), c) for k, c in gold] if g not in found]}
 
 
-def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
+_CATEGORIES = {"persons": "person", "places": "geo", "organizations": "organization", "products": None}
+
+
+def category_scores(store: Store, sample: dict) -> dict:
+    """Recall per category of a sample with persons, places, organizations and products (a name
+    found under any of its names, of any type: the type is scored apart), and precision: the
+    share of extracted entities that are a labelled name or neutral."""
+    alias_of: dict[str, tuple[str, str]] = {}
+    for cat in _CATEGORIES:
+        for canon, aliases in (sample.get(cat) or {}).items():
+            for a in [canon, *aliases]:
+                alias_of[normalize_title(a)] = (cat, canon)
+    neutral = {normalize_title(n) for n in sample.get("neutral", [])}
+    found: set[tuple[str, str]] = set()
+    typed: set[tuple[str, str]] = set()
+    tp = fp = 0
+    for e in store.query("select title, type from entities"):
+        key = normalize_title(e["title"])
+        hit = alias_of.get(key)
+        if hit:
+            found.add(hit)
+            if _CATEGORIES[hit[0]] in (None, e["type"]):
+                typed.add(hit)
+            tp += 1
+        elif key not in neutral:
+            fp += 1
+    out: dict = {}
+    for cat in _CATEGORIES:
+        gold = [(cat, c) for c in (sample.get(cat) or {})]
+        if gold:
+            out[cat] = {"recall": round(sum(g in found for g in gold) / len(gold), 3),
+                        "typed": round(sum(g in typed for g in gold) / len(gold), 3), "labelled": len(gold)}
+    gold_all = [(c, n) for c in _CATEGORIES for n in (sample.get(c) or {})]
+    out["recall"] = round(sum(g in found for g in gold_all) / len(gold_all), 3) if gold_all else None
+    out["precision"] = round(tp / (tp + fp), 3) if tp + fp else 0.0
+    return out
+
+
+def run_samples(folder: Path) -> list[dict]:
+    """Index each entity sample's documents offline and score its names (category_scores)."""
+    out = []
+    for path in sorted(folder.glob("entity_sample_*.json")):
+        sample = json.loads(path.read_text(encoding="utf-8"))
+        docs = sample.get("docs") or [sample["doc"]]
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(Path(tmp) / "ws")
+            secs = index_corpus(store, docs, Path(tmp))
+            scores = category_scores(store, sample)
+        corpus = sample.get("corpus") or path.stem.split("entity_sample_", 1)[1]
+        out.append({"corpus": corpus, "genre": GENRE.get(corpus, "other"), "index_seconds": round(secs, 2), **scores})
+        cats = "  ".join(f"{c} R {v['recall']:.2f}" for c, v in scores.items() if isinstance(v, dict))
+        print(f"entities {corpus:28} ({GENRE.get(corpus, 'other')}): P {scores['precision']:.2f} "
+              f"R {scores['recall']}  {cats}  index {secs:.2f} s")
+    return out
+
+
+def run_corpus(corpus: str, qs: list[dict], show: bool, blind: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "ws")
         index_s = index_corpus(store, qs[0]["docs"], Path(tmp))
@@ -164,15 +234,23 @@ def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
             t = time.perf_counter()
             if q["method"] == "global":
                 res = global_search(store, q["question"], llm=None, record=False)
+            elif q["method"] == "auto":  # what the app and the CLI do: route, run, say what is absent
+                res = run_method("auto", store, q["question"])
             else:
                 res = local_search(store, q["question"], llm=None, record=False)
             secs = time.perf_counter() - t
             ans = res.answer or ""
             row = {"id": q["id"], "kind": q["kind"], "method": q["method"], "question": q["question"],
                    "keywords": has_groups(q["keywords"], ans), "seconds": round(secs, 4), "answer": ans}
-            if q["method"] == "local":
+            if q["kind"] == "unanswerable":  # right when it says so first
+                row["keywords"] = "do not mention" in first_sentence(ans) or bool(res.no_data)
+                row["absent_said"] = row["keywords"]
+                row["routed"] = res.method
+            elif q["method"] == "local" or q["kind"] in ("who_is", "fact"):
                 groups = q.get("first_sentence_keywords") or q["keywords"]
                 row["first_sentence"] = has_groups(groups, first_sentence(ans))
+            if q["method"] == "auto":
+                row["routed"] = res.method
             if q["kind"] == "themes":
                 items = theme_items(ans)
                 row["themes"] = len({i["title"].lower() for i in items if i["cited"]})
@@ -181,12 +259,15 @@ def run_corpus(corpus: str, qs: list[dict], show: bool) -> dict:
                 mark = "OK " if row["keywords"] else "-- "
                 print(f"\n{mark}{q['id']} [{q['method']}] {q['question']}\n{ans[:1500]}")
         sample = SAMPLES / f"entity_sample_{corpus.replace('christmas_carol', 'carol').replace('operation_dulce', 'dulce')}.json"
-        ents = entity_scores(store, sample) if sample.exists() else None
+        ents = entity_scores(store, sample) if sample.exists() and not blind else None
     local = [r for r in rows if "first_sentence" in r]
     who = [r for r in local if r["kind"] == "who_is"]
     times = [r["seconds"] for r in rows]
     themes = [r["themes"] for r in rows if "themes" in r]
-    return {"corpus": corpus, "label": qs[0]["id"].rsplit("-q", 1)[0], "docs": qs[0]["docs"], "questions": len(rows), "index_seconds": round(index_s, 2), "counts": counts,
+    absent = [r for r in rows if "absent_said" in r]
+    return {"corpus": corpus, "genre": GENRE.get(corpus, "other"), "label": qs[0]["id"].rsplit("-q", 1)[0],
+            "docs": qs[0]["docs"], "questions": len(rows), "index_seconds": round(index_s, 2), "counts": counts,
+            "not_in_documents": f"{sum(r['absent_said'] for r in absent)}/{len(absent)}",
             "keywords": round(sum(r["keywords"] for r in rows) / len(rows), 3),
             "keywords_n": sum(r["keywords"] for r in rows),
             "first_sentence_local": round(sum(r["first_sentence"] for r in local) / len(local), 3) if local else None,
@@ -201,9 +282,10 @@ def main() -> None:
     ap.add_argument("--corpus", nargs="*")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--name", default="offline_answers")
-    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "heldout", "all"],
-                    help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; "
-                         "heldout: offline_questions_heldout.jsonl")
+    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "dev3", "heldout", "blind", "all"],
+                    help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; dev3: list and "
+                         "unanswerable questions; heldout: offline_questions_heldout.jsonl; blind: "
+                         "bench/data/blind (questions and entity samples: measure once, see its README)")
     args = ap.parse_args()
     qs = load_questions(args.set)
     # one index per corpus and document list (the held-out set uses other documents of a corpus)
@@ -214,20 +296,28 @@ def main() -> None:
     for (c, _), group in groups.items():
         if args.corpus and c not in args.corpus:
             continue
-        r = run_corpus(c, group, args.show)
+        r = run_corpus(c, group, args.show, blind=args.set == "blind")
         out.append(r)
         e = r["entities"]
         ent = (f"; persons/places P {e['precision']:.2f} R {e['recall']:.2f} ({e['found']}/{e['labelled']}), "
                f"split {len(e['split'])}" if e else "")
-        print(f"{c + ' (' + r['label'] + ')':34} {r['questions']:3} q  keywords {r['keywords_n']}/{r['questions']} ({r['keywords']:.0%})  "
+        print(f"{c + ' (' + r['label'] + ', ' + r['genre'] + ')':34} {r['questions']:3} q  keywords {r['keywords_n']}/{r['questions']} ({r['keywords']:.0%})  "
+              f"not in the documents {r['not_in_documents']}  "
               f"first sentence (local) {r['first_sentence_local'] if r['first_sentence_local'] is not None else '-'}"
               f" who-is {r['first_sentence_who_is']}  themes {r['themes_per_themes_question']}  index "
               f"{r['index_seconds']} s  answer median {r['answer_seconds_median']} s max "
               f"{r['answer_seconds_max']} s{ent}")
     total = sum(r["questions"] for r in out)
     hits = sum(r["keywords_n"] for r in out)
+    genres: dict[str, list[int]] = {}
+    for r in out:
+        g = genres.setdefault(r["genre"], [0, 0])
+        g[0] += r["keywords_n"]
+        g[1] += r["questions"]
+    print("by genre: " + "; ".join(f"{g} {h}/{n}" for g, (h, n) in sorted(genres.items())))
     print(f"all: keywords {hits}/{total} ({hits / total:.0%})")
-    print(f"  -> {write_result(args.name, {'corpora': out, 'keywords_all': round(hits / total, 3)})}")
+    samples = run_samples(BLIND) if args.set == "blind" else []
+    print(f"  -> {write_result(args.name, {'corpora': out, 'keywords_all': round(hits / total, 3), 'entity_samples': samples})}")
 
 
 if __name__ == "__main__":

@@ -268,7 +268,7 @@ def extract_all(paths):
     tentative one kept when the whole corpus writes it as a name (as the graph stage does)."""
     freq, ents, rels, t = Counter(), {}, {}, time.perf_counter()
     chunks = [(path, c) for path in paths for c in chunk_text(path.read_text(encoding="utf-8-sig"), 600, 100)]
-    corpus = corpus_names(c.text for _, c in chunks)
+    corpus = corpus_names(path.read_text(encoding="utf-8-sig") for path in paths)
     for path, c in chunks:
         ex = ENGINE.extract({"id": f"{path.name}-{c.ordinal}", "text": c.text, "char_start": c.char_start})
         kept = set()

@@ -72,7 +72,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
                 continue
             if e.get("tentative"):  # a word its unit could not tell from a sentence start
                 if corpus is None:
-                    corpus = corpus_names(r["text"] for r in store.query("select text from text_units"))
+                    corpus = corpus_names(r["text"] for r in store.query("select text from documents"))
                 if not corpus.named(e["title"]):
                     continue
             g = ents.setdefault(key, {"types": Counter(), "descriptions": [], "units": [], "aliases": Counter()})

@@ -3,12 +3,14 @@ in the middle of sentences more often than in lower case is a name, wherever a u
 (at a sentence start only, it could not tell by itself: "Dulce", "Qdrant", "Milvus").
 
 The offline engine marks such a word of a unit "tentative"; the graph stage, which is rebuilt
-from every extraction on each run, counts the corpus's current text units and keeps it when the
+from every extraction on each run, counts the corpus's current documents (not its overlapping
+units, which would count a sentence twice) and keeps it when the
 corpus writes it as a name (so an index after a removal equals a fresh one). Counted by word,
 case-folded:
 - mid: the word written with a capital right after a lower-case word, a digit, a comma or a
   closing bracket and a space, where no sentence starts (after a colon or a semicolon one may:
   "Satya Nadella: Excellent question");
+- listed: the word capitalised as one of a list of names ("Accenture, Adobe and BlackRock");
 - lower: the word written all in lower case.
 """
 from __future__ import annotations
@@ -19,20 +21,25 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 _MID = re.compile(r"(?<=[a-z0-9,)\]] )([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*)")
+_WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
+# one of a list of names: "Accenture, Adobe and BlackRock", "with Kroger, Siemens, ..."
+_LISTED = re.compile(r"(?:(?<=, )(" + _WORD + r")(?=,| and | or )|(?<=[a-z] )(" + _WORD + r")(?=, [A-Z])|"
+                     r"(?<=, and )(" + _WORD + r")\b|(?<=[a-z,] and )(" + _WORD + r")(?=[,.;]))")
 _LOWER = re.compile(r"\b([a-z][a-z'\u2019-]+)\b")
-MIN_MID = 2  # seen capitalised mid-sentence at least twice in the corpus
+MIN_MID = 2  # seen capitalised mid-sentence at least twice in the corpus, or once in a list of names
 
 
 @dataclass
 class CorpusNames:
     mid: Counter = field(default_factory=Counter)
     lower: Counter = field(default_factory=Counter)
+    listed: Counter = field(default_factory=Counter)
 
     def named(self, word: str) -> bool:
-        """Does the corpus write this word as a name (capitalised mid-sentence, at least twice,
-        more often than in lower case)?"""
+        """Does the corpus write this word as a name: capitalised mid-sentence more often than in
+        lower case, at least twice or once among other names of a list?"""
         w = word.lower()
-        return self.mid[w] >= MIN_MID and self.mid[w] > self.lower[w]
+        return (self.mid[w] >= MIN_MID or self.listed[w] > 0) and self.mid[w] > self.lower[w]
 
 
 def corpus_names(texts: Iterable[str]) -> CorpusNames:
@@ -41,5 +48,6 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
         if not text:
             continue
         out.mid.update(m.group(1).lower() for m in _MID.finditer(text))
+        out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
         out.lower.update(_LOWER.findall(text))
     return out
