@@ -50,7 +50,7 @@ class HostileEngine(OfflineEngine):
 
     def extract(self, unit: dict[str, Any]) -> Extraction:
         ex = super().extract(unit)
-        anchor = ex.entities[0]["title"] if ex.entities else None
+        anchor = next((e["title"] for e in ex.entities if not e.get("tentative")), None)
         for title in (HOSTILE, HOSTILE_ORG):
             ex.entities.append({"title": title, "type": "organization",
                                 "description": f"{HOSTILE} appears in the harbour records"})

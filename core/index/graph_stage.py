@@ -64,6 +64,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
     rows = store.rows("extractions", "engine = ? and status = 'ok'", [engine_name])
     rows.sort(key=lambda r: order.get(r["text_unit_id"], (0, 0, 0)))
     corpus: CorpusNames | None = None
+    dropped: set[str] = set()  # tentative names the corpus does not write as names
     for row in rows:
         tu = row["text_unit_id"]
         for e in row["entities"] or []:
@@ -74,6 +75,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
                 if corpus is None:
                     corpus = corpus_names(r["text"] for r in store.query("select text from documents"))
                 if not corpus.named(e["title"]):
+                    dropped.add(key)
                     continue
             g = ents.setdefault(key, {"types": Counter(), "descriptions": [], "units": [], "aliases": Counter()})
             g["types"][e.get("type") or "other"] += 1
@@ -101,6 +103,10 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
                 g["units"].append(tu)
         for c in row["claims"] or []:
             claims.append({**c, "text_unit_id": tu})
+    # a relationship to a dropped tentative name goes too, whoever wrote it (an engine may relate
+    # another name to the first name of its unit, tentative or not)
+    gone = dropped - set(ents)
+    rels = {k: g for k, g in rels.items() if g["source"] not in gone and g["target"] not in gone}
     return ents, rels, claims
 
 
