@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.verify import wordnet
+from core.text import wordnet
 from core.verify.names import Names
 from core.verify.offline import judge
 from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.verify import wordnet
+from core.text import wordnet
 from core.verify.names import Names
 from core.verify.offline import judge
 

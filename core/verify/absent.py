@@ -6,7 +6,7 @@ from core.text.citations import sentence_spans
 from core.text.support import claim_text
 from core.verify import facts as fx
 from core.verify.names import Names
-from core.verify.wordnet import english_word
+from core.text.wordnet import english_word
 
 
 def fabricated_names(text: str, names: Names) -> list[str]:

@@ -16,7 +16,7 @@ import re
 
 from core.text.support import stem
 from core.verify import facts as fx
-from core.verify import wordnet
+from core.text import wordnet
 
 SPEECH_VERBS = ("said|says|say|told|tells|asked|asks|replied|replies|answered|answers|cried|called|"
                 "shouted|exclaimed|remarked|added|noted|joked|jested|quipped|proposed|interjected|"

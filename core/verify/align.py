@@ -9,7 +9,7 @@ import re
 
 from core.text.citations import sentence_spans
 from core.verify import facts as fx
-from core.verify import wordnet
+from core.text import wordnet
 from core.verify import figures as fg
 from core.verify.verdict import Span
 

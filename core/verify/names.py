@@ -204,7 +204,7 @@ class Names:
         """The capitalised word the documents write next to word in a name (pattern's group),
         other than `other`: a person's other name; before a surname a common English word is
         none ("Thank Nadella"), after a first name it may be one ("Amy Hood")."""
-        from core.verify.wordnet import english_word
+        from core.text.wordnet import english_word
         texts = [self._raw] if self._raw else []
         if self.store is not None:
             try:

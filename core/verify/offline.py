@@ -49,7 +49,7 @@ from core.verify import paraphrase
 from core.verify import polarity
 from core.verify import sentiment
 from core.verify import expectations
-from core.verify import wordnet
+from core.text import wordnet
 from core.verify import lexicon as lx
 from core.verify.names import Names
 from core.verify.actor_check import check_first_person, check_reversal, check_role, check_speaker

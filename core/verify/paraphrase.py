@@ -1,13 +1,13 @@
 """A claim's words in the cited text's words: a word of the sentence that the cited text does not
 hold stands for a WordNet relative of it that the text does hold ("pupils" for "students",
-"secluded" for "isolated"; core.verify.wordnet). Only relatives that occur in the cited text
+"secluded" for "isolated"; core.text.wordnet). Only relatives that occur in the cited text
 count, so a word's other senses find nothing to match. Names and numbers are never rewritten."""
 from __future__ import annotations
 
 import functools
 
 from core.verify import facts as fx
-from core.verify import wordnet
+from core.text import wordnet
 
 # which relatives count: the synsets of every sense (0) or only the first N; and whether the
 # similar-to / derivation links one step away count too. Chosen by bench/verify_claims.py on its

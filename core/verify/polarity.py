@@ -13,7 +13,7 @@ import re
 from core.text.support import stem
 from core.verify import facts as fx
 from core.verify.actors import context as actors_context, same_slot
-from core.verify import wordnet
+from core.text import wordnet
 from core.verify.verdict import Fact
 
 

@@ -14,7 +14,7 @@ from core.text.support import stem
 from core.textutil import STOPWORDS
 from core.verify import facts as fx
 from core.verify import lexicon as lx
-from core.verify import wordnet
+from core.text import wordnet
 
 CLEAR = 1.0  # a word's mean rating at least this far from 0 is of clear feeling
 
