@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -65,6 +66,19 @@ def workspace(corpus: str, docs: list[str], cache: Path) -> Store:
     return store
 
 
+def _words_find(text: str, evidence: str) -> tuple[int, int]:
+    """(start, end) in text of the evidence read as its words and characters alone (no
+    whitespace, no Markdown marks: #, *, _, `, |, >, brackets, link targets), else (-1, -1)."""
+    evidence = re.sub(r"\]\([^)]*\)", "]", evidence)  # [text](url) -> [text]
+    keep = [i for i, ch in enumerate(text) if ch.isalnum()]
+    flat = "".join(text[i] for i in keep)
+    want = "".join(ch for ch in evidence if ch.isalnum())
+    at = flat.find(want) if want else -1
+    if at < 0:
+        return -1, -1
+    return keep[at], keep[at + len(want) - 1] + 1
+
+
 def cite(store: Store, claim: dict) -> tuple[str, dict] | None:
     """The claim as a sentence citing the text unit that holds the start of its evidence, and
     that unit; None when no unit holds it."""
@@ -77,9 +91,11 @@ def cite(store: Store, claim: dict) -> tuple[str, dict] | None:
         if at < 0:  # the ingest keeps "\n" for a transcript's "\r\n"
             evidence = evidence.replace("\r\n", "\n").replace("\r", "\n")
             at = d["text"].find(evidence)
+        end = at + len(evidence)
+        if at < 0:  # a Markdown document is stored without its markup: match on the words alone
+            at, end = _words_find(d["text"], evidence)
         if at < 0:
             continue
-        end = at + len(evidence)
         units = store.query("SELECT id, human_readable_id, char_start, char_end FROM text_units "
                             "WHERE document_id = ? ORDER BY ordinal", [d["id"]])
         # the unit holding the whole evidence, else the one holding most of it

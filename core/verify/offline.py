@@ -34,7 +34,11 @@ The thresholds below are chosen with bench/verify_claims.py on the labelled clai
 bench/data, on a development part and checked on the rest."""
 from __future__ import annotations
 
+import functools
+import json
+
 import re
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
@@ -121,7 +125,7 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     (dicts with id, text, char_start, char_end) and optionally the cited records' own texts;
     names answers which names occur in the workspace (default: the cited text alone)."""
     c = _read(sentence, units, record_texts, names)
-    c.facts.extend(_absent(c))
+    _ruled(c, "absent_names", lambda: c.facts.extend(_absent(c)))
     if is_heading(sentence):
         return _heading(c)
     if not c.terms and not c.nums:
@@ -142,13 +146,13 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
                 char_end=None if a.src.base is None else a.src.base + a.best.end,
                 coverage=round(coverage, 3), matched=sorted(c.terms & a.wterms), missing=sorted(c.terms - a.wterms))
     absent = {f.text for f in c.facts}
-    check_names(c, a, absent, ALIGNED, BACKGROUND)  # core.verify.name_check
-    check_reversal(c, a, ALIGNED)  # core.verify.actor_check
-    check_speaker(c, a, absent)
-    check_role(c)  # a role given by apposition says more than the first person around it
-    check_first_person(c, a, absent)
-    check_numbers(c, a, ALIGNED)  # core.verify.number_check
-    _check_polarity(c, a)
+    _ruled(c, "names", lambda: check_names(c, a, absent, ALIGNED, BACKGROUND))  # core.verify.name_check
+    _ruled(c, "reversal", lambda: check_reversal(c, a, ALIGNED))  # core.verify.actor_check
+    _ruled(c, "speaker", lambda: check_speaker(c, a, absent))
+    _ruled(c, "role", lambda: check_role(c))  # a role given by apposition says more than the first person around it
+    _ruled(c, "first_person", lambda: check_first_person(c, a, absent))
+    _ruled(c, "numbers", lambda: check_numbers(c, a, ALIGNED))  # core.verify.number_check
+    _ruled(c, "polarity", lambda: _check_polarity(c, a))
     quoted = _quoted(c.claim, c.sources)
     if quoted is not None:
         # the cited text holds the sentence word for word: nothing in it can contradict what it
@@ -175,7 +179,7 @@ def _heading(c: _Claim) -> Verdict:
                                          for t in [x.text for x in c.sources] + c.record_texts)
         c.facts.append(Fact("name", n.surface, "found" if named else "not found", evidence=where))
     if said and all(f.status == "found" for f in c.facts):
-        v = Verdict("supported", reason="a heading: the cited text names what it names")
+        v = Verdict("supported", reason="a heading: the cited text names what it names", rule="heading")
         _highlight(v, c, next((f.evidence for f in c.facts if f.evidence is not None), None))
         return _finish(v, c.facts)
     # the name the cited text lacks is the reason, else: nothing to check
@@ -210,7 +214,7 @@ def _word_for_word(c: _Claim, v: Verdict, src: Source) -> Verdict:
             break
     if at is not None:
         _set_best(v, src, at)
-    v.verdict, v.reason = "supported", "the cited text says it word for word"
+    v.verdict, v.reason, v.rule = "supported", "the cited text says it word for word", "quoted"
     return _finish(v, c.facts)
 
 
@@ -446,13 +450,41 @@ def _meaning(c: _Claim, a: _Aligned, v: Verdict) -> Verdict:
     return _finish(v, facts)
 
 
+def _ruled(c: _Claim, rule: str, check) -> None:
+    """Run one check and mark the facts it added, or whose status it changed, with its rule id."""
+    before = {id(f): f.status for f in c.facts}
+    check()
+    for f in c.facts:
+        if before.get(id(f)) != f.status:
+            f.rule = rule
+
+
+@functools.lru_cache(maxsize=1)
+def alarm_alone() -> dict[str, bool]:
+    """rule id -> may it make a verdict contradicted or fabricated on its own (rules.json)."""
+    return dict(json.loads((Path(__file__).parent / "rules.json").read_text(encoding="utf-8"))["alarm_alone"])
+
+
 def _finish(v: Verdict, facts: list[Fact]) -> Verdict:
+    """The verdict from the facts (the one place a fact's status becomes a verdict): absent ->
+    fabricated, contradicted -> contradicted, each only when a rule that may alarm on its own
+    found it; otherwise partial, with what was found as the reason to read the source."""
     v.facts = facts
-    if any(f.status == "absent" for f in facts):
+    for f in facts:
+        f.rule = f.rule or f.kind  # a fact the verdict's own step found: "meaning", "name"
+    may = alarm_alone()
+    alarms = [f for f in facts if f.status in ("absent", "contradicted")]
+    trusted = [f for f in alarms if may.get(f.rule, True)]
+    if any(f.status == "absent" for f in trusted):
         v.verdict = "fabricated"
-    elif any(f.status == "contradicted" for f in facts):
+    elif trusted:
         v.verdict = "contradicted"
+    elif alarms and v.verdict != "unsupported":  # only a check that is often wrong alone: check this
+        v.verdict = "partial"
+        v.reason = v.reason or f"{alarms[0].describe()} (flagged by the {alarms[0].rule} check, which is " \
+            "not trusted alone: read the source)"
+    fail = v.failing
     if not v.reason:
-        fail = v.failing
         v.reason = fail.describe() if fail and v.verdict != "supported" else ""
+    v.rule = fail.rule if fail is not None and v.verdict != "supported" else (v.rule or "meaning")
     return v

@@ -46,6 +46,7 @@ class Fact:
     status: str     # found | contradicted | not found | absent (nowhere in the workspace)
     note: str = ""  # e.g. "the source says fifteen"
     evidence: Span | None = None
+    rule: str = ""  # the check that found it (core.verify.offline.RULES)
 
     def describe(self) -> str:
         if self.status == "contradicted" and self.note:  # "number “15%”: the source says 10%"
@@ -63,6 +64,8 @@ class Verdict(Support):
     facts: list[Fact] = field(default_factory=list)
     judge: str = "offline"
     reason: str = ""
+    rule: str = ""
+    """The rule that decided the verdict: the failing fact's, else what made it supported."""
 
     @property
     def failing(self) -> Fact | None:

@@ -1,0 +1,39 @@
+"""Every verdict of the offline judge names the rule that decided it, and every fact the rule
+that found it; a rule that may not alarm on its own (core/verify/rules.json) lowers its finding to
+partial with its reason, unless another rule flags the sentence too."""
+from __future__ import annotations
+
+import pytest
+
+from core.verify import offline
+from core.verify.offline import judge
+
+UNIT = {"id": "u", "char_start": 0,
+        "text": "Revenue grew 15% to $20 billion in the quarter. Amy Hood is the chief financial officer."}
+
+
+@pytest.mark.parametrize("sentence, verdict, rule", [
+    ("Revenue grew 25% to $20 billion in the quarter.", "contradicted", "numbers"),
+    ("Revenue did not grow in the quarter.", "contradicted", "polarity"),
+    ("Jane Smurf approved the quarter.", "fabricated", "absent_names"),
+    ("Revenue grew 15% to $20 billion in the quarter.", "supported", "quoted"),
+    ("Amy Hood is the finance chief.", "supported", "meaning"),
+])
+def test_a_verdict_names_the_rule_that_decided_it(sentence, verdict, rule):
+    v = judge(sentence, [UNIT])
+    assert (v.verdict, v.rule) == (verdict, rule), (v.verdict, v.rule, v.reason)
+    assert all(f.rule for f in v.facts)
+
+
+def test_a_rule_not_trusted_alone_lowers_its_finding_to_partial(monkeypatch):
+    monkeypatch.setattr(offline, "alarm_alone", lambda: {"polarity": False})
+    v = judge("Revenue did not grow in the quarter.", [UNIT])
+    assert v.verdict == "partial" and v.rule == "polarity"
+    assert "flagged by the polarity check, which is not trusted alone" in v.reason
+    both = judge("Revenue did not grow 25% in the quarter.", [UNIT])  # numbers flags it too
+    assert both.verdict == "contradicted" and both.rule == "numbers"
+
+
+def test_every_rule_the_judge_runs_is_in_the_table():
+    assert {"absent_names", "names", "reversal", "speaker", "role", "first_person", "numbers",
+            "polarity"} <= set(offline.alarm_alone())
