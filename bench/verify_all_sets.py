@@ -49,7 +49,7 @@ def main() -> None:
         print(f"per rule, {name}: verdicts decided, alarms (contradicted/fabricated) and how many were right")
         for rule, f in sorted(table.items(), key=lambda kv: -kv[1]["decided"]):
             prec = "-" if f["alarms"] == 0 else f"{f['alarm_precision']:.2f}"
-            print(f"  {rule:14s} decided {f['decided']:5d}  alarms {f['alarms']:4d}  right {f['alarms_right']:4d}  "
+            print(f"  {rule:20s} decided {f['decided']:5d}  alarms {f['alarms']:4d}  right {f['alarms_right']:4d}  "
                   f"precision {prec:>5s}  supported {f['supported']:4d} of which false {f['false_supported']:3d}")
     print(f"-> {write_result('verify_all_sets', {'figures': out, 'rules': rules, 'rows': rows})}")
 

@@ -365,18 +365,26 @@ def _check_polarity(c: _Claim, a: _Aligned) -> None:
     # a sentence the matched one holds word for word is read there alone: a "not" in the next
     # sentence ("people who were not to be trifled with") is no polarity of a quote
     pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
-    pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping) \
-        or polarity.reversed_comparison(c.claim, a.src, a.window)
+    pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping)
+    if pol is not None:
+        pol.rule = "polarity.antonym" if pol.note.startswith("the source says \u201c") and \
+            pol.text != "affirmative" and not fx.negation_positions(pol.text) else "polarity.negation"
+    else:
+        pol = polarity.reversed_comparison(c.claim, a.src, a.window)
+        if pol is not None:
+            pol.rule = "polarity.comparison"
     if pol is None:
         piece = a.src.text[part.start:part.end]
         # "beat expectations" where the passage "fell short of expectations"; else "resented"
         # where it says "appreciating" (core.verify.sentiment), for a claim without a negation
-        hit = expectations.reversed_result(c.claim, piece) \
-            or (None if fx.negation_positions(c.claim) else sentiment.reversed_feeling(c.claim, piece))
+        hit = expectations.reversed_result(c.claim, piece)
+        rule = "polarity.expectation"
+        if hit is None and not fx.negation_positions(c.claim):
+            hit, rule = sentiment.reversed_feeling(c.claim, piece), "polarity.feeling"
         if hit is not None:
             word, lo, hi = hit
             pol = Fact("polarity", word, "contradicted", f"the source says \u201c{piece[lo:hi]}\u201d",
-                       evidence=a.src.span(part.start, part.end))
+                       evidence=a.src.span(part.start, part.end), rule=rule)
     if pol is not None:
         c.facts.append(pol)
 
@@ -455,7 +463,9 @@ def _ruled(c: _Claim, rule: str, check) -> None:
     before = {id(f): f.status for f in c.facts}
     check()
     for f in c.facts:
-        if before.get(id(f)) != f.status:
+        if id(f) not in before:
+            f.rule = f.rule or rule  # a check may name its own part ("polarity.negation")
+        elif before[id(f)] != f.status:
             f.rule = rule
 
 

@@ -14,7 +14,8 @@ UNIT = {"id": "u", "char_start": 0,
 
 @pytest.mark.parametrize("sentence, verdict, rule", [
     ("Revenue grew 25% to $20 billion in the quarter.", "contradicted", "numbers"),
-    ("Revenue did not grow in the quarter.", "contradicted", "polarity"),
+    ("Revenue did not grow in the quarter.", "contradicted", "polarity.negation"),
+    ("Revenue shrank in the quarter.", "contradicted", "polarity.antonym"),
     ("Jane Smurf approved the quarter.", "fabricated", "absent_names"),
     ("Revenue grew 15% to $20 billion in the quarter.", "supported", "quoted"),
     ("Amy Hood is the finance chief.", "supported", "meaning"),
@@ -26,14 +27,15 @@ def test_a_verdict_names_the_rule_that_decided_it(sentence, verdict, rule):
 
 
 def test_a_rule_not_trusted_alone_lowers_its_finding_to_partial(monkeypatch):
-    monkeypatch.setattr(offline, "alarm_alone", lambda: {"polarity": False})
+    monkeypatch.setattr(offline, "alarm_alone", lambda: {"polarity.negation": False})
     v = judge("Revenue did not grow in the quarter.", [UNIT])
-    assert v.verdict == "partial" and v.rule == "polarity"
-    assert "flagged by the polarity check, which is not trusted alone" in v.reason
+    assert v.verdict == "partial" and v.rule == "polarity.negation"
+    assert "flagged by the polarity.negation check, which is not trusted alone" in v.reason
     both = judge("Revenue did not grow 25% in the quarter.", [UNIT])  # numbers flags it too
     assert both.verdict == "contradicted" and both.rule == "numbers"
 
 
 def test_every_rule_the_judge_runs_is_in_the_table():
     assert {"absent_names", "names", "reversal", "speaker", "role", "first_person", "numbers",
-            "polarity"} <= set(offline.alarm_alone())
+            "polarity.negation", "polarity.antonym", "polarity.comparison", "polarity.expectation",
+            "polarity.feeling"} <= set(offline.alarm_alone())
