@@ -56,7 +56,11 @@ def test_drift_primer_folds_follow_up_rounds_and_one_reduce(ws):
     assert all(n["parent"] is not None for n in follow)
     got = kinds(chat)
     assert got.count("drift_hyde") == 1 and got.count("drift_primer") == 2 and got.count("drift_reduce") == 1
-    assert got.count("drift_local") == len(follow)
+    # one local call per follow-up that names an entity of the index (one that names none is
+    # recorded with that reason and costs no call)
+    asked = [n for n in follow if not n.get("error")]
+    assert asked and got.count("drift_local") == len(asked)
+    assert all(n["error"] == "no entity of the index is named in this follow-up" for n in follow if n.get("error"))
     assert r.answer and r.citations and not any(c["dangling"] for c in r.citations)
     assert r.usage["llm_calls"] == len(chat.calls)
 

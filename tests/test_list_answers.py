@@ -52,7 +52,8 @@ def test_a_list_question_gets_the_documents_list_each_item_cited(tmp_path):
     assert lines[0].startswith("Harbourline keeps its schedules in one of these stores [Data: Sources (")
     items = [l for l in lines if l.startswith("- ")]
     assert [re.sub(r" \[Data: .*", "", i) for i in items] == [
-        "- ChromaDB, for vector lookups", "- Neo4j, for the berth graph", "- Redis, for the live queue"]
+        "- ChromaDB, for vector lookups", "- Neo4j, for the berth graph", "- Redis, for the live queue",
+        "- Additionally, a log of every crane move"]
     assert all("[Data: Sources (" in i for i in items)
     metrics = run_method("auto", store, "What are the metrics?")
     assert "Berth Wait" in metrics.answer and "Crane Idle" in metrics.answer

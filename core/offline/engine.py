@@ -77,7 +77,10 @@ class OfflineEngine:
             text = masked(text, 0, (structure.get("headings") or []) + (structure.get("skip") or []))
         marked = [(a, b) for a, b in structure.get("strong") or []]
         heads = {a: b for a, b in structure.get("items") or []}
-        spans = whole_sentences(text, split_sentences(text), unit.get("char_start"))
+        # a structured document's unit ends at a block's end, and its list items and table rows
+        # end without a full stop: none of them is a sentence a chunk boundary cut in half
+        spans = split_sentences(text) if structure else whole_sentences(text, split_sentences(text),
+                                                                        unit.get("char_start"))
         sentences = [text[a:b] for a, b in spans]
         found = [[] if skip_sentence(s) else (zh_mentions(s) if has_cjk(s) else en_mentions(s)) for s in sentences]
         drop_initial_verbs(found)
@@ -224,6 +227,8 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
     a list item or a table cell, or its first words before a separator ("ChromaDB, for vector
     lookups"; not "Click Apply to save", an instruction)."""
     if start in heads:
+        if " " not in text[start:end] and ly_adverb(text[start:end].lower()):
+            return False  # "Additionally, ...", "Currently, ...": an item's opening adverb
         return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
     return any(a <= start and end <= b for a, b in marked)
 
@@ -238,7 +243,7 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
     ws = [w for w in c.key.lower().replace("'", " ").split() if w not in CONNECTORS]
     if len(ws) == 1:
         w = ws[0]
-        if ly_adverb(w) and not c.strong:
+        if ly_adverb(w) and (not c.strong or not c.mid):  # "Additionally, a log ...": no apposition
             return "an adverb, not a name"
         return None
     if not ws or c.votes.get("organization", 0) >= 3 or c.votes.get("geo", 0) >= 3 or c.votes.get("event", 0) >= 3:
