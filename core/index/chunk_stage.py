@@ -17,6 +17,7 @@ from core.index.prune import prune_units, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store.db import Store
+from core.store.schema import encode
 
 
 def text_unit_id(document_id: str, text: str, occurrence: int, size: int, overlap: int) -> str:
@@ -36,7 +37,10 @@ def _structure(metadata) -> Structure | None:
 def document_chunks(text: str, settings: Settings, metadata=None) -> list[Chunk]:
     """The chunks a document makes, cut before its headings where it has them (its metadata's
     structure)."""
-    structure = _structure(metadata)
+    return _chunks(text, settings, _structure(metadata))
+
+
+def _chunks(text: str, settings: Settings, structure: Structure | None) -> list[Chunk]:
     return content_chunks(text or "", settings.chunk_size, settings.chunk_overlap, settings.encoding,
                           [h[0] for h in structure.headings] if structure is not None else ())
 
@@ -48,7 +52,7 @@ def unit_rows(document_id: str, text: str, settings: Settings, metadata: dict | 
     structure = _structure(metadata)
     seen: dict[str, int] = {}
     rows = []
-    for c in document_chunks(text, settings, metadata):
+    for c in _chunks(text, settings, structure):
         k = seen.get(c.text, 0)
         seen[c.text] = k + 1
         row = {"id": text_unit_id(document_id, c.text, k, settings.chunk_size, settings.chunk_overlap),
@@ -59,10 +63,6 @@ def unit_rows(document_id: str, text: str, settings: Settings, metadata: dict | 
             row["structure"] = structure.within(c.char_start, c.char_end)
         rows.append(row)
     return rows
-
-
-def _json(value) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
 def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str | None = None) -> int:
@@ -77,8 +77,8 @@ def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str 
         db.conn.executemany(
             "update text_units set ordinal = ?, char_start = ?, char_end = ?, headings = ?, structure = ? "
             "where id = ?",
-            [(r["ordinal"], r["char_start"], r["char_end"], _json(r.get("headings")), _json(r.get("structure")),
-              r["id"]) for r in keep])
+            [(r["ordinal"], r["char_start"], r["char_end"], r.get("headings"), r.get("structure"), r["id"])
+             for r in (encode("text_units", k) for k in keep)])
         added = revive_hrids(store, "text_units", [r for r in rows if r["id"] not in old])
         store.insert("text_units", added)
         db.conn.execute(f"update documents set status = 'chunked' where id in ({marks})", doc_ids)

@@ -22,7 +22,7 @@ import networkx as nx
 from core.index.community_reuse import writer_signature
 from core.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
-from core.index.prune import revive_hrids
+from core.index.prune import forget_members, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.offline.corpus_names import CorpusNames, corpus_names
@@ -209,23 +209,14 @@ def run_graph(store: Store, engine: IndexEngine, settings: Settings, on_progress
         store.replace_table("entities", entity_rows)
         store.replace_table("relationships", rel_rows)
         store.replace_table("claims", claim_rows)
-        _forget_in_communities(store, {r["id"] for r in entity_rows}, {r["id"] for r in rel_rows})
+        # the last run's communities lose the members this rebuild no longer has (a tentative name
+        # the grown corpus now writes in lower case): no reader sees a community listing a missing row
+        live_e, live_r = {r["id"] for r in entity_rows}, {r["id"] for r in rel_rows}
+        forget_members(store, live_e.__contains__, live_r.__contains__)
     on_progress(Progress("graph", 1, 1, f"{len(entity_rows)} entities, {len(rel_rows)} relationships, "
                                          f"{len(claim_rows)} claims"))
     return {"entities": len(entity_rows), "relationships": len(rel_rows), "claims": len(claim_rows),
             "merges": len(merges)}
-
-
-def _forget_in_communities(store: Store, entities: set[str], relationships: set[str]) -> None:
-    """Inside the graph's transaction: the communities of the last run lose the members this
-    rebuild no longer has (a tentative name the grown corpus now writes in lower case), so no
-    reader sees a community listing a missing row before the communities stage runs."""
-    for c in store.rows("communities", select="id, entity_ids, relationship_ids"):
-        e = [x for x in c["entity_ids"] or [] if x in entities]
-        r = [x for x in c["relationship_ids"] or [] if x in relationships]
-        if (e, r) != (c["entity_ids"] or [], c["relationship_ids"] or []):
-            store.db.conn.execute("update communities set entity_ids = ?, relationship_ids = ?, size = ? where id = ?",
-                                  [json.dumps(e), json.dumps(r), len(e), c["id"]])
 
 
 def _entity_type(types: Counter) -> str:

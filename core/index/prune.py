@@ -68,13 +68,7 @@ def prune_units(store: Store, unit_ids: list[str], titles: dict[str, str] | None
                 conn.execute("update relationships set text_unit_ids = ? where id = ?", [json.dumps(left), r["id"]])
         _delete(conn, "relationships", "id", dead_rels)
         dead_e, dead_r = set(dead_ents), set(dead_rels)
-        for c in store.rows("communities", select="id, entity_ids, relationship_ids, text_unit_ids"):
-            e2 = [x for x in c["entity_ids"] or [] if x not in dead_e]
-            r2 = [x for x in c["relationship_ids"] or [] if x not in dead_r]
-            t2 = [x for x in c["text_unit_ids"] or [] if x not in gone]
-            if (e2, r2, t2) != (c["entity_ids"] or [], c["relationship_ids"] or [], c["text_unit_ids"] or []):
-                conn.execute("update communities set entity_ids = ?, relationship_ids = ?, text_unit_ids = ?, "
-                             "size = ? where id = ?", [json.dumps(e2), json.dumps(r2), json.dumps(t2), len(e2), c["id"]])
+        forget_members(store, lambda x: x not in dead_e, lambda x: x not in dead_r, lambda x: x not in gone)
         for hrid, subj, cid in conn.execute("select human_readable_id, subject, id from claims").fetchall():
             if subj in dead_titles:
                 bury("claims", hrid, None, cid)
@@ -83,6 +77,18 @@ def prune_units(store: Store, unit_ids: list[str], titles: dict[str, str] | None
         store.upsert("removed", tomb)
         out.update(entities=len(dead_ents), relationships=len(dead_rels))
     return out
+
+
+def forget_members(store: Store, entity_kept, relationship_kept, unit_kept=lambda _: True) -> None:
+    """Inside a transaction: each community keeps only the entities, relationships and text
+    units the predicates keep (its size follows its entities)."""
+    for c in store.rows("communities", select="id, entity_ids, relationship_ids, text_unit_ids"):
+        e2 = [x for x in c["entity_ids"] or [] if entity_kept(x)]
+        r2 = [x for x in c["relationship_ids"] or [] if relationship_kept(x)]
+        t2 = [x for x in c["text_unit_ids"] or [] if unit_kept(x)]
+        if (e2, r2, t2) != (c["entity_ids"] or [], c["relationship_ids"] or [], c["text_unit_ids"] or []):
+            store.db.conn.execute("update communities set entity_ids = ?, relationship_ids = ?, text_unit_ids = ?, "
+                                  "size = ? where id = ?", [json.dumps(e2), json.dumps(r2), json.dumps(t2), len(e2), c["id"]])
 
 
 def revive_hrids(store: Store, table: str, rows: list[dict]) -> list[dict]:
