@@ -20,7 +20,7 @@ from core.llm.client import FatalLLMError, LLMError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.query.lists import list_kind
+from core.query.lists import BULLET, list_kind
 from core.text.citations import parse_citations, sentence_spans, strip_citations
 
 CRITERIA: dict[str, str] = {
@@ -136,7 +136,7 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*\b")
 
 def features(question: str, answer: str) -> dict[str, float]:
     """What an answer gives of what the question asks for, not how much it says: the share of
-    the question's terms it holds (cover); the distinct names, content terms and cited records of
+    the question's terms it holds (cover); the distinct names and cited records of
     its sentences about the question (those sharing a term with it, or naming the kind a list
     question asks for, and the list lines under such a sentence); its focus (cover per length).
     A sentence about something else adds nothing, however long."""
@@ -145,7 +145,6 @@ def features(question: str, answer: str) -> dict[str, float]:
     head = {t for t in offline.terms(kind.split()[-1])} if kind else set()
     asked = {m.group(0) for m in _NAME.finditer(question)}
     names: set[str] = set()
-    words: set[str] = set()
     refs: set[tuple[str, int]] = set()
     all_words: set[str] = set()
     n_tokens = 0
@@ -157,16 +156,15 @@ def features(question: str, answer: str) -> dict[str, float]:
         t = set(offline.terms(text))
         all_words |= t
         n_tokens += len(text.split())
-        item = text.lstrip().startswith(("-", "*", "\u2022")) or bool(re.match(r"\s*\d{1,3}[.)]\s", text))
+        item = BULLET.match(text) is not None
         about = bool(t & q) or bool(t & head) or (item and under)
         under = about if not item else under
         if not about:
             continue
-        words |= t - q
         names |= {m.group(0) for m in _NAME.finditer(text)} - _NOT_NAMES - asked
         refs |= {(r.kind, r.id) for c in cites for r in c.refs if r.id is not None}
     cover = len(q & all_words) / len(q) if q else 0.0
-    return {"cover": round(cover, 4), "names": len(names), "terms": len(words), "references": len(refs),
+    return {"cover": round(cover, 4), "names": len(names), "references": len(refs),
             "answered": len(names) + round(cover, 4),
             "focus": round(cover / math.sqrt(max(1, n_tokens) / 50 + 1), 4), "words": max(1, n_tokens)}
 

@@ -18,13 +18,12 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from html import unescape
 
 from markdown_it import MarkdownIt
 
+from core.ingest.loaders import html_to_text
+
 _ICON = re.compile(r":[a-z0-9]+(?:[-_][a-z0-9]+)+:")  # mkdocs/GitHub icon shortcodes
-_TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"[ \t\r\f\v]+")
 
 
 @dataclass
@@ -119,10 +118,6 @@ def _inline(token) -> tuple[str, list[tuple[int, int]]]:
     return collapsed, [(at(a), at(b)) for a, b in strong]
 
 
-def _html_text(html: str) -> str:
-    return _SPACE.sub(" ", unescape(_TAG.sub(" ", html))).strip()
-
-
 def markdown_to_text(markdown: str) -> tuple[str, Structure]:
     """(plain text, structure) of a Markdown document (CommonMark with tables)."""
     md = MarkdownIt("commonmark").enable("table")
@@ -156,7 +151,7 @@ def markdown_to_text(markdown: str) -> tuple[str, Structure]:
             w.block(tok.content, "code")
         elif t == "html_block":
             for para in re.split(r"\n\s*\n", tok.content):
-                w.block(_html_text(para))
+                w.block(" ".join(html_to_text(para)[0].split()))
         elif t == "thead_open":
             in_head = True
         elif t == "thead_close":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.offline.mentions import CONNECTORS
+from core.offline.reports import display_name
 from core.text.lexical import cite, terms
 
 _KIND = r"((?:[\w-]+ ){0,3}?[\w-]+s)\b"
@@ -27,7 +27,7 @@ SENSEMAKING = re.compile(
     r"conclusions?|questions?|differences?|similarities|risks?|opportunities|strateg(?:y|ies)|"
     r"priorities|goals?|values?|motivations?|reasons?|causes?|effects?|consequences?|conflicts?|"
     r"images?|devices?|stories|anecdotes?|examples?|changes?|qualities|predictions?|kinds?|types?)\b", re.I)
-_BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
+BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
 
 
 def list_kind(question: str) -> str | None:
@@ -68,7 +68,7 @@ def _lists(unit: dict) -> list[tuple[str, list[str]]]:
                 out.append((lead, [_row(text, a, b) for a, b in run]))
     else:  # plain text: lines opening with a bullet or a number
         groups: list[list[re.Match]] = []
-        for m in _BULLET.finditer(text):
+        for m in BULLET.finditer(text):
             if groups and not text[groups[-1][-1].end():m.start()].strip():
                 groups[-1].append(m)
             else:
@@ -145,14 +145,6 @@ def _singular(word: str) -> str:
     return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
 
 
-def shown_title(title: str) -> str:
-    """An entity title as an answer writes it: "GHOST OF CHRISTMAS PAST" as "Ghost of Christmas Past"."""
-    if not title.isupper():
-        return title
-    words = title.lower().split()
-    return " ".join(w if i and w in CONNECTORS else w[:1].upper() + w[1:] for i, w in enumerate(words))
-
-
 def entity_list(store, question: str) -> str | None:
     """The entities of the graph of the kind a list question asks for: those whose name has the
     kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind
@@ -164,7 +156,7 @@ def entity_list(store, question: str) -> str | None:
     head = _singular(kind.split()[-1])
     wanted_type = next((t for t, words in KIND_TYPES.items() if head in words), None)
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
-    rows = store.rows("entities", select="human_readable_id, title, type, description, degree",
+    rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases",
                       order_by="degree desc")
     picked = []
     for e in rows:
@@ -179,7 +171,7 @@ def entity_list(store, question: str) -> str | None:
         return None
     lines = []
     for e in picked:
-        name = shown_title(str(e["title"]))
+        name = display_name(str(e["title"]), e)
         first = re.split(r"(?<=[.!?])\s+", (e.get("description") or "").strip(), maxsplit=1)[0][:200]
         text = f"{name}: {first}" if first else name
         lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id'])]})}")

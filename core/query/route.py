@@ -138,7 +138,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
     nothing, since naming what every document is about narrows nothing)."""
     sig = signals(question, entity_titles, concept_titles, background_titles)
     kind = list_kind(question)
-    wholes = [m.group(2) for m in PLURAL_WHOLES.finditer(question or "")]
+    wholes = [w for w in sig["wholes"] if not w.startswith("which ")]  # not the "which X" form itself
     if kind is not None and not (sig["broad"] or sig["weak_broad"] or wholes or DISCUSSION.search(question)):
         # the members of a kind of thing, not what the corpus's people say: where the documents list them
         sig["list"] = [kind]
