@@ -113,6 +113,14 @@ def _settle(page: Page) -> None:
     expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=120_000)
 
 
+def _new_workspace(page: Page, name: str) -> None:
+    """Create a workspace from the sidebar's New workspace popover."""
+    page.get_by_role("button", name="New workspace").click()
+    page.get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Create").click()
+    _settle(page)
+
+
 def _nav(page: Page, name: str) -> None:
     page.locator('[data-testid="stTopNavLink"]', has_text=name).first.click()
     _settle(page)
@@ -163,10 +171,7 @@ def test_upload_index_browse_ask_and_verify(app_url, browser_page):
         page.get_by_role("heading", name="Corpus"))).to_be_visible(timeout=60_000)  # a fresh server
 
     # a new workspace from the sidebar
-    page.get_by_role("button", name="New workspace").click()
-    page.get_by_label("Name").fill("harbour inquiry")
-    page.get_by_role("button", name="Create").click()
-    _settle(page)
+    _new_workspace(page, "harbour inquiry")
     expect(page.get_by_role("heading", name="Corpus")).to_be_visible()
     expect(page.get_by_text("Workspace harbour-inquiry", exact=False)).to_be_visible()
 

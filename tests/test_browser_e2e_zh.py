@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app_server import running_app
-from test_browser_e2e import _graph_nodes, _nav, _settle, browser_page  # noqa: F401
+from test_browser_e2e import _graph_nodes, _nav, _new_workspace, _settle, browser_page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -41,10 +41,7 @@ def test_chinese_article_upload_index_graph_ask_and_cite(app_url, browser_page):
     page.goto(app_url)
     _settle(page)
 
-    page.get_by_role("button", name="New workspace").click()
-    page.get_by_label("Name").fill("中文 文章")
-    page.get_by_role("button", name="Create").click()
-    _settle(page)
+    _new_workspace(page, "中文 文章")
     expect(page.get_by_text("Workspace 中文-文章", exact=False)).to_be_visible()
 
     page.locator('input[type="file"]').set_input_files([

@@ -8,12 +8,12 @@ import re
 import pytest
 
 from app_server import running_app
-from test_browser_e2e import ARGS, CHROMIUM, _nav, _settle
+from test_browser_e2e import _nav, _new_workspace, _settle, browser_page  # noqa: F401
 from test_structure import PAGE
 
 pytestmark = pytest.mark.browser
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 SECOND = """# Harbourline operations
 
@@ -47,48 +47,37 @@ def _ask(page, question: str) -> None:
     _settle(page)
 
 
-def test_markdown_pages_structure_lists_and_what_they_do_not_mention(app_url):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 1000})
-        page.set_default_timeout(30_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            page.goto(app_url)
-            _settle(page)
-            page.get_by_role("button", name="New workspace").click()
-            page.get_by_label("Name").fill("harbourline docs")
-            page.get_by_role("button", name="Create").click()
-            _settle(page)
-            page.locator('input[type="file"]').set_input_files([
-                {"name": "harbourline.md", "mimeType": "text/markdown", "buffer": PAGE.encode()},
-                {"name": "operations.md", "mimeType": "text/markdown", "buffer": SECOND.encode()},
-            ])
-            _settle(page)
-            expect(page.get_by_text("Added 2 documents", exact=False)).to_be_visible()
-            page.get_by_role("button", name="Index the corpus").click()
-            expect(page.get_by_text("Everything is indexed", exact=False)).to_be_visible(timeout=120_000)
-            _settle(page)
+def test_markdown_pages_structure_lists_and_what_they_do_not_mention(app_url, browser_page):
+    page = browser_page
+    page.goto(app_url)
+    _settle(page)
+    _new_workspace(page, "harbourline docs")
+    page.locator('input[type="file"]').set_input_files([
+        {"name": "harbourline.md", "mimeType": "text/markdown", "buffer": PAGE.encode()},
+        {"name": "operations.md", "mimeType": "text/markdown", "buffer": SECOND.encode()},
+    ])
+    _settle(page)
+    expect(page.get_by_text("Added 2 documents", exact=False)).to_be_visible()
+    page.get_by_role("button", name="Index the corpus").click()
+    expect(page.get_by_text("Everything is indexed", exact=False)).to_be_visible(timeout=120_000)
+    _settle(page)
 
-            _nav(page, "Communities")
-            expect(page.get_by_role("heading", name="Communities")).to_be_visible()
-            expect(page.frame_locator("iframe").first.locator("#sm-graph[data-ready='1']")).to_have_count(1)
-            labels = {label.upper() for label in _graph_labels(page)}
-            assert labels and not labels & {"PROBLEM STATEMENT", "SUPPORTED STORES", "CORE BENEFITS",
-                                             "DEPLOYMENT", "HARBOURLINE OPERATIONS"}, labels
-            assert "TIDEWATER LABS" in labels
+    _nav(page, "Communities")
+    expect(page.get_by_role("heading", name="Communities")).to_be_visible()
+    expect(page.frame_locator("iframe").first.locator("#sm-graph[data-ready='1']")).to_have_count(1)
+    labels = {label.upper() for label in _graph_labels(page)}
+    assert labels and not labels & {"PROBLEM STATEMENT", "SUPPORTED STORES", "CORE BENEFITS",
+                                     "DEPLOYMENT", "HARBOURLINE OPERATIONS"}, labels
+    assert "TIDEWATER LABS" in labels
 
-            _nav(page, "Ask")
-            main = page.locator('[data-testid="stMain"]')
-            _ask(page, "Which stores does Harbourline keep its schedules in?")
-            items = main.locator("li", has_text=re.compile(r"^(ChromaDB|Neo4j|Redis), for "))
-            expect(items.nth(2)).to_be_visible(timeout=90_000)
-            assert [t.split(",")[0] for t in items.all_inner_texts()] == ["ChromaDB", "Neo4j", "Redis"]
+    _nav(page, "Ask")
+    main = page.locator('[data-testid="stMain"]')
+    _ask(page, "Which stores does Harbourline keep its schedules in?")
+    items = main.locator("li", has_text=re.compile(r"^(ChromaDB|Neo4j|Redis), for "))
+    expect(items.nth(2)).to_be_visible(timeout=90_000)
+    assert [t.split(",")[0] for t in items.all_inner_texts()] == ["ChromaDB", "Neo4j", "Redis"]
 
-            _ask(page, "What did the Cedar Grove Clinic report about Harbourline?")
-            expect(main.get_by_text("The documents do not mention Cedar Grove Clinic.", exact=False)
-                   ).to_be_visible(timeout=90_000)
-            assert not errors, errors
-        finally:
-            browser.close()
+    _ask(page, "What did the Cedar Grove Clinic report about Harbourline?")
+    expect(main.get_by_text("The documents do not mention Cedar Grove Clinic.", exact=False)
+           ).to_be_visible(timeout=90_000)
+    assert not page.errors and not page.dialogs, (page.errors, page.dialogs)
