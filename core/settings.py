@@ -69,6 +69,9 @@ class Settings:
     # who judges cited sentences: "offline" (no model) or "model" (an entailment call each,
     # falling back to the offline verdict where its quote is not in the source; core/verify)
     judge: str = "offline"
+    # the offline judge's rules: {"off": [rule ids], "alarm_alone": {rule id: bool}, "thresholds":
+    # {name: value}} over core/verify/rules.json (core.verify.rules.Policy)
+    verify: dict = field(default_factory=dict)
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @property
@@ -134,6 +137,11 @@ def _coerce(name: str, value: Any) -> Any:
             if isinstance(value, str):
                 value = [v.strip() for v in value.split(",") if v.strip()]
             return tuple(str(v) for v in value)
+        if name == "verify":
+            value = json.loads(value) if isinstance(value, str) else value
+            if not isinstance(value, dict):
+                raise TypeError("a JSON object with off, alarm_alone and thresholds")
+            return dict(value)
         if name == "prices":
             return {str(k): (float(v[0]), float(v[1])) for k, v in dict(value).items()}
         if isinstance(default, bool):
@@ -177,6 +185,12 @@ def _validate(s: Settings) -> None:
         raise SettingsError("context_window must be at least 512 tokens")
     if s.max_cluster_size < 2:
         raise SettingsError("max_cluster_size must be at least 2")
+    if s.verify:
+        from core.verify.rules import Policy
+        try:
+            Policy.default().changed(s.verify)
+        except (ValueError, TypeError) as exc:
+            raise SettingsError(f"setting 'verify': {exc}") from exc
 
 
 def load_settings(workspace: str | Path | None = None, env: Mapping[str, str] | None = None,

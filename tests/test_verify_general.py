@@ -22,6 +22,7 @@ import zipfile
 
 import pytest
 
+from core.verify.rules import Policy
 from core.verify.names import Names
 from core.verify.offline import judge
 from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
@@ -186,7 +187,7 @@ def test_a_name_most_units_hold_is_the_documents_subject(tmp_path):
     names = Names(store)
     ev = "it’s no different than leases that we would have done in the past."
     unit = next(u for u in store.query("SELECT id, text, char_start, char_end FROM text_units") if ev in u["text"])
-    from core.verify.offline import BACKGROUND
+    BACKGROUND = Policy.default().t("background")
     assert names.share("microsoft") >= BACKGROUND and names.share("nadella") < BACKGROUND
     v = judge("Satya Nadella said that, in his view, these arrangements are just like the leases Microsoft "
               "entered into previously [Data: Sources (1)].", [unit], names=names)

@@ -65,7 +65,8 @@ def _judge(args, store):
                             "OpenAI-compatible server) or OPENAI_API_KEY, or use --judge offline")
         from core.llm.openai import make_llm
         llm = make_llm(settings, store)
-    return make_judge(name, llm), name
+    from core.verify.rules import Policy
+    return make_judge(name, llm, Policy.default().changed(settings.verify)), name
 
 
 def _print_claims(results: list[dict], as_json: bool) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.store.references import Resolver
 from core.text.citations import sentences_with_citations
 from core.verify.names import Names
-from core.verify.offline import judge as judge_offline
+from core.verify.judges import make_judge, policy_for
 
 
 def resolve_answer(store, text: str, resolver: Resolver | None = None,
@@ -20,7 +20,7 @@ def resolve_answer(store, text: str, resolver: Resolver | None = None,
     sentences = sentences_with_citations(text)
     resolver.prefetch(r for _, _, cites in sentences for c in cites for r in c.refs)
     names = Names(store)
-    judge = judge or judge_offline
+    judge = judge or make_judge("offline", policy=policy_for(store))
     out: list[dict] = []
     for sentence, (s, e), cites in sentences:
         for c in cites:

@@ -2,7 +2,8 @@
 Two of the sentence's names trading places; a speaker the passage does not give (its own
 attribution, the sentence leading into its quotation, a pronoun's antecedent); a role the cited
 text gives someone else by apposition; a first-person passage under another speaker's transcript
-label. Each adds a contradicted name fact. `c` and `a` are the judge's claim and alignment records."""
+label. Each returns the name facts it finds; one marked `replaces` stands for an earlier finding on
+the same name. `c` and `a` are the judge's claim and alignment records."""
 from __future__ import annotations
 
 import re
@@ -17,11 +18,11 @@ from core.verify.verdict import Fact, Span
 _WORDS = re.compile(r"[a-z0-9\u00c0-\u024f]+")
 
 
-def check_reversal(c, a, aligned: float) -> None:
+def check_reversal(c, a, prior: tuple[Fact, ...], aligned: float) -> list[Fact]:
     """Two names of the sentence that trade places in the matched sentence -> contradicted
     (core.verify.actors.role_reversal)."""
-    if not (a.strong or a.score >= aligned) or any(f.kind == "name" and f.status != "found" for f in c.facts):
-        return
+    if not (a.strong or a.score >= aligned) or any(f.kind == "name" and f.status != "found" for f in prior):
+        return []
     text = a.src.text[a.best.start:a.best.end]
     named = [n for n in c.found_names if not n.initial and all(w in a.best.words for w in n.words)]
     for x, y in zip(named, named[1:]):
@@ -29,17 +30,17 @@ def check_reversal(c, a, aligned: float) -> None:
             continue
         hit = actors.role_reversal(c.claim, x, y, text)
         if hit is not None:
-            c.facts.append(Fact("name", x.surface, "contradicted", f"the source puts {y.surface} in its place",
-                                evidence=a.src.span(a.best.start + hit[0].start, a.best.start + hit[0].end)))
-            return
+            return [Fact("name", x.surface, "contradicted", f"the source puts {y.surface} in its place",
+                         evidence=a.src.span(a.best.start + hit[0].start, a.best.start + hit[0].end))]
+    return []
 
 
-def check_speaker(c, a, absent: set[str]) -> None:
+def check_speaker(c, a, prior: tuple[Fact, ...], absent: set[str]) -> list[Fact]:
     """The sentence says someone said it, the passage gives another speaker -> contradicted."""
     speaker = actors.claim_speaker(c.claim, [n for n in c.found_names if n.surface not in absent])
     if speaker is None or not a.strong or any(f.text == speaker.surface and f.status == "contradicted"
-                                              and not f.note.startswith("the source names ") for f in c.facts):
-        return  # (the passage's speaker says better who it is than another name of the passage)
+                                              and not f.note.startswith("the source names ") for f in prior):
+        return []  # (the passage's speaker says better who it is than another name of the passage)
     src, i = a.src, a.i
     # the matched sentence's own attribution; else the one before it ("'Mr. Scrooge!' said
     # Bob; 'I'll give you...'" goes on with Bob's words); else the one after it
@@ -77,17 +78,15 @@ def check_speaker(c, a, absent: set[str]) -> None:
     if label is not None:
         name, where = label
         if actors.same_person(speaker.words, _words(name), where.text, speaker.surface):
-            c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
-            c.facts.append(Fact("name", speaker.surface, "found", f"the speaker: the transcript's label {where.text} "
-                                "before the cited passage", evidence=where))
-            return
+            return [Fact("name", speaker.surface, "found", f"the speaker: the transcript's label {where.text} "
+                         "before the cited passage", evidence=where, replaces=True)]
         given = [(name, -1, -1)]
     if given and not any(actors.same_person(speaker.words, _words(g), src.text,
                                             speaker.surface) for g, _, _ in given):
         g, lo, hi = given[0]
-        c.facts[:] = [f for f in c.facts if f.text != speaker.surface]
-        c.facts.append(Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
-                            evidence=label[1] if label is not None else src.span(lo, hi)))
+        return [Fact("name", speaker.surface, "contradicted", f"the source gives {g} as the speaker",
+                     evidence=label[1] if label is not None else src.span(lo, hi), replaces=True)]
+    return []
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -135,38 +134,36 @@ def _antecedent(src, i: int) -> list[tuple[str, int, int]]:
 _FIRST_PERSON = re.compile(r"\bI(?:['\u2019](?:m|ve|d|ll))?\b(?!['\u2019]\w)|\bI(?=['\u2019](?:m|ve|d|ll)\b)")  # "I" as the one who acts
 
 
-def check_first_person(c, a, absent: set[str]) -> None:
+def check_first_person(c, a, prior: tuple[Fact, ...], absent: set[str]) -> list[Fact]:
     """The sentence's actor is a person the transcript's speaker label does not name, where the
     matched sentence says what it says in the first person ("Kevin Scott bought a Tandy clone"
     against "CHRIS URMSON: ... I bought some kind of Tandy x86 clone") -> contradicted."""
-    if not a.strong or any(f.kind == "name" and f.status in ("contradicted", "absent") for f in c.facts):
-        return
+    if not a.strong or any(f.kind == "name" and f.status in ("contradicted", "absent") for f in prior):
+        return []
     actor = next((n for n in c.found_names if not n.initial and n.surface not in absent
                   and al.is_actor(c.claim, n)), None)
     piece = a.src.text[a.best.start:a.best.end]
     if actor is None or not _FIRST_PERSON.search(piece) or any(w in a.best.words for w in actor.words):
-        return
+        return []
     label = None
     for m in actors.LABEL.finditer(a.src.text, 0, a.best.start + 1):
         label = m
     if label is None or a.src.text[label.start(1):a.best.start].count("\n\n") > 3:
-        return
+        return []
     given = label.group(1).strip()
     words = tuple(_WORDS.findall(given.lower()))
     if not words or actors.same_person(actor.words, words, a.src.text):
-        return
-    c.facts[:] = [f for f in c.facts if f.text != actor.surface]
-    c.facts.append(Fact("name", actor.surface, "contradicted",
-                        f"the source gives {given.title()} as the one who says it",
-                        evidence=a.src.span(label.start(1), label.start(1) + len(given))))
+        return []
+    return [Fact("name", actor.surface, "contradicted", f"the source gives {given.title()} as the one who says it",
+                 evidence=a.src.span(label.start(1), label.start(1) + len(given)), replaces=True)]
 
 
-def check_role(c) -> None:
+def check_role(c, prior: tuple[Fact, ...]) -> list[Fact]:
     """A role the cited text gives another person by apposition ("I'm your host, Kevin Scott")."""
     role = _role_holder(c.claim, c.sources)
-    if role is not None and not any(f.text == role[0] and f.status in ("contradicted", "absent") for f in c.facts):
-        c.facts[:] = [f for f in c.facts if f.text != role[0]]
-        c.facts.append(Fact("name", role[0], "contradicted", role[1], evidence=role[2]))
+    if role is not None and not any(f.text == role[0] and f.status in ("contradicted", "absent") for f in prior):
+        return [Fact("name", role[0], "contradicted", role[1], evidence=role[2], replaces=True)]
+    return []
 
 
 def _role_holder(claim: str, sources: list[Source]) -> tuple[str, str, Span] | None:

@@ -7,10 +7,27 @@ from core.errors import UserError
 JUDGES = ("offline", "model")
 
 
-def make_judge(name: str, llm=None):
-    """A callable judge(sentence, units, record_texts, names=...) -> Verdict."""
+def policy_for(store):
+    """The offline judge's rules as the store's workspace sets them (its `verify` setting over
+    core/verify/rules.json); the defaults for a store without a workspace folder."""
+    from core.settings import load_settings
+    from core.verify.rules import Policy
+    workspace = getattr(store, "workspace", None)
+    if workspace is None:
+        return Policy.default()
+    return Policy.default().changed(load_settings(workspace, env={}).verify)
+
+
+def make_judge(name: str, llm=None, policy=None):
+    """A callable judge(sentence, units, record_texts, names=...) -> Verdict (policy: the offline
+    judge's rules, core.verify.rules.Policy; default rules.json)."""
     if name in (None, "", "offline"):
-        from core.verify.offline import judge
+        from core.verify.offline import judge as offline_judge
+        if policy is None:
+            return offline_judge
+
+        def judge(sentence, units, record_texts=(), names=None):
+            return offline_judge(sentence, units, record_texts, names=names, policy=policy)
         return judge
     if name == "model":
         if llm is None:

@@ -18,9 +18,10 @@ from typing import Iterable
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.textutil import is_cjk
+from core.verify.decide import by_model
 from core.verify.names import Names
 from core.verify.offline import judge as offline_judge
-from core.verify.verdict import RANK, Fact, Verdict
+from core.verify.verdict import RANK, Verdict
 
 VERDICTS = ("supported", "partial", "unsupported", "contradicted")
 # Qwen 1.5B's disagreements with the offline judge were nearly all readings above it, and most
@@ -124,9 +125,8 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
         # number of dances", which the sentence never gives (claims_fresh19)
         return _stands(offline, f"the model reads it as {verdict} for \u201c{failing[:80]}\u201d, which is no word "
                                 "of the sentence the cited text lacks, so the offline verdict stands")
-    v = Verdict(verdict, score=offline.score, coverage=offline.coverage, matched=offline.matched,
-                missing=offline.missing, judge="model",
-                facts=[f for f in offline.facts if f.status in ("found",)])
+    v = Verdict(offline.verdict, score=offline.score, coverage=offline.coverage, matched=offline.matched,
+                missing=offline.missing, facts=[f for f in offline.facts if f.status in ("found",)])
     if spans:
         u, s, e = spans[0]
         base = u.get("char_start")
@@ -135,11 +135,7 @@ def judge(llm, sentence: str, units: Iterable[dict], record_texts: Iterable[str]
         v.text_unit_id, v.unit_start, v.unit_end = u.get("id"), s, e
         if base is not None:
             v.char_start, v.char_end = base - lead + s, base - lead + e
-    if verdict != "supported":
-        v.facts.append(Fact("meaning", failing or claim, "contradicted" if verdict == "contradicted" else "not found",
-                            "the model's reading", evidence=None))
-    v.reason = failing
-    return v
+    return by_model(v, verdict, offline, failing, claim)
 
 
 def _of_the_sentence(failing: str, claim: str, passages: list[tuple[dict, int, int]]) -> bool:

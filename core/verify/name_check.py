@@ -2,7 +2,7 @@
 cited text; another name in its slot of the matched sentence, or another actor in a passage that
 does not name it -> contradicted; a made-up sentence-opening name -> absent; a fiscal period
 found in the text or its document's title. `c` and `a` are the judge's claim and alignment
-records."""
+records; each check returns the facts it finds."""
 from __future__ import annotations
 
 import re
@@ -23,11 +23,12 @@ _SAYS = re.compile(r"[\s,]*(?:also\s+|then\s+|later\s+)?(?:said|says|told|tells|
 LABEL = re.compile(r"\b[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+)*:\s")  # "KEVIN SCOTT: "
 
 
-def check_names(c, a, absent: set[str], aligned: float, background: float) -> None:
+def check_names(c, a, absent: set[str], aligned: float, background: float) -> list[Fact]:
     """Each name: found in the window or the cited text; another name in its slot of the matched
     sentence, or another actor in a passage that does not name it -> contradicted; a made-up
     sentence-opening name in a name's slot -> absent; nowhere in the cited text -> not found
     (unless most of the workspace's units hold it: what the documents are about)."""
+    out: list[Fact] = []
     src, window, best = a.src, a.window, a.best
     wstems_ = {stem(w) for w in a.wwords}
     # a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") names who speaks, not who
@@ -43,9 +44,9 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             title = None if where else _title_holding(c, n.words)
             other = None if where or title else _other_period(c, n.words)
             if other is not None:  # "In FY24 Q3 ..." citing a passage of TranscriptFY23Q3.txt
-                c.facts.append(Fact("name", n.surface, "contradicted", f"the cited passage is from {other}"))
+                out.append(Fact("name", n.surface, "contradicted", f"the cited passage is from {other}"))
                 continue
-            c.facts.append(Fact("name", n.surface, "found" if where or title else "not found",
+            out.append(Fact("name", n.surface, "found" if where or title else "not found",
                                 f"in the document's title, {title}" if title else "", evidence=where))
             continue
         # another name where the matched sentence (or, when the name is not in the window, the
@@ -63,7 +64,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                 # its place and no document holds the word, it is a made-up name ("Citadel, for
                 # example, will use ..." against "Bridgewater Associates, for example, will use")
                 if c.names.absent(n.words):
-                    c.facts.append(Fact("name", n.surface, "absent"))
+                    out.append(Fact("name", n.surface, "absent"))
                     continue
                 if not al.known_name(src, n.words):  # written capitalised mid-sentence: a name
                     swap = None
@@ -71,7 +72,7 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
                 # its words all in the documents but not the name ("Delta Air Lines" where the
                 # source names Alaska Airlines): made up, not only misplaced
                 made_up = len(n.words) > 1 and not n.initial and not c.names.phrase_known(n.words)
-                c.facts.append(Fact("name", n.surface, "absent" if made_up else "contradicted",
+                out.append(Fact("name", n.surface, "absent" if made_up else "contradicted",
                                     f"the source names {swap.surface} here",
                                     evidence=src.span(lo + swap.start, lo + swap.end)))
                 continue
@@ -79,11 +80,11 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             # another name of the passage does what the sentence says this one does
             holder = actors.predicate_holder(c.claim, n, src.text[a.wlo:a.whi], c.name_words | set(n.words))
             if holder is not None:
-                c.facts.append(Fact("name", n.surface, "contradicted", f"the source says {holder.surface} does it",
+                out.append(Fact("name", n.surface, "contradicted", f"the source says {holder.surface} does it",
                                     evidence=src.span(a.wlo + holder.start, a.wlo + holder.end)))
                 continue
         if in_window:
-            c.facts.append(Fact("name", n.surface, "found", evidence=al.name_span(src, window, n.words)))
+            out.append(Fact("name", n.surface, "found", evidence=al.name_span(src, window, n.words)))
             continue
         elsewhere = al.find_word(c.sources, n.words)
         # another actor: the name is nowhere in the cited text, and the passage it is about names
@@ -98,24 +99,25 @@ def check_names(c, a, absent: set[str], aligned: float, background: float) -> No
             other = al.other_names(src, [best] + [s for s in window if s is not best], c.name_words,
                                    actors_only=elsewhere is not None or speaks)  # the matched sentence's first
         if other:
-            c.facts.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
+            out.append(Fact("name", n.surface, "contradicted", f"the source names {other[0]} here",
                                 evidence=al.word_span(src, window, other[0].lower().split()[-1])))
         elif elsewhere is not None:
-            c.facts.append(Fact("name", n.surface, "found", evidence=elsewhere))
+            out.append(Fact("name", n.surface, "found", evidence=elsewhere))
         elif not n.initial and (title := _title_holding(c, n.words)):
             # the document is named for it ("..._Podcast_with_Kimberly_Bryant-part3.txt"): a
             # transcript's guest, whose passage says "I"
-            c.facts.append(Fact("name", n.surface, "found", f"in the document's title, {title}"))
+            out.append(Fact("name", n.surface, "found", f"in the document's title, {title}"))
 
         elif (we := _as_we(c, src, best, n, background)) is not None:
             # "Microsoft also expects ..." for the call's "we expect ...": the company its
             # speakers speak for, in the place of their "we"
-            c.facts.append(Fact("name", n.surface, "found", "the passage's \u201cwe\u201d: the company its "
+            out.append(Fact("name", n.surface, "found", "the passage's \u201cwe\u201d: the company its "
                                 "speakers speak for", evidence=we))
         elif not n.initial and not all(c.names.share(w) >= background for w in n.words):
-            c.facts.append(Fact("name", n.surface, "not found"))
+            out.append(Fact("name", n.surface, "not found"))
         # a name most of the workspace's units hold is what the documents are about: a passage
         # may say "we" for it, so its absence from the cited unit is no missing fact
+    return out
 
 
 _WE = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")

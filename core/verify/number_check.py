@@ -42,9 +42,10 @@ def _number_passage(c, a, pieces: list, num: fg.Number, aligned: float) -> tuple
     return nsrc, nwlo, nwhi, nstrong
 
 
-def check_numbers(c, a, aligned: float) -> None:
+def check_numbers(c, a, aligned: float) -> list[Fact]:
     """Each number against the passage its own clause is about: the same value found; another
     value of its kind there, or its value given for another subject -> contradicted."""
+    out: list[Fact] = []
     pieces = clauses(c.claim)
     for num in c.nums:
         nsrc, nwlo, nwhi, nstrong = _number_passage(c, a, pieces, num, aligned)
@@ -59,12 +60,12 @@ def check_numbers(c, a, aligned: float) -> None:
                 hit = h
                 break
         if other is not None:  # the value is there, for another subject (core.verify.subjects)
-            c.facts.append(Fact("number", num.surface, "contradicted",
+            out.append(Fact("number", num.surface, "contradicted",
                                 f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
                                 evidence=nsrc.span(other.start, other.end)))
             continue
         if hit:
-            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
+            out.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
             continue
         # a rival in the compared sentence itself first, then in the sentences around it; of
         # several, the one whose words around it are the claim number's ("more than 50% of the
@@ -96,18 +97,18 @@ def check_numbers(c, a, aligned: float) -> None:
             # claim is compared with gives this one ("climbing 49 percent" of "up 49 percent")
             same = next((x for x in al.numbers(a.src.text) if a.wlo <= x.start < a.whi and fg.same_number(num, x)), None)
             if same is not None:
-                c.facts.append(Fact("number", num.surface, "found", evidence=a.src.span(same.start, same.end)))
+                out.append(Fact("number", num.surface, "found", evidence=a.src.span(same.start, same.end)))
                 continue
         hit = next(((x, s) for s in c.sources for x in al.numbers(s.text)
                     if x.start >= s.lead and fg.same_number(num, x)), None)
         said = fg.one_unit_span(num, nsrc.text[nwlo:nwhi])
         if said is not None:  # "twelve months" where the passage says "a year"
-            c.facts.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
+            out.append(Fact("number", num.surface, "found", evidence=nsrc.span(nwlo + said[0], nwlo + said[1])))
             continue
-        anchored = _in_figure_sentences(c, num) if rival is None and hit is None else None
+        anchored = _in_figure_sentences(c, num, out) if rival is None and hit is None else None
         if anchored is not None:  # said so in the sentence where the claim's other figures are
             src, lo, hi = anchored
-            c.facts.append(Fact("number", num.surface, "found", evidence=src.span(lo, hi)))
+            out.append(Fact("number", num.surface, "found", evidence=src.span(lo, hi)))
             continue
         said_here = next(((x, s) for s in c.sources for x in al.numbers(s.text) if x.start >= s.lead
                           and fg.same_number(num, x) and _aligned_at(c, x, s, aligned)), None) if rival is not None else None
@@ -116,26 +117,27 @@ def check_numbers(c, a, aligned: float) -> None:
             # (a report citing three quarters' calls: "LinkedIn revenue increased 17 percent" in
             # one, "10 percent" in the next): the cited text says it, the rival is another fact
             x, s = said_here
-            c.facts.append(Fact("number", num.surface, "found", evidence=s.span(x.start, x.end)))
+            out.append(Fact("number", num.surface, "found", evidence=s.span(x.start, x.end)))
             continue
         once = fg.one_unit_rival(num, nsrc.text[nwlo:nwhi]) if rival is None and hit is None and nstrong else None
         if once is not None:  # "two decades" where the passage says "in a decade"
-            c.facts.append(Fact("number", num.surface, "contradicted",
+            out.append(Fact("number", num.surface, "contradicted",
                                 f"the source says {nsrc.text[nwlo + once[0]:nwlo + once[1]]}",
                                 evidence=nsrc.span(nwlo + once[0], nwlo + once[1])))
             continue
         counted = _counted_elsewhere(c, num) if rival is None and hit is None else None
         if counted is not None:  # "one child" where the claim says "two children"
             src, lo, hi = counted
-            c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {src.text[lo:hi]}",
+            out.append(Fact("number", num.surface, "contradicted", f"the source says {src.text[lo:hi]}",
                                 evidence=src.span(lo, hi)))
         elif rival is not None:
-            c.facts.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
+            out.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
                                 evidence=nsrc.span(rival.start, rival.end)))
         elif hit:
-            c.facts.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
+            out.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
-            c.facts.append(Fact("number", num.surface, "not found"))
+            out.append(Fact("number", num.surface, "not found"))
+    return out
 
 
 _WORD = re.compile(r"[A-Za-z]+")
@@ -186,7 +188,7 @@ def _same_slot(c, num: fg.Number, cands: list[fg.Number], text: str) -> fg.Numbe
     return None
 
 
-def _in_figure_sentences(c, num: fg.Number) -> tuple[Source, int, int] | None:
+def _in_figure_sentences(c, num: fg.Number, found: list[Fact]) -> tuple[Source, int, int] | None:
     """A duration said as one of a unit ("a year ago", "year over year") in a sentence where
     another figure of the claim was found ("more than 8,500 Arc customers, more than double the
     number a year ago" for "8,500 ... twice as large as twelve months earlier"): (source, start,
@@ -194,7 +196,7 @@ def _in_figure_sentences(c, num: fg.Number) -> tuple[Source, int, int] | None:
     if fg.days(num) is None:
         return None
     by_id = {s.unit.get("id"): s for s in c.sources}
-    for f in c.facts:
+    for f in found:
         ev = f.evidence
         if f.kind != "number" or f.status != "found" or ev is None or ev.unit_start is None:
             continue

@@ -26,7 +26,9 @@ from core.text.citations import sentences_with_citations, strip_citations
 from core.store.references import Resolver
 from core.verify.names import Names
 from core.verify.absent import fabricated_names
-from core.verify.verdict import FLAGGED, RANK, VERDICTS, Fact, Verdict
+from core.verify.decide import names_absent, said_elsewhere, unverifiable
+from core.verify.judges import make_judge, policy_for
+from core.verify.verdict import FLAGGED, RANK, VERDICTS, Verdict
 
 _SECTION = re.compile(r"^##\s+(.+)$", re.M)
 
@@ -189,12 +191,10 @@ def judge_sentence(resolver: Resolver, sentence: str, cites, judge: Judge, names
                         f"was replaced)" + (f"; {v.reason}" if v.reason else ""))
             return v
         if titles:  # a saved answer whose sources went with a removed document
-            return Verdict("unsupported", reason=f"its sources were removed with {', '.join(titles)}")
+            return unverifiable(f"its sources were removed with {', '.join(titles)}")
         if rewritten:
-            return Verdict("unsupported", reason="the report it cites was rewritten when documents were "
-                                                 "removed or replaced; ask again")
-        return Verdict("unsupported", reason=missing_text(list(dict.fromkeys(gone))) if gone
-                       else "nothing it cites exists")
+            return unverifiable("the report it cites was rewritten when documents were removed or replaced; ask again")
+        return unverifiable(missing_text(list(dict.fromkeys(gone))) if gone else "nothing it cites exists")
     for u in newer:
         units.setdefault(u["id"], u)
     v = judge(sentence, list(units.values()), record_texts, names=names)
@@ -231,9 +231,7 @@ def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
     if all(h["id"] in cited for h in holders):
         return  # (the cited text holds it: the judge saw that)
     said = ", ".join(dict.fromkeys(str(h["human_readable_id"]) for h in holders if h["id"] not in cited))
-    v.verdict = "unsupported"
-    v.facts = [f for f in v.facts if f.status != "contradicted"]
-    v.reason = f"the cited text does not say it; Source{'s' * (',' in said)} {said} of the documents say{'s' * (',' not in said)} it word for word"
+    said_elsewhere(v, said)
 
 
 def new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
@@ -250,8 +248,8 @@ def new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
 def verify_reports(store, on_progress: Callable[[int, int, str], None] | None = None,
                    judge: Judge | None = None, judge_name: str = "offline") -> VerifyResult:
     """Verify every report's findings (see the module docstring)."""
-    if judge is None:
-        from core.verify.offline import judge
+    policy = policy_for(store)
+    judge = judge or make_judge("offline", policy=policy)
     reports = store.rows("community_reports", select="id, human_readable_id, community, title, "
                                                      "findings, full_content")
     result = VerifyResult(reports_checked=len(reports), judge=judge_name)
@@ -296,8 +294,7 @@ def verify_reports(store, on_progress: Callable[[int, int, str], None] | None = 
             # on their last sentence only): the finding is fabricated
             extra = fabricated_names(f"{findings_text[(hrid, number)]}", names)
             if extra:
-                v = Verdict("fabricated", facts=[Fact("name", x, "absent")
-                                                 for x in extra], reason="names what no document holds")
+                v = names_absent(extra, policy)
                 sentence = next((s for s, _, _ in sentences_with_citations(findings_text[(hrid, number)])
                                  if extra[0] in s), sentence)
                 for name in extra:
@@ -325,8 +322,8 @@ def report_trust(store, report: dict, resolver: Resolver | None = None, names: N
                  judge: Judge | None = None) -> tuple[ReportTrust, list[Verdict | None]]:
     """One report's trust line and each finding's worst verdict (None: no citation), for the
     communities page."""
-    if judge is None:
-        from core.verify.offline import judge
+    policy = policy_for(store)
+    judge = judge or make_judge("offline", policy=policy)
     resolver = resolver or Resolver(store)
     names = names or Names(store)
     t = ReportTrust(report.get("human_readable_id"), report.get("title") or "", report.get("community"),
@@ -355,8 +352,7 @@ def report_trust(store, report: dict, resolver: Resolver | None = None, names: N
             text = " ".join(s for s, _, _ in sents)
             extra = fabricated_names(text, names)
             if extra:
-                worst = Verdict("fabricated", facts=[Fact("name", x, "absent")
-                                                     for x in extra], reason="names what no document holds")
+                worst = names_absent(extra, policy)
                 for name in extra:
                     if name not in t.fabricated:
                         t.fabricated.append(name)

@@ -46,7 +46,10 @@ class Fact:
     status: str     # found | contradicted | not found | absent (nowhere in the workspace)
     note: str = ""  # e.g. "the source says fifteen"
     evidence: Span | None = None
-    rule: str = ""  # the check that found it (core.verify.offline.RULES)
+    rule: str = ""  # the rule that found it (core.verify.rules.REGISTRY)
+    # a finding that stands for any earlier one on the same name (the transcript's speaker
+    # label settles who said it better than the name check could)
+    replaces: bool = field(default=False, repr=False, compare=False)
 
     def describe(self) -> str:
         if self.status == "contradicted" and self.note:  # "number “15%”: the source says 10%"
@@ -85,6 +88,8 @@ class Verdict(Support):
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        for f in d["facts"]:
+            f.pop("replaces", None)
         fail = self.failing
         d["failing"] = fail.describe() if fail else ""
         d["fabricated"] = self.fabricated

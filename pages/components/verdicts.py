@@ -9,6 +9,7 @@ import html
 
 from core.text.citations import Citation, Ref, sentences_with_citations, uncited_spans
 from core.store.references import Resolver
+from core.verify.decide import unverifiable
 from core.verify.names import Names
 from core.verify.reports import judge_sentence, new_versions, trust_line
 from core.verify.verdict import FLAGGED, HELP, Verdict
@@ -82,7 +83,7 @@ def sentence_flags(resolver: Resolver, text: str, uncited: bool = False) -> list
         if v.verdict in FLAGGED:
             out.append((s, e, v))
     if uncited:
-        out += [(s, e, Verdict("unsupported", reason="it cites nothing")) for s, e in uncited_spans(text, sents)]
+        out += [(s, e, unverifiable("it cites nothing")) for s, e in uncited_spans(text, sents)]
         out.sort(key=lambda f: f[0])
     return out
 

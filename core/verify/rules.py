@@ -1,0 +1,189 @@
+"""The offline judge's rules, as units: each check is a `Rule` with an id, what it looks for and a
+`find` that returns the facts it finds (each tagged with the rule's id and the source span that
+confirms or contradicts it). `REGISTRY` runs them in order; a rule reads the findings before it
+(`prior`) and never changes them: a finding marked `replaces` stands for an earlier one on the
+same name. Which rules a workspace runs, which may alarm on their own and the thresholds are a
+`Policy` (rules.json, changed by the workspace's `verify` setting). The verdict is decided in one
+place, core.verify.decide."""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from core.verify import expectations, polarity, sentiment
+from core.verify import align as al
+from core.verify import facts as fx
+from core.verify.absent import absent_names
+from core.verify.actor_check import check_first_person, check_reversal, check_role, check_speaker
+from core.verify.claim import Alignment, Claim
+from core.verify.name_check import check_names
+from core.verify.number_check import check_numbers
+from core.verify.verdict import Fact
+
+_DEFAULTS = Path(__file__).parent / "rules.json"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The rules a workspace runs and how far it trusts them."""
+    thresholds: Mapping[str, float]
+    alarm_alone: Mapping[str, bool]
+    off: frozenset[str] = frozenset()
+
+    def t(self, name: str) -> float:
+        return self.thresholds[name]
+
+    def trusted(self, rule: str) -> bool:
+        """May a finding of this rule make the verdict contradicted or fabricated on its own?"""
+        return self.alarm_alone.get(rule, True)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1)
+    def default() -> "Policy":
+        data = json.loads(_DEFAULTS.read_text(encoding="utf-8"))
+        return Policy(dict(data["thresholds"]), dict(data["alarm_alone"]), frozenset(data.get("off", ())))
+
+    def changed(self, changes: Mapping[str, Any] | None) -> "Policy":
+        """This policy with a workspace's `verify` setting applied ({"off": [...],
+        "alarm_alone": {rule: bool}, "thresholds": {name: value}}); unknown names are an error."""
+        if not changes:
+            return self
+        unknown = set(changes) - {"off", "alarm_alone", "thresholds"}
+        ids = {r.id for r in REGISTRY} | {"polarity.antonym"}
+        bad = sorted(unknown | (set(changes.get("off", ())) - ids) | (set(changes.get("alarm_alone", {})) - ids)
+                     | (set(changes.get("thresholds", {})) - set(self.thresholds)))
+        if bad:
+            raise ValueError(f"unknown verify settings: {', '.join(bad)} (rules: {', '.join(sorted(ids))}; "
+                             f"thresholds: {', '.join(sorted(self.thresholds))})")
+        return Policy({**self.thresholds, **{k: float(v) for k, v in changes.get("thresholds", {}).items()}},
+                      {**self.alarm_alone, **{k: bool(v) for k, v in changes.get("alarm_alone", {}).items()}},
+                      self.off | frozenset(changes.get("off", ())))
+
+
+Finder = Callable[[Claim, "Alignment | None", tuple, Policy], list]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    what: str            # what it finds, in a reader's words
+    find: Finder         # (claim, alignment, prior findings, policy) -> new findings
+    aligned: bool = True  # needs the claim's alignment (False: runs on the claim and the workspace alone)
+
+
+def _absent(c: Claim, a, prior, p: Policy) -> list[Fact]:
+    cited = " ".join([s.text for s in c.sources] + c.record_texts).lower()
+    out = []
+    for surface in absent_names(c.claim, c.names, cited):
+        if all(fx.PERIOD.match(w) for w in surface.lower().split()):
+            continue  # "FY23 Q3" that no document writes: a date, checked against the titles (names)
+        mixed = c.names.blended(tuple(surface.lower().split()))
+        out.append(Fact("name", surface, "absent", f"they name {mixed[0]} and {mixed[1]}" if mixed else ""))
+    return out
+
+
+def _absent_texts(prior) -> set[str]:
+    return {f.text for f in prior if f.status == "absent"}
+
+
+def _flipped(c: Claim, a: Alignment) -> Fact | None:
+    """The negation or antonym reversal of the claim's item of the matched sentence and its
+    window (core.verify.polarity), computed once per alignment for the two rules that read it."""
+    if "flipped" not in a.memo:
+        part = al.segment(a.src, a.best, c.terms)
+        # a sentence the matched one holds word for word is read there alone: a "not" in the next
+        # sentence ("people who were not to be trifled with") is no polarity of a quote
+        pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
+        pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping)
+        if pol is not None:
+            pol.rule = "polarity.antonym" if pol.note.startswith("the source says \u201c") and \
+                pol.text != "affirmative" and not fx.negation_positions(pol.text) else "polarity.negation"
+        a.memo["flipped"] = (pol, part)
+    return a.memo["flipped"][0]
+
+
+def _polarity(kind: str) -> Finder:
+    def find(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+        if not a.strong:
+            return []
+        pol = _flipped(c, a)
+        return [pol] if pol is not None and pol.rule == kind else []
+    return find
+
+
+def _no_polarity_yet(prior) -> bool:
+    return not any(f.kind == "polarity" for f in prior)
+
+
+def _comparison(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    if not a.strong or not _no_polarity_yet(prior):
+        return []
+    pol = polarity.reversed_comparison(c.claim, a.src, a.window)
+    return [pol] if pol is not None else []
+
+
+def _piece_hit(kind: str, hit, c: Claim, a: Alignment) -> list[Fact]:
+    if hit is None:
+        return []
+    _, part = a.memo.get("flipped") or (None, al.segment(a.src, a.best, c.terms))
+    piece = a.src.text[part.start:part.end]
+    word, lo, hi = hit
+    return [Fact("polarity", word, "contradicted", f"the source says \u201c{piece[lo:hi]}\u201d",
+                 evidence=a.src.span(part.start, part.end), rule=kind)]
+
+
+def _expectation(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    if not a.strong or not _no_polarity_yet(prior):
+        return []
+    part = al.segment(a.src, a.best, c.terms)
+    return _piece_hit("polarity.expectation",
+                      expectations.reversed_result(c.claim, a.src.text[part.start:part.end]), c, a)
+
+
+def _feeling(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    if not a.strong or not _no_polarity_yet(prior) or fx.negation_positions(c.claim):
+        return []
+    part = al.segment(a.src, a.best, c.terms)
+    return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), c, a)
+
+
+REGISTRY: tuple[Rule, ...] = (
+    Rule("absent_names", "a name that no document of the workspace holds (fabricated)", _absent, aligned=False),
+    Rule("names", "each name of the sentence in the cited text, or another name in its place",
+         lambda c, a, prior, p: check_names(c, a, _absent_texts(prior), p.t("aligned"), p.t("background"))),
+    Rule("reversal", "two names of the sentence trading places in the matched sentence",
+         lambda c, a, prior, p: check_reversal(c, a, prior, p.t("aligned"))),
+    Rule("speaker", "a speaker the passage does not give",
+         lambda c, a, prior, p: check_speaker(c, a, prior, _absent_texts(prior))),
+    Rule("role", "a role the cited text gives someone else by apposition",
+         lambda c, a, prior, p: check_role(c, prior)),
+    Rule("first_person", "a first-person passage under another speaker's transcript label",
+         lambda c, a, prior, p: check_first_person(c, a, prior, _absent_texts(prior))),
+    Rule("numbers", "each figure, with its kind and unit, against the passage its clause is about",
+         lambda c, a, prior, p: check_numbers(c, a, p.t("aligned"))),
+    Rule("polarity.negation", "a negation one side has and the other lacks, for the same fact", _polarity("polarity.negation")),
+    Rule("polarity.antonym", "a word of the sentence met by its opposite in the passage", _polarity("polarity.antonym")),
+    Rule("polarity.comparison", "a comparison the passage makes the other way round", _comparison),
+    Rule("polarity.expectation", "a result against expectations, reversed", _expectation),
+    Rule("polarity.feeling", "a word of clear feeling met by one of the opposite feeling", _feeling),
+)
+
+
+def run(c: Claim, a: Alignment | None, policy: Policy, prior: list[Fact] | None = None) -> list[Fact]:
+    """The registry's rules in order (those needing an alignment only when a is given, those
+    already run when prior is given skipped): every finding, tagged with its rule."""
+    facts = list(prior or ())
+    for rule in REGISTRY:
+        if rule.id in policy.off or rule.aligned != (a is not None):
+            continue
+        for f in rule.find(c, a, tuple(facts), policy):
+            f.rule = f.rule or rule.id
+            if f.rule in policy.off:
+                continue
+            if f.replaces:
+                facts = [x for x in facts if x.text != f.text]
+            facts.append(f)
+    return facts
