@@ -76,7 +76,8 @@ def run_claims(claims: list[dict], cache: Path, verbose: bool, model=None) -> li
         v = offline_judge(sentence, [unit], names=names)
         row = {"id": c["id"], "corpus": c["corpus"], "kind": c["kind"], "label": c["label"],
                "offline": v.verdict, "reason": v.reason, "rule": v.rule, "sentence": sentence,
-               "score": v.score, "missing": v.missing, "matched": v.matched, "best": v.best_sentence}
+               "score": v.score, "missing": v.missing, "matched": v.matched, "best": v.best_sentence,
+               "closeness": v.failing.closeness if v.failing is not None else None}
         if model is not None:
             from core.verify.model import judge as model_judge
             m = model_judge(model, sentence, [unit], names=names, offline=v)

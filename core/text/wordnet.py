@@ -224,3 +224,12 @@ def phrase(word: str, then: str) -> frozenset[str] | None:
     if not any(wn.offsets(f"{b}_{then}", pos) for b, pos in wn.bases(word)):
         return None
     return related(word, links=False, then=then)
+
+
+@functools.lru_cache(maxsize=65536)
+def irregular_verb(word: str) -> str | None:
+    """The base form of an irregular verb form WordNet lists ("grew": grow, "rose": rise), else
+    None."""
+    wn = _wordnet()
+    forms = wn.exc["v"].get(word.lower()) if wn is not None else None
+    return forms[0] if forms else None

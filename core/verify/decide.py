@@ -36,8 +36,11 @@ class Case:
 
 def _held_all(c: Case, supported: float) -> bool:
     m = c.meaning
-    missing_key = any(f.status == "not found" and f.kind in ("name", "number") for f in c.facts)
+    missing_key = any(f.status == "not found" and (f.kind in ("name", "number") or f.rule in KEY_RULES) for f in c.facts)
     return m.clauses > 0 and m.held == m.clauses and m.score >= supported and not missing_key
+
+
+KEY_RULES = frozenset({"edited_copy"})  # a meaning fact of these rules not found keeps "supported" away
 
 
 # (row, when it holds, verdict): read top to bottom, the first that holds decides
@@ -71,8 +74,8 @@ def decide(v: Verdict, facts: list[Fact], meaning: Meaning, policy, quoted: bool
     if quoted:  # nothing in a sentence the cited text holds word for word contradicts it
         facts = [f for f in facts if f.status != "contradicted"]
     alarms = [f for f in facts if f.status in ("absent", "contradicted")]
-    case = Case(facts, meaning, [f for f in alarms if policy.trusted(f.rule)],
-                [f for f in alarms if not policy.trusted(f.rule)], quoted)
+    case = Case(facts, meaning, [f for f in alarms if policy.trusted(f.rule, f.closeness)],
+                [f for f in alarms if not policy.trusted(f.rule, f.closeness)], quoted)
     t = {"supported": policy.t("supported"), "record": policy.t("record")}
     row, verdict = next((name, verdict) for name, holds, verdict in PRECEDENCE if holds(case, t))
     v.verdict, v.facts = verdict, facts

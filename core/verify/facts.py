@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from core.text import wordnet
 from core.text.support import stem
 from core.textutil import STOPWORDS
 from core.verify import lexicon as lx
@@ -149,7 +150,8 @@ def _term(word: str) -> str | None:
         w = w.split("'", 1)[0]
     if (w in STOPWORDS and w not in _DATE_WORDS) or w in _STOP_EXTRA or w in lx.NEGATIONS or len(w) < 2 or w[0].isdigit():
         return None
-    st = stem(w)
+    # an irregular verb form is its verb ("grew" is "grow", "shrank" is "shrink")
+    st = stem(wordnet.irregular_verb(w) or w)
     # who a verb's action falls on ("employees", "trainees") is a person, not the verb: its stem
     # is no synonym of the verb's ("employees" are not "deployed")
     c = st + "ee" if w.endswith(("ee", "ees")) and len(w) > 5 and not st.endswith("e") else canon(st)

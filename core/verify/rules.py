@@ -30,15 +30,18 @@ _DEFAULTS = Path(__file__).parent / "rules.json"
 class Policy:
     """The rules a workspace runs and how far it trusts them."""
     thresholds: Mapping[str, float]
-    alarm_alone: Mapping[str, bool]
+    alarm_alone: Mapping[str, bool | float]
     off: frozenset[str] = frozenset()
 
     def t(self, name: str) -> float:
         return self.thresholds[name]
 
-    def trusted(self, rule: str) -> bool:
-        """May a finding of this rule make the verdict contradicted or fabricated on its own?"""
-        return self.alarm_alone.get(rule, True)
+    def trusted(self, rule: str, score: float = 1.0) -> bool:
+        """May a finding of this rule make the verdict contradicted or fabricated on its own? A
+        number: only where the window holds at least that share of the claim's terms (a close
+        copy of the passage, whose flipped word is the claim's own edit)."""
+        may = self.alarm_alone.get(rule, True)
+        return may if isinstance(may, bool) else score >= float(may)
 
     @staticmethod
     @functools.lru_cache(maxsize=1)
@@ -59,7 +62,8 @@ class Policy:
             raise ValueError(f"unknown verify settings: {', '.join(bad)} (rules: {', '.join(sorted(ids))}; "
                              f"thresholds: {', '.join(sorted(self.thresholds))})")
         return Policy({**self.thresholds, **{k: float(v) for k, v in changes.get("thresholds", {}).items()}},
-                      {**self.alarm_alone, **{k: bool(v) for k, v in changes.get("alarm_alone", {}).items()}},
+                      {**self.alarm_alone, **{k: v if isinstance(v, bool) else float(v)
+                                              for k, v in changes.get("alarm_alone", {}).items()}},
                       self.off | frozenset(changes.get("off", ())))
 
 
@@ -150,6 +154,21 @@ def _feeling(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), c, a)
 
 
+def _edited_copy(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    """A close copy of the passage (its window holds the "edited_copy" share of the claim's
+    terms or more) with words the passage does not hold: those words are the claim's edit, the
+    one thing to check. Not found, with the words."""
+    if a.score < p.t("edited_copy") or a.score >= 1.0:
+        return []
+    missing = c.terms - a.wterms
+    words = list(dict.fromkeys(c.claim[s:e] for t, s, e in fx.content_terms(c.claim)
+                               if c.mapping.get(c.claim[s:e].lower(), t) in missing))
+    if not words:
+        return []
+    return [Fact("meaning", ", ".join(words[:4]), "not found",
+                 "the sentence copies the passage closely but these words are not in it: check them")]
+
+
 REGISTRY: tuple[Rule, ...] = (
     Rule("absent_names", "a name that no document of the workspace holds (fabricated)", _absent, aligned=False),
     Rule("names", "each name of the sentence in the cited text, or another name in its place",
@@ -169,7 +188,17 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("polarity.comparison", "a comparison the passage makes the other way round", _comparison),
     Rule("polarity.expectation", "a result against expectations, reversed", _expectation),
     Rule("polarity.feeling", "a word of clear feeling met by one of the opposite feeling", _feeling),
+    Rule("edited_copy", "a close copy of the passage with words the passage does not hold", _edited_copy),
 )
+
+
+def _closeness(c: Claim, a: Alignment, f: Fact) -> float:
+    """The window's share of the claim's terms, the finding's own word counted as held (an
+    antonym is a word the window lacks by its nature)."""
+    if not c.terms:
+        return 0.0
+    own = {t for t, _, _ in fx.content_terms(f.text)} if f.kind == "polarity" else set()
+    return len(c.terms & (a.wterms | own)) / len(c.terms)
 
 
 def run(c: Claim, a: Alignment | None, policy: Policy, prior: list[Fact] | None = None) -> list[Fact]:
@@ -181,6 +210,8 @@ def run(c: Claim, a: Alignment | None, policy: Policy, prior: list[Fact] | None 
             continue
         for f in rule.find(c, a, tuple(facts), policy):
             f.rule = f.rule or rule.id
+            if a is not None:
+                f.closeness = _closeness(c, a, f)
             if f.rule in policy.off:
                 continue
             if f.replaces:

@@ -50,6 +50,9 @@ class Fact:
     # a finding that stands for any earlier one on the same name (the transcript's speaker
     # label settles who said it better than the name check could)
     replaces: bool = field(default=False, repr=False, compare=False)
+    # the share of the claim's terms the passage it was found in holds, the word it finds
+    # reversed counted as held: how close a copy of the passage the sentence is (rules.Policy)
+    closeness: float = field(default=1.0, repr=False, compare=False)
 
     def describe(self) -> str:
         if self.status == "contradicted" and self.note:  # "number “15%”: the source says 10%"
@@ -90,6 +93,7 @@ class Verdict(Support):
         d = asdict(self)
         for f in d["facts"]:
             f.pop("replaces", None)
+            f.pop("closeness", None)
         fail = self.failing
         d["failing"] = fail.describe() if fail else ""
         d["fabricated"] = self.fabricated
