@@ -22,7 +22,8 @@ def _table_ids(text: str) -> list[int]:
 def verify_answer(prompt: str) -> str:
     """The entailment judge's answer (prompts/verify_entailment.txt): the passage sentence sharing
     most words with the sentence, quoted exactly; supported when it holds half of them. A sentence
-    saying "misquote" gets a quote that is in no passage (a model that paraphrases its evidence)."""
+    saying "misquote" gets "partial" (what the offline judge says of it: a close copy with a word the
+    passage lacks) with a quote that is in no passage (a model that paraphrases its evidence)."""
     sentence = prompt.split("---Sentence---\n", 1)[1].split("\n\n---Passages---", 1)[0].strip()
     passages = prompt.split("---Passages---\n", 1)[1].split("\n\n---Goal---", 1)[0]
     words = set(re.findall(r"[a-z]{3,}", sentence.lower()))
@@ -33,7 +34,7 @@ def verify_answer(prompt: str) -> str:
         if n > hits:
             best, hits = piece, n
     if "misquote" in sentence.lower():
-        return json.dumps({"verdict": "supported", "quotes": ["A sentence no passage holds."], "failing_fact": ""})
+        return json.dumps({"verdict": "partial", "quotes": ["A sentence no passage holds."], "failing_fact": "misquote"})
     ok = words and hits / len(words) >= 0.5
     return json.dumps({"verdict": "supported" if ok else "unsupported", "quotes": [best] if best else [],
                        "failing_fact": "" if ok else sentence})

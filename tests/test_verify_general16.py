@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.verify.names import Names
 from core.verify.offline import judge
-from tests.verify_corpus import CORPORA, check_claim as _check, read_doc as _doc, unit_around
+from tests.verify_corpus import CORPORA, check_claim as _check, read_doc as _doc, unit_around, held
 
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 DULCE = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
@@ -54,7 +54,7 @@ def test_others_doing_it_too_is_no_swap():
           "Cratchits kissed him, and Peter and himself shook hands.")
     v = _check(doc, "Mrs. Cratchit and Peter Cratchit appear together: Mrs. Cratchit kissed him, his daughters "
                     "kissed him, the two young Cratchits kissed him, and Peter and himself shook hands.", ev)
-    assert v.verdict == "supported", (v.verdict, v.facts)
+    assert held(v), (v.verdict, v.facts)
     # the swap is still one where the passage does not say it of the sentence's name
     v = _check(doc, "Tiny Tim kissed him, and Peter and himself shook hands.", ev)
     assert v.verdict == "contradicted", (v.verdict, v.facts)
@@ -163,7 +163,7 @@ def test_a_fall_against_a_multiple_is_a_reversal():
     assert v.verdict == "contradicted" and v.reason == "polarity \u201cslumped\u201d: the source says \u201ctripled\u201d", v.reason
     v = _check(doc, "Windows Virtual Desktop usage surged this quarter as organizations put virtual desktops "
                     "and apps on Azure for secure remote work.", ev)
-    assert v.verdict == "supported", (v.verdict, v.facts)
+    assert held(v), (v.verdict, v.facts)
 
 
 def test_a_name_in_anothers_place_that_no_document_holds_is_fabricated():

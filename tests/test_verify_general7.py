@@ -13,7 +13,7 @@ test fails on the session-start judge:
 - a name only in a transcript's speaker label ("KEVIN SCOTT: Simone Giertz is ...") stands in no slot."""
 from __future__ import annotations
 
-from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, held
 
 NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
@@ -27,8 +27,9 @@ def test_a_collective_numeral_counts():
     v = _check(novella, "The four agents pressed deeper, silently acknowledging the evolution of their predicament.", ev)
     f = _fact(v, "number", "contradicted")
     assert v.verdict == "contradicted" and f.text == "four agents" and f.evidence.text == "trio"
-    assert _check(novella, "The three agents pressed deeper, silently acknowledging the evolution of their predicament.",
-                  ev).verdict == "supported"
+    right = _check(novella, "The three agents pressed deeper, silently acknowledging the evolution of their predicament.", ev)
+    assert right.verdict == "partial" and right.failing.rule == "edited_copy" and right.failing.text == "pressed"
+    assert next(f for f in right.facts if f.kind == "number").status == "found"
 
 
 def test_a_latin_capital_before_chinese_text_is_a_name():
@@ -83,13 +84,13 @@ def test_as_companies_opens_a_reason_clause():
     call = _doc(CALLS, "TranscriptFY23Q3.txt")
     ev = "Teams Rooms revenue more than doubled year-over-year."
     v = _check(call, "Teams Rooms revenue more than doubled year-over-year as companies rebuilt their offices for hybrid work.", ev)
-    assert v.verdict == "unsupported" and "offices" in _fact(v, "meaning", "not found").text
+    assert v.verdict == "unsupported" and "offices" in v.failing.text
     assert _check(call, "Teams Rooms revenue more than doubled year-over-year.", ev).verdict == "supported"
     # a short participle keeps its complement: no cut inside ", matching expectations as customers ..."
     q2 = _doc(CALLS, "TranscriptFY22Q2.txt")
     v = _check(q2, "Office commercial licensing fell 17%, matching expectations as customers kept moving to the cloud.",
                "Office commercial licensing decreased 17%, in line with expectations and consistent with the ongoing customer shift to the cloud.")
-    assert v.verdict == "supported", v.facts
+    assert held(v), v.facts
 
 
 def test_much_of_it_opens_a_clause_of_its_own():

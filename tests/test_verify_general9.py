@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from core.verify.names import Names
 from core.verify.offline import judge
-from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, unit_around
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, unit_around, flagged, held
 
 CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
@@ -93,7 +93,7 @@ def test_an_opposite_the_claim_itself_says_is_no_reversal():
     part = _doc(PODCASTS, "William_A_Adams-part2.txt")
     ev = "my dad was a typewriter repair man, so we had stuff in the house, but he passed away when I was seven."
     v = _check(part, "His dad, a typewriter repair man by living, died when he was seven.", ev)
-    assert v.verdict == "supported" and not _fact(v, "polarity", "contradicted"), v.facts
+    assert held(v) and not _fact(v, "polarity", "contradicted"), v.facts
 
 
 def test_a_word_mostly_written_in_lower_case_is_no_name():
@@ -102,7 +102,7 @@ def test_a_word_mostly_written_in_lower_case_is_no_name():
           "demand in advance of Windows Server 2012 end of support.")
     v = _check(call, "Sales of on-premises server software rose 2%, ahead of expectations, driven by demand in "
                      "advance of Windows Server 2012 end of support.", ev)
-    assert v.verdict == "supported", v.facts
+    assert held(v), v.facts
 
 
 @needs_wordnet
@@ -111,11 +111,11 @@ def test_a_word_of_opposite_feeling_in_the_same_slot_reverses():
     ev = "Jordan nodded, appreciating the leadership that Alex displayed in the face of the unknown"
     v = _check(novella, "Jordan resented the leadership that Alex showed in the face of the unknown.", ev)
     f = _fact(v, "polarity", "contradicted")
-    assert v.verdict == "contradicted" and f.text == "resented" and "appreciating" in f.note
+    assert flagged(v, "polarity.feeling") and f.text == "resented" and "appreciating" in f.note
     assert _check(novella, "Jordan valued the leadership that Alex showed in the face of the unknown.", ev).verdict == "supported"
     ev = "Alex Mercer watched, posture relaxed but eyes sharp."
     v = _check(novella, "Alex Mercer watched with a stiff, tense posture.", ev)
-    assert v.verdict == "contradicted" and "relaxed" in _fact(v, "polarity", "contradicted").note
+    assert flagged(v, "polarity.feeling") and "relaxed" in _fact(v, "polarity", "contradicted").note
     # feeling words in different slots are no reversal ("lower" is read by the antonym list)
     call = _doc(CALLS, "TranscriptFY24Q1.txt")
     ev = "Devices revenue decreased 22%, ahead of expectations due to stronger execution in the commercial segment."
@@ -146,7 +146,7 @@ def test_the_compared_sentence_gives_the_figure():
     ev = "Dynamics 365 revenue accelerated for the third consecutive quarter, up 49 percent year over year."
     v = _check(call, "Dynamics 365 sales sped up for a third straight period, climbing 49 percent against the "
                      "prior-year level.", ev)
-    assert v.verdict == "supported", v.facts
+    assert held(v), v.facts
     f = next(f for f in v.facts if f.text == "49 percent")
     assert f.status == "found" and f.evidence.text == "49 percent"
 

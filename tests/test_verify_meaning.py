@@ -10,7 +10,7 @@ import pytest
 from core.text import wordnet
 from core.verify.names import Names
 from core.verify.offline import judge
-from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around
+from tests.verify_corpus import CORPORA, assert_exact_highlights, needs_wordnet, read_doc as _doc, unit_around, flagged, held
 
 CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
 DULCE = CORPORA / "operation_dulce" / "dulce.txt"
@@ -50,10 +50,10 @@ def test_a_paraphrase_in_synonyms_is_supported_and_its_negation_still_caught():
     doc = _doc(CAROL)
     ev = "Scrooge's countenance fell almost as low as the Ghost's had done."
     v = _check(doc, "His face dropped nearly as far as the spectre's own had", ev)
-    assert v.verdict == "supported", v.reason  # before WordNet: unsupported
+    assert held(v), v.reason  # before WordNet: unsupported
     assert v.best_sentence == ev
     v = _check(doc, "His face never dropped nearly as far as the spectre's own had", ev)
-    assert v.verdict == "contradicted" and v.failing.kind == "polarity"  # before: unsupported
+    assert flagged(v, "polarity.negation") and v.failing.kind == "polarity"  # before: unsupported
 
 
 @needs_wordnet
@@ -61,7 +61,7 @@ def test_a_podcast_paraphrase_in_synonyms_is_supported():
     doc = _doc(PODCASTS, "Neil_deGrasse_Tyson_V2-part3.txt")
     ev = "So I got this handwritten note from some middle schoolers in a small town in Canada"
     v = _check(doc, "Pupils in a tiny community in Canada wrote to him by hand", ev)
-    assert v.verdict == "supported", v.reason  # before: unsupported
+    assert held(v), v.reason  # before: unsupported
     v = _check(doc, "Pupils in a tiny community in Ohio wrote to him by hand", ev)
     assert v.verdict == "fabricated" and v.failing.text == "Ohio"
 
@@ -73,7 +73,7 @@ def test_a_two_word_verb_aligns_and_its_polarity_is_compared():
     v = _check(doc, "The meeting broke up with no further remarks", ev)
     assert v.verdict == "supported", v.reason  # before: unsupported
     v = _check(doc, "The meeting broke up amid further heated remarks", ev)
-    assert v.verdict == "contradicted" and v.failing.kind == "polarity"  # before: unsupported
+    assert flagged(v, "polarity.negation") and v.failing.kind == "polarity"  # before: unsupported
 
 
 def test_a_role_the_text_gives_another_person_is_contradicted():

@@ -22,7 +22,7 @@ MSFT = CORPORA / "msft_earnings_calls" / "TranscriptFY24Q4.txt"
 pytestmark = pytest.mark.skipif(not MSFT.exists(), reason="../shared/corpora is not available")
 
 LOWER = "LinkedIn's sales went up by ten percent"
-SPURIOUS = "LinkedIn revenue increased 10% this quarter"
+SPURIOUS = "LinkedIn's revenue went up by 10 percent"
 WHOLE = {"LinkedIn revenue increased 10%, and LinkedIn's operating margin reached a record high",
          "LinkedIn revenue increased 10%, which shows that LinkedIn is the leading B2B advertising platform",
          "LinkedIn brought in a tenth more money than a year before"}

@@ -65,3 +65,21 @@ def check_claim(doc: str, claim: str, evidence: str, before: int = 1200, after: 
 def fact_of(v, kind: str, status: str):
     """The verdict's first fact of this kind and status, or None."""
     return next((f for f in v.facts if f.kind == kind and f.status == status), None)
+
+
+def held(v) -> bool:
+    """Supported, or partial only because a close copy of the passage has words the passage does
+    not hold (the edited_copy rule asks for a reading of those): what a paraphrase gets now."""
+    if v.verdict == "supported":
+        return True
+    return v.verdict == "partial" and not any(f.status in ("contradicted", "absent") for f in v.facts) and all(
+        f.rule == "edited_copy" for f in v.facts if f.status == "not found")
+
+
+def flagged(v, rule: str) -> bool:
+    """Contradicted by this rule, or, where the rule is not trusted alone for a sentence that is no
+    close copy of the passage (core/verify/rules.json), partial with that rule's finding as the
+    reason to read the source."""
+    if v.verdict == "contradicted":
+        return v.rule == rule
+    return v.verdict == "partial" and v.rule == rule and "not trusted alone" in v.reason

@@ -70,6 +70,8 @@ TITLES = _words("titles")
 # Capitalised words that start sentences or headings without being names (besides the stop
 # words of core.textutil).
 NOT_NAMES = _words("not_names")
+# Words of a time frame ("this quarter"): context a passage leaves to its surroundings.
+TIME_FRAME = _words("time_frame")
 
 # Written-out numbers.
 UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

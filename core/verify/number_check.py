@@ -36,7 +36,9 @@ def _number_passage(c, a, pieces: list, num: fg.Number, aligned: float) -> tuple
                 w = al.window(loc[0], loc[1], ct)
                 nwlo, nwhi = w[0].start, w[-1].end
                 wt = frozenset().union(*(x.terms for x in w))
-                nstrong = bool(pt) and len(pt & wt) / len(pt) >= aligned
+                # one shared word does not make the same fact ("Headcount rose 3%" is not
+                # "revenue increased 11%")
+                nstrong = bool(pt) and len(pt & wt) / len(pt) >= aligned and len(pt & wt) >= min(2, len(pt))
             break
         offset = max(offset, at + len(piece)) if at >= 0 else offset
     return nsrc, nwlo, nwhi, nstrong

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from core.text.support import stem
 from core.verify import expectations, polarity, sentiment
 from core.verify import align as al
 from core.verify import facts as fx
+from core.verify import lexicon as lx
 from core.verify.absent import absent_names
 from core.verify.actor_check import check_first_person, check_reversal, check_role, check_speaker
 from core.verify.claim import Alignment, Claim
@@ -154,15 +156,38 @@ def _feeling(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), c, a)
 
 
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "mis", "anti")
+
+
+def _same_root(word: str, window_words) -> bool:
+    """Does the window hold a word built on this one, or this one on it ("passed" in
+    "surpassed")? Not when what is added makes a negative ("able": "unable")."""
+    root = stem(word.lower())
+    if len(root) < 4:
+        return False
+    for x in window_words:
+        at = x.find(root)
+        if at > 0 and x[:at] in _NEGATIVE_PREFIXES:
+            continue
+        if at >= 0 or (len(stem(x)) >= 4 and stem(x) in root and not root.startswith(_NEGATIVE_PREFIXES)):
+            return True
+    return False
+
+
 def _edited_copy(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     """A close copy of the passage (its window holds the "edited_copy" share of the claim's
-    terms or more) with words the passage does not hold: those words are the claim's edit, the
-    one thing to check. Not found, with the words."""
+    terms or more) with plain words (no name, no figure) the passage does not hold: those words
+    are the claim's edit, the one thing to check (a name, even one opening the sentence, is the
+    name rule's). Not found, with the words."""
     if a.score < p.t("edited_copy") or a.score >= 1.0:
         return []
-    missing = c.terms - a.wterms
+    missing = c.plain - a.wterms  # names and figures are the name and number rules' to check
+    in_figure = [(n.start, n.end) for n in c.nums] + [(n.start, n.end) for n in c.found_names]
     words = list(dict.fromkeys(c.claim[s:e] for t, s, e in fx.content_terms(c.claim)
-                               if c.mapping.get(c.claim[s:e].lower(), t) in missing))
+                               if c.mapping.get(c.claim[s:e].lower(), t) in missing
+                               and not any(lo <= s < hi for lo, hi in in_figure)))
+    words = [w for w in words if not _same_root(w, a.wwords)
+             and not (w.lower() in lx.TIME_FRAME and fx.term(w) in c.have)]  # "this quarter" of a quarter's call
     if not words:
         return []
     return [Fact("meaning", ", ".join(words[:4]), "not found",
@@ -195,10 +220,11 @@ REGISTRY: tuple[Rule, ...] = (
 def _closeness(c: Claim, a: Alignment, f: Fact) -> float:
     """The window's share of the claim's terms, the finding's own word counted as held (an
     antonym is a word the window lacks by its nature)."""
-    if not c.terms:
+    terms = c.plain or c.terms
+    if not terms:
         return 0.0
     own = {t for t, _, _ in fx.content_terms(f.text)} if f.kind == "polarity" else set()
-    return len(c.terms & (a.wterms | own)) / len(c.terms)
+    return len(terms & (a.wterms | own)) / len(terms)
 
 
 def run(c: Claim, a: Alignment | None, policy: Policy, prior: list[Fact] | None = None) -> list[Fact]:

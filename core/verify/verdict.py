@@ -80,7 +80,10 @@ class Verdict(Support):
         for status in ("absent", "contradicted", "not found"):
             # among contradictions, a figure first: the reader checks it at a glance (a newcomer
             # saw "5,000" against "2,500" headed by a name's slot)
-            for f in sorted(self.facts, key=lambda f: _FIRST.get(f.kind, 1) if status == "contradicted" else 0):
+            # among things not found, a clause the text does not say before the words of a close
+            # copy: the clause is what the sentence adds
+            for f in sorted(self.facts, key=lambda f: _FIRST.get(f.kind, 1) if status == "contradicted"
+                            else f.rule == "edited_copy"):
                 if f.status == status:
                     return f
         return None
