@@ -196,6 +196,11 @@ def content_terms(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+_DETERMINERS = frozenset("the a an that this his her its their our your my wicked".split())
+_HEDGE_VERBS = frozenset("know knows knew remember remembers recall recalls say tell".split())
+_WH = frozenset("how what when where why who whether if which".split())
+
+
 def negation_positions(text: str) -> list[tuple[int, int]]:
     """Spans of the negation cues of text (not, no, never, without, -n't; Chinese 不 没 未 ...)."""
     out = []
@@ -219,6 +224,10 @@ def negation_positions(text: str) -> list[tuple[int, int]]:
             after = [x.low for x in toks[i + 1:i + 8]]
             if after and after[0] in lx.NOT_NEGATING.get(low, ()):
                 continue
+            if low == "cant" and i and toks[i - 1].low in _DETERMINERS:
+                continue  # "that wicked cant", "the cant of the day": the noun
+            if after[:1] and after[0] in _HEDGE_VERBS and after[1:2] and after[1] in _WH:
+                continue  # "I don't know how many years": a hedge on what follows, which it leaves said
             if low == "not" and i and toks[i - 1].low == "or" and (
                     i > 1 and toks[i - 2].low == "whether" or i + 1 == len(toks)
                     or text[t.end:toks[i + 1].start].strip()):

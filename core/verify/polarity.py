@@ -252,6 +252,14 @@ def _comparisons(text: str) -> list[tuple[frozenset[str], frozenset[str], int, i
     return out
 
 
+def same_comparison(claim: str, src, window: list) -> bool:
+    """Does the passage prefer what the sentence prefers ("curious rather than hostile" and "more
+    curious than hostile")? Then the sentence's "rather than" is no negation the passage lacks."""
+    mine = _comparisons(claim)
+    return any(ca & a and cb & b for s in window for a, b, _, _ in _comparisons(src.text[s.start:s.end])
+               for ca, cb, _, _ in mine)
+
+
 def reversed_comparison(claim: str, src, window: list) -> Fact | None:
     """The sentence prefers A to B where the passage prefers B to A ("hostile rather than
     curious" against "more curious than hostile"; "confrontation rather than connection" against

@@ -104,6 +104,8 @@ def _flipped(c: Claim, a: Alignment) -> Fact | None:
         # sentence ("people who were not to be trifled with") is no polarity of a quote
         pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
         pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping)
+        if pol is not None and " " in pol.text and polarity.same_comparison(c.claim, a.src, a.window):
+            pol = None  # "A rather than B" where the passage says "more A than B": the same preference
         if pol is not None:
             pol.rule = "polarity.antonym" if pol.note.startswith("the source says \u201c") and \
                 pol.text != "affirmative" and not fx.negation_positions(pol.text) else "polarity.negation"
