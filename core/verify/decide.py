@@ -40,7 +40,7 @@ def _held_all(c: Case, supported: float) -> bool:
     return m.clauses > 0 and m.held == m.clauses and m.score >= supported and not missing_key
 
 
-KEY_RULES = frozenset({"edited_copy"})  # a meaning fact of these rules not found keeps "supported" away
+KEY_RULES = frozenset({"edited_copy", "predicate"})  # a meaning fact of these rules not found keeps "supported" away
 
 
 # (row, when it holds, verdict): read top to bottom, the first that holds decides

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -196,6 +197,33 @@ def _edited_copy(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
                  "the sentence copies the passage closely but these words are not in it: check them")]
 
 
+_COPULA = re.compile(r"\s+(?:is|was|are|were|became|becomes|remains|remained|serves as|served as)\s+"
+                     r"(?:(?:the|a|an|one of the|its|their|his|her)\s+)?(?P<what>[^,;.()]+)", re.I)
+_COMPLEMENT_END = re.compile(r"\s+(?:of|at|for|in|on|with|who|which|that|and|but|from|to|by)\s", re.I)
+
+
+def _predicate(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    """What a sentence says a name is ("Alex Mercer is the commanding general of ..."): the words
+    of that role or kind, up to a preposition or a clause, must be in the passage the sentence is
+    compared with (or their synonyms); otherwise the cited text does not say it of the name."""
+    named = [n for n in c.found_names if not n.initial]
+    if not named:
+        return []
+    n = named[0]
+    m = _COPULA.match(c.claim, n.end)
+    if m is None:
+        return []
+    what = m.group("what")
+    cut = _COMPLEMENT_END.search(what)
+    what = (what[:cut.start()] if cut else what).strip()
+    pieces = [(c.mapping.get(what[s:e].lower(), t), what[s:e]) for t, s, e in fx.content_terms(what)]
+    lacking = [w for t, w in pieces if t not in a.wterms and not _same_root(w, a.wwords)]
+    if not pieces or not lacking:
+        return []
+    return [Fact("meaning", what, "not found", f"the cited text does not say {n.surface} is that "
+                 f"({', '.join(lacking)} not in the passage)")]
+
+
 REGISTRY: tuple[Rule, ...] = (
     Rule("absent_names", "a name that no document of the workspace holds (fabricated)", _absent, aligned=False),
     Rule("names", "each name of the sentence in the cited text, or another name in its place",
@@ -216,6 +244,7 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("polarity.expectation", "a result against expectations, reversed", _expectation),
     Rule("polarity.feeling", "a word of clear feeling met by one of the opposite feeling", _feeling),
     Rule("edited_copy", "a close copy of the passage with words the passage does not hold", _edited_copy),
+    Rule("predicate", "what the sentence says a name is, in the passage", _predicate),
 )
 
 
