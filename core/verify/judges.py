@@ -10,12 +10,15 @@ JUDGES = ("offline", "model")
 def policy_for(store):
     """The offline judge's rules as the store's workspace sets them (its `verify` setting over
     core/verify/rules.json); the defaults for a store without a workspace folder."""
-    from core.settings import load_settings
+    from core.settings import SettingsError, load_settings
     from core.verify.rules import Policy
     workspace = getattr(store, "workspace", None)
     if workspace is None:
         return Policy.default()
-    return Policy.default().changed(load_settings(workspace, env={}).verify)
+    try:
+        return Policy.default().changed(load_settings(workspace, env={}).verify)
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise SettingsError(f"the workspace's 'verify' setting: {exc}") from exc
 
 
 def make_judge(name: str, llm=None, policy=None):

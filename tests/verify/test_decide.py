@@ -70,9 +70,14 @@ def test_a_workspaces_setting_turns_a_rule_off_and_changes_trust(tmp_path):
 
 
 def test_an_unknown_rule_in_the_setting_is_refused_with_the_rules_named(tmp_path):
-    (tmp_path / "settings.json").write_text(json.dumps({"verify": {"off": ["negation"]}}))
+    store = Store(tmp_path / "ws")
+    (tmp_path / "ws" / "settings.json").write_text(json.dumps({"verify": {"off": ["negation"]}}))
     with pytest.raises(SettingsError, match="unknown verify settings: negation.*polarity.negation"):
-        load_settings(tmp_path)
+        policy_for(store)
+    (tmp_path / "ws" / "settings.json").write_text(json.dumps({"verify": {"of": ["names"]}}))
+    with pytest.raises(SettingsError, match="takes off, alarm_alone and thresholds, not of"):
+        load_settings(tmp_path / "ws")
+    store.close()
 
 
 def test_the_fixture_cases_run_without_the_corpora():
