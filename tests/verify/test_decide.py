@@ -15,8 +15,8 @@ from core.verify.verdict import Fact, Verdict
 from tests.verify.cases import judged, text_of
 
 
-def _v(facts, meaning=Meaning(), **kw):
-    return decide(Verdict("supported", score=1.0), facts, meaning, Policy.default(), **kw)
+def _v(facts, meaning=None, **kw):
+    return decide(Verdict("supported", score=1.0), facts, meaning or Meaning(), Policy.default(), **kw)
 
 
 def test_a_name_no_document_holds_outranks_a_quote_and_a_quote_outranks_a_contradiction():
