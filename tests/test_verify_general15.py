@@ -39,7 +39,7 @@ contradiction tests and the paraphrase test fail on the judge of b28bad6:
   still needs three common words there."""
 from __future__ import annotations
 
-from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, flagged, held
+from tests.verify_corpus import CORPORA, check_claim as _check, fact_of as _fact, needs_wordnet, read_doc as _doc, flagged
 
 DULCE = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
