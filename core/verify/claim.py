@@ -107,7 +107,7 @@ def locate(c: Claim) -> tuple[Source, int] | None:
     words of the text (WordNet is sense-blind): the sentence that holds most of the claim's words
     in any of their relatives is the one compared, and each word is read as the relative that
     sentence holds (which re-terms the claim)."""
-    located = al.best(c.sources, c.terms, c.said, c.nums) if c.terms else None
+    located = al.best(c.sources, c.terms, c.said, tuple(c.nums)) if c.terms else None
     if located is not None and c.mapping:
         alts = paraphrase.choices(c.claim, c.have, frozenset(c.name_words))
         other = al.best_alternatives(c.sources, alts, frozenset(c.name_words))

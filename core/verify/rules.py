@@ -70,7 +70,7 @@ class Policy:
                       self.off | frozenset(changes.get("off", ())))
 
 
-Finder = Callable[[Claim, "Alignment | None", tuple, Policy], list]
+Finder = Callable[[Any, Any, tuple, Any], list]  # (claim, alignment or None, prior findings, policy) -> findings
 
 
 @dataclass(frozen=True)
