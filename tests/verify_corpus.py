@@ -83,3 +83,11 @@ def flagged(v, rule: str) -> bool:
     if v.verdict == "contradicted":
         return v.rule == rule
     return v.verdict == "partial" and v.rule == rule and "not trusted alone" in v.reason
+
+CAROL = CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt"
+NOVELLA = CORPORA / "operation_dulce" / "operation_dulce_v2_1_1.md"
+DULCE_TXT = CORPORA / "operation_dulce" / "dulce.txt"
+CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
+PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
+ZH = CORPORA / "graphrag_articles_zh"
+ZH2, ZH3, ZH4 = ZH / "article_2.txt", ZH / "article_3.txt", ZH / "article_4.txt"
