@@ -1,6 +1,6 @@
-"""The offline judge on real corpus sentences: meaning: clauses, reasons and inferences, paraphrases through synonyms. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: meaning: clauses, reasons and inferences, paraphrases
+through synonyms. The tests skip where ../shared/corpora is absent; tests/verify/test_rule_*.py hold
+each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
 from conftest import build_workspace
@@ -10,9 +10,12 @@ from core.text.citations import sentence_spans, sentences_with_citations
 from core.verify.names import Names
 from core.verify.offline import judge
 from core.verify.text import check_text
-from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, NOVELLA, PODCASTS, ZH2, ZH3, ZH4, check_claim as _check,
-                                 fact_of as _fact, flagged, held, needs_wordnet, unit_around, assert_exact_highlights, read_doc as _doc)
-
+from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, NOVELLA, PODCASTS, ZH2, ZH3, ZH4,
+                                 check_claim as _check, fact_of as
+                                 _fact, flagged, held,
+                                 needs_wordnet, unit_around,
+                                 assert_exact_highlights, read_doc
+                                 as _doc)
 
 
 def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):

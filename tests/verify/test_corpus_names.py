@@ -1,6 +1,6 @@
-"""The offline judge on real corpus sentences: names: found in the cited text, in another's slot, made up, or what the documents are about. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: names: found in the cited text, in another's slot, made
+up, or what the documents are about. The tests skip where ../shared/corpora is absent;
+tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
 from core.store.db import Store
@@ -9,9 +9,11 @@ from core.verify.offline import judge
 from core.verify.rules import Policy
 import pytest
 import zipfile
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, PODCASTS, ZH2, ZH3, check_claim as _check,
-                                 fact_of as _fact, held, needs_wordnet, read_doc as _doc, read_doc, unit_around, assert_exact_highlights, read_doc as _doc)
-from tests.verify_corpus import read_doc
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, PODCASTS, ZH2, ZH3, check_claim
+                                 as _check, fact_of as _fact, held,
+                                 needs_wordnet, read_doc as _doc,
+                                 read_doc, unit_around,
+                                 assert_exact_highlights)
 
 INTRO = ("On the call with me are Satya Nadella, chairman and chief executive officer, Amy Hood, "
          "chief financial officer, Alice Jolla, chief accounting officer")

@@ -1,6 +1,6 @@
-"""The offline judge on real corpus sentences: figures with their kind and unit: counts, shares, durations, money, multipliers, periods. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: figures with their kind and unit: counts, shares,
+durations, money, multipliers, periods. The tests skip where ../shared/corpora is absent;
+tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
 from core.store.db import Store
@@ -9,9 +9,10 @@ from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
 from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, check_claim as _check,
-                                 fact_of as _fact, held, needs_wordnet, read_doc as _doc, read_doc, unit_around, assert_exact_highlights, read_doc as _doc)
-from tests.verify_corpus import read_doc
-
+                                 fact_of as _fact, held,
+                                 needs_wordnet, read_doc as _doc,
+                                 read_doc, unit_around,
+                                 assert_exact_highlights)
 
 
 def _say(store, sentence: str, holding: str):

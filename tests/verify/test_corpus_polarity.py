@@ -1,6 +1,7 @@
-"""The offline judge on real corpus sentences: negations, antonyms, comparisons, results against expectations and feelings, and the words that only look like them. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: negations, antonyms, comparisons, results against
+expectations and feelings, and the words that only look like them. The tests skip where
+../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that are
+always here."""
 from __future__ import annotations
 
 from core.store.db import Store
@@ -8,9 +9,12 @@ from core.verify import facts as fx
 from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, ZH, ZH2, ZH4, check_claim as _check,
-                                 fact_of as _fact, flagged, held, needs_wordnet, read_doc as _doc, read_doc, unit_around, assert_exact_highlights, read_doc as _doc)
-from tests.verify_corpus import read_doc
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, ZH, ZH2, ZH4, check_claim
+                                 as _check, fact_of as _fact,
+                                 flagged, held, needs_wordnet,
+                                 read_doc as _doc, read_doc,
+                                 unit_around,
+                                 assert_exact_highlights)
 
 EVIDENCE = ("They were not a handsome family;\nthey were not well dressed; their shoes were far from being "
             "waterproof;\ntheir clothes were scanty;")

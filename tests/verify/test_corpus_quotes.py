@@ -1,6 +1,7 @@
-"""The offline judge on real corpus sentences: sentences the cited text holds word for word (elided quotes too), and highlights that are exactly a sentence of the source. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: sentences the cited text holds word for word (elided
+quotes too), and highlights that are exactly a sentence of the source. The tests skip where
+../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that are
+always here."""
 from __future__ import annotations
 
 from core.store.db import Store
@@ -8,9 +9,8 @@ from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
 from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, ZH3, check_claim as _check,
-                                 read_doc as _doc, read_doc, unit_around, read_doc as _doc)
-from tests.verify_corpus import read_doc
-
+                                 read_doc as _doc, read_doc,
+                                 unit_around)
 
 
 def _say(store, sentence: str, holding: str):

@@ -1,14 +1,13 @@
-"""The offline judge on real corpus sentences: who says it: transcript labels, verbs of saying, quotations and the voice a pronoun stands for. The tests skip where
-../shared/corpora is absent; tests/verify/test_rule_*.py hold each rule's cases on excerpts that
-are always here."""
+"""The offline judge on real corpus sentences: who says it: transcript labels, verbs of saying,
+quotations and the voice a pronoun stands for. The tests skip where ../shared/corpora is absent;
+tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
 from core.store.db import Store
 import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, NOVELLA, PODCASTS, check_claim as _check,
-                                 fact_of as _fact, read_doc as _doc, read_doc, read_doc as _doc)
-from tests.verify_corpus import read_doc
-
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, NOVELLA, PODCASTS, check_claim as
+                                 _check, fact_of as _fact, read_doc
+                                 as _doc, read_doc)
 
 
 @pytest.fixture(scope="module")
