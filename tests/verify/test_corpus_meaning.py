@@ -11,11 +11,9 @@ from core.verify.names import Names
 from core.verify.offline import judge
 from core.verify.text import check_text
 from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, NOVELLA, PODCASTS, ZH2, ZH3, ZH4,
-                                 check_claim as _check, fact_of as
-                                 _fact, flagged, held,
-                                 needs_wordnet, unit_around,
-                                 assert_exact_highlights, read_doc
-                                 as _doc)
+                                 check_claim as _check, fact_of as _fact, flagged, held,
+                                 needs_wordnet, unit_around, assert_exact_highlights,
+                                 read_doc as _doc)
 
 
 def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):

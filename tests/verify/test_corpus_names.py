@@ -9,11 +9,9 @@ from core.verify.offline import judge
 from core.verify.rules import Policy
 import pytest
 import zipfile
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, PODCASTS, ZH2, ZH3, check_claim
-                                 as _check, fact_of as _fact, held,
-                                 needs_wordnet, read_doc as _doc,
-                                 read_doc, unit_around,
-                                 assert_exact_highlights)
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, PODCASTS, ZH2, ZH3,
+                                 check_claim as _check, fact_of as _fact, held, needs_wordnet,
+                                 read_doc as _doc, read_doc, unit_around, assert_exact_highlights)
 
 INTRO = ("On the call with me are Satya Nadella, chairman and chief executive officer, Amy Hood, "
          "chief financial officer, Alice Jolla, chief accounting officer")

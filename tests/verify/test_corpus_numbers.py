@@ -9,10 +9,8 @@ from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
 from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, check_claim as _check,
-                                 fact_of as _fact, held,
-                                 needs_wordnet, read_doc as _doc,
-                                 read_doc, unit_around,
-                                 assert_exact_highlights)
+                                 fact_of as _fact, held, needs_wordnet, read_doc as _doc, read_doc,
+                                 unit_around, assert_exact_highlights)
 
 
 def _say(store, sentence: str, holding: str):

@@ -9,11 +9,9 @@ from core.verify import facts as fx
 from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, ZH, ZH2, ZH4, check_claim
-                                 as _check, fact_of as _fact,
-                                 flagged, held, needs_wordnet,
-                                 read_doc as _doc, read_doc,
-                                 unit_around,
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, ZH, ZH2, ZH4,
+                                 check_claim as _check, fact_of as _fact, flagged, held,
+                                 needs_wordnet, read_doc as _doc, read_doc, unit_around,
                                  assert_exact_highlights)
 
 EVIDENCE = ("They were not a handsome family;\nthey were not well dressed; their shoes were far from being "

@@ -9,8 +9,7 @@ from core.verify.names import Names
 from core.verify.offline import judge
 import pytest
 from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, ZH3, check_claim as _check,
-                                 read_doc as _doc, read_doc,
-                                 unit_around)
+                                 read_doc as _doc, read_doc, unit_around)
 
 
 def _say(store, sentence: str, holding: str):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from core.store.db import Store
 import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, NOVELLA, PODCASTS, check_claim as
-                                 _check, fact_of as _fact, read_doc
-                                 as _doc, read_doc)
+from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, NOVELLA, PODCASTS,
+                                 check_claim as _check, fact_of as _fact, read_doc as _doc,
+                                 read_doc)
 
 
 @pytest.fixture(scope="module")
