@@ -119,10 +119,20 @@ def theme_items(answer: str) -> list[dict]:
     return items
 
 
-def index_corpus(store: Store, docs: list[str], tmp: Path) -> float:
+def index_corpus(store: Store, docs: list[str], tmp: Path, lines: tuple[int, int] | None = None) -> float:
+    """Ingest and index the docs offline (lines: only those lines, 1-based and inclusive, of a
+    one-document sample); the seconds it took."""
     src = tmp / "docs"
     src.mkdir()
     paths = doc_paths(docs, src)
+    if lines is not None:  # a copy holding those lines (the corpora are read, never written)
+        cut = []
+        for path in paths:
+            text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            dest = src / f"lines-{path.name}"
+            dest.write_text("".join(text[lines[0] - 1:lines[1]]), encoding="utf-8")
+            cut.append(dest)
+        paths = cut
     t0 = time.perf_counter()
     report = ingest_paths(store, paths, max_bytes=50_000_000)
     if report.rejected or not report.added:
@@ -214,7 +224,8 @@ def run_samples(folder: Path) -> list[dict]:
         docs = sample.get("docs") or [sample["doc"]]
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "ws")
-            secs = index_corpus(store, docs, Path(tmp))
+            span = (sample.get("span") or {}).get("lines")
+            secs = index_corpus(store, docs, Path(tmp), tuple(span) if span else None)
             scores = category_scores(store, sample)
         corpus = sample.get("corpus") or path.stem.split("entity_sample_", 1)[1]
         out.append({"corpus": corpus, "genre": GENRE.get(corpus, "other"), "index_seconds": round(secs, 2), **scores})

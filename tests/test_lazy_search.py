@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from core.verify.verdict import VERDICTS
 from core.errors import UserError
 from core.llm.client import LLM
 from core.query.lazy.params import LazyParams
@@ -154,7 +155,7 @@ def test_every_reference_resolves_to_a_unit_and_carries_a_verdict(tmp_path):
     assert r.citations and not r.no_data
     for c in r.citations:
         assert c["kind"] == "Sources" and c["resolved"] and not c["dangling"]
-        assert c["text_unit_ids"] and c["support"]["verdict"] in ("supported", "weak", "unsupported")
+        assert c["text_unit_ids"] and c["support"]["verdict"] in VERDICTS
     claims = LazyTrace.from_dict(r.lazy).claims
     read = {u for call in r.lazy["map_calls"] for u in call["units"]}
     assert claims and all(set(c.sources) <= read for c in claims)
