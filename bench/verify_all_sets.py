@@ -15,7 +15,7 @@ from pathlib import Path
 
 from _common import ROOT, write_result
 from claim_workspaces import load_claims
-from verify_claims import figures, run_claims
+from verify_claims import figures, rule_figures, run_claims, show_rules
 
 
 def _blind(stem: str) -> bool:
@@ -46,35 +46,8 @@ def main() -> None:
     rules = {name: rule_figures(part) for name, part in (
         ("written blind (fresh10 on)", [r for r in rows if _blind(r["set"])]), ("all", rows))}
     for name, table in rules.items():
-        print(f"per rule, {name}: verdicts decided, alarms (contradicted/fabricated) and how many were right")
-        for rule, f in sorted(table.items(), key=lambda kv: -kv[1]["decided"]):
-            prec = "-" if f["alarms"] == 0 else f"{f['alarm_precision']:.2f}"
-            print(f"  {rule:20s} decided {f['decided']:5d}  alarms {f['alarms']:4d}  right {f['alarms_right']:4d}  "
-                  f"precision {prec:>5s}  supported {f['supported']:4d} of which false {f['false_supported']:3d}")
+        show_rules(name, table)
     print(f"-> {write_result('verify_all_sets', {'figures': out, 'rules': rules, 'rows': rows})}")
-
-
-ALARMS = ("contradicted", "fabricated")
-
-
-def rule_figures(rows: list[dict]) -> dict:
-    """Per rule (the one that decided each verdict): how many verdicts it decided, its alarms
-    (contradicted or fabricated) and how many of them the label confirms (the same verdict), and
-    the supported verdicts it gave to claims labelled otherwise."""
-    out: dict[str, dict] = {}
-    for r in rows:
-        f = out.setdefault(r.get("rule") or "?", {"decided": 0, "alarms": 0, "alarms_right": 0,
-                                                  "supported": 0, "false_supported": 0})
-        f["decided"] += 1
-        if r["offline"] in ALARMS:
-            f["alarms"] += 1
-            f["alarms_right"] += r["label"] == r["offline"]
-        if r["offline"] == "supported":
-            f["supported"] += 1
-            f["false_supported"] += r["label"] != "supported"
-    for f in out.values():
-        f["alarm_precision"] = round(f["alarms_right"] / f["alarms"], 3) if f["alarms"] else None
-    return out
 
 
 if __name__ == "__main__":

@@ -82,11 +82,48 @@ def run_claims(claims: list[dict], cache: Path, verbose: bool, model=None) -> li
             from core.verify.model import judge as model_judge
             m = model_judge(model, sentence, [unit], names=names, offline=v)
             row["model"], row["model_reason"], row["model_judge"] = m.verdict, m.reason, m.judge
+            row["model_rule"] = m.rule if m.judge == "model" else ""
         out.append(row)
         if verbose and row["offline"] != c["label"]:
             print(f"  x {c['id']} {c['kind']}: {c['label']} -> {v.verdict}: {v.reason} | {c['claim'][:110]}")
     print(f"judged {len(out)} claims in {time.perf_counter() - t0:.2f} s")
     return out
+
+
+ALARMS = ("contradicted", "fabricated")
+
+
+def rule_figures(rows: list[dict]) -> dict:
+    """Per rule (the one that decided each verdict): how many verdicts it decided, its alarms
+    (contradicted or fabricated) and how many of them the label confirms (the same verdict), and
+    the supported verdicts it gave to claims labelled otherwise."""
+    out: dict[str, dict] = {}
+    for r in rows:
+        f = out.setdefault(r.get("rule") or "?", {"decided": 0, "alarms": 0, "alarms_right": 0, "alarms_false_claim": 0,
+                                                  "supported": 0, "false_supported": 0})
+        f["decided"] += 1
+        if r["offline"] in ALARMS:
+            f["alarms"] += 1
+            f["alarms_right"] += r["label"] == r["offline"]
+            # a false name is fabricated by its label when its document lacks it, contradicted
+            # by the judge when another document of the workspace holds it: an alarm either way
+            f["alarms_false_claim"] += r["label"] in ALARMS
+        if r["offline"] == "supported":
+            f["supported"] += 1
+            f["false_supported"] += r["label"] != "supported"
+    for f in out.values():
+        f["alarm_precision"] = round(f["alarms_right"] / f["alarms"], 3) if f["alarms"] else None
+    return out
+
+
+def show_rules(name: str, table: dict) -> None:
+    print(f"per rule, {name}: verdicts decided, alarms (contradicted/fabricated), how many the label confirms "
+          f"(the same verdict; in brackets: any alarm label)")
+    for rule, f in sorted(table.items(), key=lambda kv: -kv[1]["decided"]):
+        prec = "-" if f["alarms"] == 0 else f"{f['alarm_precision']:.2f}"
+        print(f"  {rule:20s} decided {f['decided']:5d}  alarms {f['alarms']:4d}  right {f['alarms_right']:4d} "
+              f"({f['alarms_false_claim']:4d})  precision {prec:>5s}  supported {f['supported']:4d} of which false "
+              f"{f['false_supported']:3d}")
 
 
 def carol() -> dict:
@@ -169,6 +206,11 @@ def main() -> int:
             f = figures([r for r in rows if sel(r)], judge_name)
             show(part, f)
             result[f"{judge_name}_{part.replace(' ', '_')}"] = f
+    result["rules"] = rule_figures(rows)
+    show_rules("all", result["rules"])
+    if model is not None:
+        ruled = collections.Counter((r.get("model_rule") or "offline verdict stands") for r in rows)
+        print("model judge: " + "; ".join(f"{k}: {v}" for k, v in ruled.most_common()))
     if args.carol:
         result["carol"] = carol()
     result["rows"] = rows
