@@ -7,6 +7,7 @@ same name. Which rules a workspace runs, which may alarm on their own and the th
 place, core.verify.decide."""
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import re
@@ -104,7 +105,7 @@ def _flipped(c: Claim, a: Alignment) -> Fact | None:
         # a sentence the matched one holds word for word is read there alone: a "not" in the next
         # sentence ("people who were not to be trifled with") is no polarity of a quote
         pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
-        pol = polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping)
+        pol = _negation_pair(c, a) or polarity.flipped(c.claim, a.src, pwin, part, c.terms, c.mapping)
         if pol is not None and " " in pol.text and polarity.same_comparison(c.claim, a.src, a.window):
             pol = None  # "A rather than B" where the passage says "more A than B": the same preference
         if pol is not None:
@@ -112,6 +113,51 @@ def _flipped(c: Claim, a: Alignment) -> Fact | None:
                 pol.text != "affirmative" and not fx.negation_positions(pol.text) else "polarity.negation"
         a.memo["flipped"] = (pol, part)
     return a.memo["flipped"][0]
+
+
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+
+
+def _negation_pair(c: Claim, a: Alignment) -> Fact | None:
+    """The sentence word for word in the matched sentence but for a negation one of them has
+    ("had been done" against "had not been done", "didn't" against "did"), at most one word in ten
+    left out or changed: the reverse, whatever word the negation governs (a stop word like "done"
+    is no content term for the other rules)."""
+    piece = a.src.text[a.best.start:a.best.end]
+
+    def words(text: str) -> list[tuple[str, int, int, bool]]:
+        neg = fx.negation_positions(text)
+        out = []
+        for m in _WORD.finditer(text):
+            low = m.group(0).lower().replace("\u2019", "'")
+            is_neg = any(s <= m.start() < e for s, e in neg)
+            if is_neg and low.endswith("n't") and low not in ("can't", "won't", "shan't"):
+                low = low[:-3]  # "didn't" is "did" negated
+                is_neg = False
+                out.append((low, m.start(), m.end(), False))
+                out.append(("not", m.start(), m.end(), True))
+                continue
+            out.append((low, m.start(), m.end(), is_neg))
+        return out
+    cw, sw = words(c.claim), words(piece)
+    cplain = [w for w, _, _, n in cw if not n]
+    splain = [(w, s, e) for w, s, e, n in sw if not n]
+    if len(cplain) < 4 or len(cplain) > len(splain):
+        return None
+    # the claim's words in order in the sentence, at most one word in ten left out or changed
+    blocks = [b for b in difflib.SequenceMatcher(None, cplain, [w for w, _, _ in splain], autojunk=False)
+              .get_matching_blocks() if b.size]
+    if not blocks or sum(b.size for b in blocks) < 0.9 * len(cplain):
+        return None
+    lo, hi = splain[blocks[0].b][1], splain[blocks[-1].b + blocks[-1].size - 1][2]
+    src_neg = [(s, e) for w, s, e, n in sw if n and lo <= s <= hi]
+    claim_neg = [w for w, _, _, n in cw if n]
+    if (len(src_neg) + len(claim_neg)) % 2 == 0:
+        return None
+    at = src_neg[0] if src_neg else None
+    note = f"the source says \u201c{piece[at[0]:at[1]]}\u201d" if at else "the source says it without the negation"
+    return Fact("polarity", claim_neg[0] if claim_neg else "affirmative", "contradicted", note,
+                evidence=a.src.span(a.best.start, a.best.end), rule="polarity.negation")
 
 
 def _polarity(kind: str) -> Finder:

@@ -9,6 +9,11 @@ from tests.verify.cases import check
 
 RULE = "polarity.negation"
 CASES = [
+    # the sentence word for word but for the source's "not" before a stop word ("had not been done")
+    ('Maria Okafor confirmed that the annual inspection due in October 2023 had been done.', 'council', 'contradicted', 'contradicted', 'not'),
+    ('Okafor confirmed the annual inspection due in October 2023 had been done.', 'council', 'contradicted', 'contradicted', 'not'),
+    ('Okafor said the Aldermere Port Authority had received a report from Calloway Chemicals.', 'council', 'contradicted', 'contradicted', 'no'),
+    ('The Aldermere Port Authority had not received such a report from Calloway Chemicals.', 'council', None, 'supported', ''),
     ('Operating income did not increase in Q3.', 'call', 'contradicted', 'contradicted', 'the source says it without the negation'),
     ('The drone lingered, its scan seeming hostile rather than curious.', 'dulce', 'contradicted', 'contradicted', 'rather than'),
     # "with no further comments" against "amid further heated comments": found, but the sentence is
