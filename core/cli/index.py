@@ -248,6 +248,11 @@ def cmd_app(args) -> int:
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     env = dict(os.environ, SENSEMAKER_HOME=str(root))  # the app runs in the repo: same root
+    from core.cli.auth_config import secrets_files
+    files = secrets_files(env, root, app.parent, args.port)
+    if files:  # SENSEMAKER_OIDC_*: sign-in required (pages/components/auth.py)
+        for f in files:
+            cmd += ["--secrets.files", f]
     if args.no_sample:
         env["SENSEMAKER_NO_SAMPLE"] = "1"  # the app itself skips the sample too
     return _serve(cmd, cwd=app.parent, env=env)

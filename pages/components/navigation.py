@@ -15,7 +15,7 @@ import threading
 
 import streamlit as st
 
-from pages.components import links, sidebar
+from pages.components import auth, links, sidebar
 from pages.components import state as ui
 
 PAGES = (
@@ -51,6 +51,8 @@ def run() -> None:
     st.set_page_config(page_title="Sensemaker", page_icon=ui.page_icon(), layout="wide",
                        initial_sidebar_state="expanded")
     ui.load_css()
+    if not auth.gate():  # a login is configured and nobody has signed in: nothing else is drawn
+        return
     with ui.guard():
         sidebar.sidebar()
     links.keep_workspace(ui.workspace_name())  # the top navigation drops it from the address

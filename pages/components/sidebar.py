@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.settings import save_settings
-from pages.components import links
+from pages.components import auth, links
 from pages.components import state as ui
 from pages.components import workspace_admin as ws_admin
 from pages.components.import_panel import import_popover
@@ -18,6 +18,7 @@ def sidebar() -> None:
 
     with st.sidebar:
         st.markdown("### :material/hub: Sensemaker")
+        auth.sidebar_line()
         base = ui.root()
         if not st.session_state.get("_sample_checked") and os.environ.get("SENSEMAKER_NO_SAMPLE") != "1":
             with st.spinner("Preparing the sample workspace (first start)..."):

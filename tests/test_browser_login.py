@@ -1,0 +1,99 @@
+"""Team mode, first part (issue 36): with SENSEMAKER_OIDC_* set, `sensemaker app` requires signing
+in with OpenID Connect (Streamlit's st.login), here against a real local provider
+(oidc-provider-mock): before signing in the app shows nothing of any workspace, after it the
+workspaces and who is signed in, and signing out closes them again."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import build_workspace
+from tests.app_server import free_port
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+from oidc_provider_mock import User, run_server_in_thread  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+SENTINEL = "harbour-inquiry"
+
+
+@pytest.fixture(scope="module")
+def provider():
+    alice = User(sub="alice", claims={"email": "alice@example.org", "name": "Alice Analyst"})
+    with run_server_in_thread(port=0, user_claims=[alice]) as server:
+        yield f"http://localhost:{server.server_port}"
+
+
+@pytest.fixture(scope="module")
+def app(provider, tmp_path_factory):
+    home = tmp_path_factory.mktemp("login-home")
+    build_workspace(home, SENTINEL, [("note.txt", b"Maria Okafor inspected Berth 2 at Tanner Quay.\n")])
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
+    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_OIDC_METADATA_URL=f"{provider}/.well-known/openid-configuration",
+               SENSEMAKER_OIDC_CLIENT_ID="sensemaker", SENSEMAKER_OIDC_CLIENT_SECRET="not-a-secret")
+    log = open(home / "app.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli.main", "app", "--port", str(port), "--no-sample"],
+                            cwd=Path(__file__).resolve().parents[1], env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError("the app did not start: " + (home / "app.log").read_text()[-2000:])
+            time.sleep(0.3)
+        secrets = home / ".auth_secrets.toml"
+        assert secrets.stat().st_mode & 0o077 == 0, "the login secrets file is readable by others"
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(300)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=60_000)
+
+
+def test_nothing_shows_before_signing_in_and_the_workspaces_after(app):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(30_000)
+        for path in ("/", f"/ask?ws={SENTINEL}", f"/corpus?ws={SENTINEL}"):  # deep links too
+            page.goto(app + path)
+            _settle(page)
+            expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+            assert SENTINEL not in page.content()
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url("**/oauth2/authorize**")
+        page.get_by_role("button", name="alice").click()  # the provider's one-click user
+        page.wait_for_url(app + "/**")
+        _settle(page)
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        expect(sidebar.get_by_text("Signed in as Alice Analyst (alice@example.org)")).to_be_visible()
+        expect(sidebar.get_by_role("combobox").first).to_be_visible()  # the workspace picker
+        assert SENTINEL in page.content()
+        sidebar.get_by_role("button", name="Sign out").click()
+        page.wait_for_url("**/oauth2/end_session**")  # the provider's own sign-out page
+        page.goto(app + f"/ask?ws={SENTINEL}")
+        _settle(page)
+        expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+        assert SENTINEL not in page.content()
+        browser.close()
