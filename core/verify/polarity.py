@@ -202,7 +202,8 @@ def _cues(claim: str, src, sents: list, terms: frozenset[str], confirmed: frozen
             wstems.setdefault(fx.canon(st), (s.start + a, s.start + b))
             wstems.setdefault(st, (s.start + a, s.start + b))
     idioms = _idioms(claim) | _bounds(claim)
-    claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms]
+    # (a word of a name, "Old Marley", is no opposite of the passage's "new", on either side)
+    claim_stems = [x for x in fx.raw_stems(claim) if x[1] not in idioms and not _in_name(claim, x[1])]
     cstems = {st for st, _, _ in claim_stems} | {fx.canon(st) for st, _, _ in claim_stems}
     # and the stems of the claim words' base forms ("died": die), so that an opposite the claim
     # itself says ("for a living, died") is not read as the passage's reversal of it

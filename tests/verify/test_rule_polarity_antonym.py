@@ -9,6 +9,8 @@ from tests.verify.cases import check
 
 RULE = "polarity.antonym"
 CASES = [
+    # "Old" of "Old Marley" is a name's word, no opposite of "people new to the business"
+    ("Scrooge never painted out Old Marley's name, which stood above the warehouse door years afterwards.", 'carol', None, 'supported', ''),
     ('Operating income decreased 25 percent and 28 percent in constant currency.', 'call', 'contradicted', 'contradicted', 'increased'),
     ('Usage of Windows Virtual Desktop halved this quarter as organizations deploy virtual desktops and apps on Azure.', 'call', 'contradicted', 'contradicted', 'tripled'),
     ('Scrooge entered boldly, and hung his head before this Spirit.', 'carol', 'contradicted', 'contradicted', 'timidly'),
