@@ -11,6 +11,7 @@ from core.store.db import Store
 from pages.components import documents as ui_docs
 from pages.components import downloads as ui_downloads, import_panel as ui_import
 from pages.components import quality as ui_quality, run_outcome as ui_outcome, runs as ui_runs
+from pages.components import members as ui_members
 from pages.components import navigation
 from pages.components import state as ui
 
@@ -43,6 +44,7 @@ def upload_panel(store: Store) -> None:
                                   max_bytes=int(cfg.max_file_mb * 1e6),
                                   near_duplicate=cfg.near_duplicate_threshold)
         st.session_state["last_ingest"] = report
+        ui.audit("upload", ", ".join(d["title"] for d in report.added)[:400])
         st.session_state["upload_round"] = n + 1  # a fresh uploader: the files are in the store
         st.rerun()
     report = st.session_state.get("last_ingest")
@@ -125,9 +127,17 @@ def main() -> None:
         ui_outcome.ended_panel(store)
     else:
         ui_outcome.first_steps()
+    ui_members.members_panel()
     if ui_import.is_imported(store):
         ui_import.imported_panel(store)
         documents_table(store, running, imported=True)
+        ui_runs.history_panel(store)
+        return
+    if not ui.may("upload"):  # a viewer: reads and asks; core refuses the rest too
+        st.info(ui.md(f"Your role in this workspace is {store.role}: you can read its documents and "
+                      "communities and ask questions. An owner can make you an editor to add documents "
+                      "and index."), icon=":material/visibility:")
+        documents_table(store, running)
         ui_runs.history_panel(store)
         return
     left, right = st.columns([1, 1.25], gap="large")

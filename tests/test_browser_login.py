@@ -1,7 +1,9 @@
-"""Team mode, first part (issue 36): with SENSEMAKER_OIDC_* set, `sensemaker app` requires signing
-in with OpenID Connect (Streamlit's st.login), here against a real local provider
-(oidc-provider-mock): before signing in the app shows nothing of any workspace, after it the
-workspaces and who is signed in, and signing out closes them again."""
+"""Team mode (issue 36): with SENSEMAKER_OIDC_* set, `sensemaker app` requires signing in with
+OpenID Connect (Streamlit's st.login), here against a real local provider (oidc-provider-mock):
+before signing in the app shows nothing of any workspace, after it the workspaces the user holds
+a role in and who is signed in, and signing out closes them again. A viewer sees no upload, index
+or remove control (core refuses them too: tests/test_access.py), and a forged link to a workspace
+they hold no role in says so and shows nothing of it."""
 from __future__ import annotations
 
 import os
@@ -26,12 +28,14 @@ from oidc_provider_mock import User, run_server_in_thread  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 SENTINEL = "harbour-inquiry"
+SECRET = "board-minutes"  # nobody shares it with bob
 
 
 @pytest.fixture(scope="module")
 def provider():
     alice = User(sub="alice", claims={"email": "alice@example.org", "name": "Alice Analyst"})
-    with run_server_in_thread(port=0, user_claims=[alice]) as server:
+    bob = User(sub="bob", claims={"email": "bob@example.org", "name": "Bob Reader"})
+    with run_server_in_thread(port=0, user_claims=[alice, bob]) as server:
         yield f"http://localhost:{server.server_port}"
 
 
@@ -39,6 +43,11 @@ def provider():
 def app(provider, tmp_path_factory):
     home = tmp_path_factory.mktemp("login-home")
     build_workspace(home, SENTINEL, [("note.txt", b"Maria Okafor inspected Berth 2 at Tanner Quay.\n")])
+    build_workspace(home, SECRET, [("minutes.txt", b"The board agreed the budget in closed session.\n")])
+    from core.store.team import TeamStore
+    team = TeamStore(home)
+    team.grant(SENTINEL, "alice", "owner", by="setup")
+    team.grant(SENTINEL, "bob@example.org", "viewer", by="alice")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
     env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_OIDC_METADATA_URL=f"{provider}/.well-known/openid-configuration",
@@ -97,3 +106,32 @@ def test_nothing_shows_before_signing_in_and_the_workspaces_after(app):
         expect(page.get_by_role("button", name="Sign in")).to_be_visible()
         assert SENTINEL not in page.content()
         browser.close()
+
+
+def test_a_viewer_reads_without_controls_and_a_forged_link_shows_nothing(app):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(30_000)
+        page.goto(app + f"/corpus?ws={SENTINEL}")
+        _settle(page)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url("**/oauth2/authorize**")
+        page.get_by_role("button", name="bob").click()
+        page.wait_for_url(app + "/**")
+        _settle(page)
+        main = page.locator('[data-testid="stMain"]')
+        expect(main.get_by_text("Your role in this workspace is viewer")).to_be_visible()
+        assert page.get_by_text("Drop files here").count() == 0 and page.get_by_text("Remove documents").count() == 0
+        assert page.get_by_role("button", name="Rename or delete").count() == 0
+        assert SECRET not in page.locator('[data-testid="stSidebar"]').inner_text()
+        # a forged link to the workspace nobody shared with bob
+        page.goto(app + f"/corpus?ws={SECRET}")
+        _settle(page)
+        expect(main.get_by_text(f'This link opens workspace "{SECRET}", which you may not see')).to_be_visible()
+        assert "closed session" not in page.content() and "minutes.txt" not in page.content()
+        page.goto(app + f"/ask?ws={SECRET}")
+        _settle(page)
+        expect(main.get_by_text("which you may not see")).to_be_visible()
+        browser.close()
+

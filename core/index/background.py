@@ -15,6 +15,7 @@ from typing import Any
 from core.index.chunk_stage import document_chunks
 from core.settings import Settings, save_settings
 from core.store.db import Store, now
+from core.store.access import require
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = ROOT / "sample_corpus"
@@ -58,11 +59,13 @@ def current_run(store: Store) -> dict[str, Any] | None:
 
 
 def start_index(workspace: str | Path, settings: Settings, api_key: str | None = None,
-                extra_env: dict[str, str] | None = None) -> str:
+                extra_env: dict[str, str] | None = None, store: Store | None = None) -> str:
     """Save the settings (never the key) and start `sensemaker index` for the workspace in a child
-    process. Returns the run id at once; progress appears in the runs table."""
+    process. Returns the run id at once; progress appears in the runs table. store: the
+    workspace's store as its user opened it (core.store.access), whose role must allow indexing."""
     workspace = Path(workspace)
-    store = Store(workspace)
+    store = store if store is not None else Store(workspace)
+    require(store, "index")
     running = current_run(store)
     if running:
         return running["id"]
@@ -86,6 +89,7 @@ def start_index(workspace: str | Path, settings: Settings, api_key: str | None =
 
 
 def request_cancel(store: Store, run_id: str) -> None:
+    require(store, 'index')
     store.update("runs", run_id, status="cancelling")
 
 

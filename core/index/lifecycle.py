@@ -22,6 +22,7 @@ from core.index.changes import snapshot
 from core.index.prune import prune_units
 from core.store.db import Store, now
 from core.textutil import normalize_title
+from core.store.access import require
 
 PENDING = "pending_change"
 
@@ -98,6 +99,7 @@ def end_change(store: Store) -> None:
 def remove_documents(store: Store, names: Iterable[str]) -> dict[str, Any]:
     """Step one of a removal (see the module docstring): returns what went. A name matching no
     document is an error unless a removal of it is pending (then the run finishes it)."""
+    require(store, 'remove')
     names = list(names)
     if store.get_meta("imported_from"):
         raise UserError("this workspace holds an imported Microsoft GraphRAG index; its documents cannot be "
@@ -131,6 +133,7 @@ def replace_document(store: Store, old_id: str, new_row: dict[str, Any], setting
     """Step one of a replacement: the document keeps its id (so units whose text did not change
     keep theirs, and their extractions) and gets the new text; its units are chunked again in the
     same transaction, the vanished ones pruned. Returns units kept / added / removed."""
+    require(store, 'replace')
     from core.index.chunk_stage import unit_rows, write_units
     old = store.get("documents", old_id)
     if old is None:

@@ -32,6 +32,7 @@ from core.llm.client import LLM, FatalLLMError
 from core.llm.concurrency import limiter_of
 from core.settings import Settings
 from core.store.db import Store, now
+from core.store.access import require
 
 STAGES = ["chunk", "extract", "summarize", "graph", "communities", "reports", "embeddings"]
 
@@ -101,6 +102,7 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     the change summary (core/index/changes.py) under "changes". `operation` names the change for
     the run history (index, remove, replace, reindex); a change pending from lifecycle (or killed
     half way) is finished by this run and named by it."""
+    require(store, 'index')
     if store.get_meta("imported_from"):
         raise UserError("this workspace holds an imported Microsoft GraphRAG index; indexing it again would "
                         "replace that graph. Index new documents into a new workspace.")

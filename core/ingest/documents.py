@@ -27,6 +27,7 @@ from core.ingest.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, 
 from core.store.db import now
 from core.ingest.neardup import NearDupIndex, sketch
 from core.tokens import count_tokens
+from core.store.access import require
 
 __all__ = ["IngestError", "LoadedDocument", "Rejected", "IngestReport", "load_bytes",
            "ingest_files", "ingest_paths", "safe_name"]
@@ -270,6 +271,7 @@ def ingest_files(store, files: Iterable[tuple[str, bytes]], *, max_bytes: int,
                  text_column: str | None = None, on_progress: Progress | None = None,
                  near_duplicate: float = 0.9) -> IngestReport:
     """Load every (name, bytes) and write the new documents. Never raises for a bad file."""
+    require(store, 'upload')
     if not isinstance(files, (list, tuple)):
         files = list(files)
     return _ingest(store, iter(files), len(files), max_bytes, text_column, on_progress, near_duplicate)
@@ -281,6 +283,7 @@ def ingest_paths(store, paths: Iterable[str | Path], *, max_bytes: int,
     """Ingest files and directories (walked recursively in sorted order, hidden entries and
     symlinked directories skipped). Files are read one at a time; files over the limit are not
     read at all."""
+    require(store, 'upload')
     found: list[tuple[str, Path | None, str | None]] = []  # (name, path, rejection)
     for p in paths:
         p = Path(p)

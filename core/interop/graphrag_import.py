@@ -33,6 +33,7 @@ from core.interop.columns import (ALIASES, EXTENSIONS, FILES, NEEDED, NONE_MARKE
 from core.store.schema import TABLES
 from core.store.db import Store, encode, now
 from core.tokens import count_tokens
+from core.store.access import require
 
 ENGINE = "graphrag-import"
 META_KEY = "imported_from"  # meta row: the graphrag folder this workspace's index came from
@@ -451,6 +452,7 @@ def import_graphrag(source_dir: str | Path, store: Store, on_progress: Progress 
                     replace: bool = False) -> ImportReport:
     """Read a graphrag output folder into the workspace of `store`, in one transaction.
     Refuses a workspace that already holds an index unless replace=True (which empties it)."""
+    require(store, 'index')
     source = Path(source_dir).resolve()
     report = ImportReport(source=str(source))
     if not replace and not is_empty(store):

@@ -17,6 +17,7 @@ from core.store.references import Resolved, Resolver
 from core.text.support import judge
 from core.query.types import SearchResult
 from core.store.db import Store
+from core.store.access import require
 
 SINGULAR = {"Reports": "Report", "Entities": "Entity", "Relationships": "Relationship",
             "Claims": "Claim", "Sources": "Source"}
@@ -75,6 +76,7 @@ def evidence_section(store: Store, text: str, resolver: Resolver | None = None) 
 
 def answer_markdown(store: Store, result: SearchResult) -> str:
     """An answer as Markdown: question, how it was made, the answer as written, its evidence."""
+    require(store, 'export')
     engine = "offline engine" if result.engine == "offline" else f"LLM {result.model}"
     head = [f"# {_one_line(result.question)}", "",
             f"*{result.method} search \u00b7 {engine}"
@@ -92,6 +94,7 @@ def answer_markdown(store: Store, result: SearchResult) -> str:
 
 def report_markdown(store: Store, report: dict[str, Any]) -> str:
     """A community report as Markdown with its evidence."""
+    require(store, 'export')
     findings = [f for f in (report.get("findings") or []) if isinstance(f, dict)]
     out = [f"# {_one_line(report.get('title') or 'Community ' + str(report.get('community')))}", "",
            f"*community {report.get('community')} \u00b7 level {report.get('level')} \u00b7 "
@@ -112,6 +115,7 @@ def report_markdown(store: Store, report: dict[str, Any]) -> str:
 
 def community_graphml(store: Store, community: dict[str, Any]) -> bytes:
     """The subgraph of one community's entities (with the workspace export's attributes)."""
+    require(store, 'export')
     import networkx as nx
 
     from core.interop.export import build_graph
@@ -126,6 +130,7 @@ def community_graphml(store: Store, community: dict[str, Any]) -> bytes:
 def workspace_zip(store: Store, fmt: str, questions: bool = True) -> bytes:
     """The CLI's `export --format fmt` of the whole workspace, as one zip (questions=False: the
     questions asked and their answers left out)."""
+    require(store, 'export')
     from core.interop.export import export_workspace
     buf = io.BytesIO()
     with tempfile.TemporaryDirectory(prefix="sensemaker-export-") as tmp:

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 
 import sqlite_utils
 
+from core.access import LOCAL, Principal
 from core.errors import UserError
 
 from core.store.fulltext import FullTextSearch
@@ -45,6 +46,10 @@ class Store(FullTextSearch):
             path = path / DB_FILE
         self.path = path
         self.workspace = path.parent
+        # who uses this store and their role in the workspace (core.store.access): the local
+        # user, who owns every workspace, unless it was opened for a signed-in user
+        self.principal: Principal = LOCAL
+        self.role: str | None = "owner"
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self.ensure_schema()

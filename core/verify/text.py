@@ -19,6 +19,7 @@ from core.text.citations import parse_citations, sentences_with_citations, strip
 from core.store.references import Resolver
 from core.verify.names import Names
 from core.verify.reports import judge_sentence
+from core.store.access import require
 
 
 def _evidence(store, v) -> dict | None:
@@ -69,6 +70,7 @@ def _whole_quotes(text: str, pieces: list) -> list:
 def check_text(store, text: str, judge=None, resolver: Resolver | None = None,
                names: Names | None = None, id: object = None) -> list[dict]:
     """One result per sentence of text (see the module docstring)."""
+    require(store, 'verify')
     if judge is None:
         from core.verify.offline import judge
     resolver = resolver or Resolver(store)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.access import LOCAL, Principal, from_claims
-from pages.components.state import md
+from pages.components.markup import md
 
 
 def configured() -> bool:

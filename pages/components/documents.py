@@ -30,7 +30,8 @@ def preview_text(p: dict) -> str:
 
 def _start(workspace: Path) -> None:
     ui.check_engine(ui.settings())
-    start_index(workspace, ui.settings(), api_key=ui.api_key())
+    run_id = start_index(workspace, ui.settings(), api_key=ui.api_key(), store=ui.store())
+    ui.audit("index", run_id)
     st.session_state["watching_run"] = True
 
 
@@ -50,6 +51,7 @@ def remove_panel(store: Store, workspace: Path, running: bool) -> None:
                      disabled=running, key="remove_confirm", icon=":material/delete_forever:"):
             with ui.guard():
                 remove_documents(store, ids)
+                ui.audit("remove", ", ".join(picked)[:400])
                 st.session_state.pop("remove_pick", None)
                 st.session_state.pop("last_ingest", None)  # "Added ..." of an earlier upload: stale now
                 _start(workspace)

@@ -63,6 +63,15 @@ def workspace_exports(store: Store, name: str) -> None:
                  "model calls, which carry the questions). Leave them out of a download meant for someone else.")
         for fmt, (label, what) in EXPORTS.items():
             st.download_button(
-                f"{label}: {what}", lambda fmt=fmt, q=questions: workspace_zip(store, fmt, questions=q),
+                f"{label}: {what}", lambda fmt=fmt, q=questions: _exported(f"workspace ({fmt})", workspace_zip(store, fmt, questions=q)),
                 file_name=f"{name}-{fmt}.zip", mime="application/zip", on_click="ignore",
                 key=f"dl_ws_{fmt}", width="stretch")
+
+
+def _exported(what: str, data: bytes) -> bytes:
+    from pages.components import state as ui
+    try:
+        ui.audit("export", what)  # for the owners' audit log (a login configured)
+    except Exception:  # noqa: BLE001 - a file built outside a script run: the download still works
+        ui.log.warning("the export of %s was not logged", what)
+    return data

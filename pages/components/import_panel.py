@@ -78,6 +78,8 @@ def run_import(name: str, folder: str, files: list[tuple[str, bytes]], on_progre
             source = Path(folder).expanduser()
             check_source(source)
         create_workspace(path.name)
+        if ui.access() is not None:  # its creator owns it
+            ui.access().created(ui.principal(), path.name)
         store = Store(path)
         try:
             report = import_graphrag(source, store, on_progress=on_progress)

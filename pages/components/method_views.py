@@ -71,6 +71,7 @@ def run(store: Store, method: str, question: str, opts: dict[str, Any]) -> Searc
     if method == "global":
         return method_options.run_global(store, question, opts)
     with st.spinner(f"Answering with {METHODS[method].label}..."):
+        ui.audit("ask", f"{method}: {question}"[:400])
         return run_method(method, store, question, ui.query_llm(store), ui.settings(), opts)
 
 

@@ -60,6 +60,10 @@ def run() -> None:
     page = st.navigation(pages, position="top")
     missing = st.session_state.get("_ws_unknown")
     if missing and not ui.workspace_name():
+        if st.session_state.get("_ws_forbidden"):
+            st.error(ui.md(f"This link opens workspace \"{missing}\", which you may not see: ask one of its "
+                           "owners to share it with you. Choose a workspace in the sidebar."), icon=":material/lock:")
+            return
         st.error(ui.md(f"This link opens workspace \"{missing}\", and there is no workspace of that name "
                        "here: it may have been renamed or deleted, or the link comes from another server. "
                        "Choose a workspace in the sidebar."), icon=":material/link_off:")

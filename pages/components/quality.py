@@ -50,7 +50,7 @@ def quality_panel(store: Store, workspace: Path, running: bool) -> None:
                 if right.button("Undo and rebuild", icon=":material/undo:", disabled=running, key="undo_merge"):
                     with ui.guard():
                         undo_merge(store, choice)
-                        start_index(workspace, ui.settings(), api_key=ui.api_key())
+                        start_index(workspace, ui.settings(), api_key=ui.api_key(), store=ui.store())
                         st.session_state["watching_run"] = True
                         st.rerun()
         if rejected:

@@ -98,6 +98,6 @@ def indexed_panel(store: Store, workspace: Path, cfg: Settings) -> None:
             with ui.guard():
                 ui.check_engine(cfg)
                 reset_for_reindex(store)
-                start_index(workspace, cfg, api_key=ui.api_key())
+                start_index(workspace, cfg, api_key=ui.api_key(), store=ui.store())
                 st.session_state["watching_run"] = True
                 st.rerun()

@@ -88,7 +88,7 @@ def estimate_panel(store: Store, workspace: Path, running: bool) -> None:
                  key="start_index"):
         with ui.guard():
             ui.check_engine(cfg)
-            start_index(workspace, cfg, api_key=ui.api_key())
+            start_index(workspace, cfg, api_key=ui.api_key(), store=ui.store())
             st.session_state["watching_run"] = True
             st.rerun()
 

@@ -28,11 +28,13 @@ def sidebar() -> None:
                     ui.log.exception("sample workspace failed")
                     st.warning(f"The sample workspace could not be prepared: {exc}")
             st.session_state["_sample_checked"] = True
-        names = list_workspaces()
+        names = ui.visible_workspaces()  # with a login: those the signed-in user holds a role in
         if "workspace" not in st.session_state and "_ws_unknown" not in st.session_state:
             wanted = st.query_params.get("ws")
             if wanted and wanted not in names:  # a link to a workspace not here: say so, open none
                 st.session_state["_ws_unknown"] = wanted
+                if wanted in list_workspaces():  # here, but not this user's to see
+                    st.session_state["_ws_forbidden"] = True
             else:
                 first = wanted if wanted in names else ("sample" if "sample" in names else
                                                         (names[0] if names else None))
@@ -44,6 +46,7 @@ def sidebar() -> None:
             picked = st.selectbox("Workspace", names, index=idx, key=f"ws_pick_{current}",
                                   placeholder="Choose a workspace")
             if picked is not None and picked != current:
+                st.session_state.pop("_ws_forbidden", None)
                 if st.session_state.pop("_ws_unknown", None) is not None:
                     links.forget_page_params()  # the link's community or question was of another workspace
                 ui.select_workspace(picked)
@@ -58,6 +61,8 @@ def sidebar() -> None:
                 if st.form_submit_button("Create", type="primary"):
                     with ui.guard():
                         path = create_workspace(new_name, exist_ok=False)
+                        if ui.access() is not None:  # its creator owns it
+                            ui.access().created(ui.principal(), path.name)
                         ui.select_workspace(path.name)
                         ws_admin.say(name_note(new_name) or f"Created workspace {path.name!r}.")
                         st.session_state["_close_popover"] = "new_ws_pop"

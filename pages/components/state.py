@@ -26,14 +26,9 @@ log = logging.getLogger("sensemaker.app")
 ENGINES = {"offline": "Offline (no model)", "llm": "LLM (OpenAI-compatible)"}
 
 
-# -- escaping -----------------------------------------------------------------------------
-_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&\"'=/^%@?;,])")
+# -- escaping (pages/components/markup.py) ----------------------------------------------
+from pages.components.markup import md  # noqa: E402,F401 - used as ui.md by every page
 
-
-def md(text: object) -> str:
-    """Untrusted text as literal markdown: every ASCII punctuation mark backslash-escaped, so no
-    link, image, HTML, directive, emoji shortcode or formula can come from it."""
-    return _PUNCT.sub(r"\\\1", str(text if text is not None else ""))
 
 
 _LINE_MARK = re.compile(r"^(\s{0,6})(#{1,6} |[-*] |\d{1,3}\. |> )?(.*)$")
@@ -134,17 +129,70 @@ def workspace_dir() -> Path | None:
     return workspace_path(name)
 
 
+@st.cache_resource(show_spinner=False)
+def _access(root_dir: str):
+    from core.store.access import Access
+    return Access.for_root(root_dir)
+
+
+def access():
+    """Roles per workspace (core.store.access) when a login is configured; None without one: the
+    local user owns every workspace."""
+    from pages.components import auth
+    return _access(str(root())) if auth.configured() else None
+
+
+def principal():
+    from core.access import LOCAL
+    from pages.components import auth
+    return auth.principal() or LOCAL
+
+
 def store() -> Store | None:
     """The Store of the selected workspace (one per session; each thread opens its own
-    connection inside it)."""
+    connection inside it), opened for the signed-in user with their role (read again each run),
+    or None when they may not see the workspace."""
     path = workspace_dir()
     if path is None:
         return None
+    acc = access()
     cached = st.session_state.get("_store")
     if cached is None or cached.workspace != path:
-        cached = Store(path)
+        if acc is None:
+            cached = Store(path)
+        else:
+            from core.store.access import Forbidden
+            try:
+                cached = acc.open_for(principal(), path.name, path)
+            except Forbidden:
+                return None
         st.session_state["_store"] = cached
+    elif acc is not None:
+        acc.refresh(cached, path.name)
+        if cached.role is None:
+            return None
     return cached
+
+
+def may(action: str) -> bool:
+    """May the user do this in the selected workspace (what the screen offers; core checks it
+    again)?"""
+    acc, name = access(), workspace_name()
+    return acc is None or (name is not None and acc.may(principal(), name, action))
+
+
+def audit(action: str, detail: str = "") -> None:
+    """Note what the signed-in user did in the selected workspace, for its owners."""
+    acc = access()
+    if acc is not None:
+        acc.log(principal(), workspace_name(), action, detail)
+
+
+def visible_workspaces() -> list[str]:
+    from core.store.workspace import list_workspaces
+    names = list_workspaces()
+    acc = access()
+    return names if acc is None else acc.visible(principal(), names)
 
 
 def require_store() -> Store:

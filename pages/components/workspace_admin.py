@@ -20,10 +20,18 @@ def show_note() -> None:
         st.info(ui.md(note), icon=":material/info:")
 
 
+def _owner_check(action: str) -> None:
+    """Forbidden unless the signed-in user owns the selected workspace (core.store.access)."""
+    acc, name = ui.access(), ui.workspace_name()
+    if acc is not None and name:
+        from core.store.access import check
+        check(ui.principal(), name, acc.role(ui.principal(), name), action)
+
+
 def manage_popover() -> None:
-    from core.store.workspace import delete_workspace, list_workspaces, name_note, rename_workspace
+    from core.store.workspace import delete_workspace, name_note, rename_workspace
     current = ui.workspace_name()
-    if not current:
+    if not current or not ui.may("rename"):  # owners only (core.store.access)
         return
     with st.popover("Rename or delete", icon=":material/edit:", width="stretch",
                     key="ws_admin_pop", on_change="rerun"):
@@ -31,7 +39,10 @@ def manage_popover() -> None:
             new = st.text_input("New name", placeholder=current, key=ui.ws_key("ws_new_name"))
             if st.form_submit_button("Rename", icon=":material/drive_file_rename_outline:"):
                 with ui.guard():
+                    _owner_check("rename")
                     path = rename_workspace(current, new)
+                    if ui.access() is not None:
+                        ui.access().team.renamed(current, path.name)
                     ui.select_workspace(path.name)
                     say(f"Renamed {current!r} to {path.name!r}."
                         + (f" {name_note(new)}" if name_note(new) else ""))
@@ -45,11 +56,14 @@ def manage_popover() -> None:
         if st.button("Delete the workspace", type="primary", icon=":material/delete:",
                      disabled=typed.strip() != current, key=ui.ws_key("ws_delete")):
             with ui.guard():
+                _owner_check("delete")
                 store = st.session_state.pop("_store", None)
                 if store is not None:
                     store.close()
                 delete_workspace(current)
-                rest = list_workspaces()
+                if ui.access() is not None:
+                    ui.access().team.deleted(current)
+                rest = ui.visible_workspaces()
                 st.session_state.pop("workspace", None)
                 if rest:
                     ui.select_workspace(rest[0])

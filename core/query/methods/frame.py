@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from core.errors import UserError
 from core.query.types import SearchResult
+from core.store.access import require
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def run_method(name: str, store, question: str, llm=None, settings=None,
                options: dict[str, Any] | None = None, on_batch=None) -> SearchResult:
     """Ask `question` with the method `name`. Options a method does not know are left out, so a
     comparison can give several methods one options dict (the CLI refuses them before this)."""
+    require(store, 'ask')
     if name not in METHODS:
         raise UserError(f"unknown method {name!r}: choose one of {', '.join(METHODS)}")
     check_question(question)

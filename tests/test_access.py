@@ -1,0 +1,99 @@
+"""Roles per workspace (issue 36), enforced in core: a store opened for a signed-in user carries
+their role, and the core entry points refuse what the role does not allow, whatever a screen
+showed. The local user of an app without login owns every workspace, as before."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import build_workspace
+from core.access import LOCAL, Principal
+from core.index.lifecycle import remove_documents
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.interop.takeaway import workspace_zip
+from core.query.methods import run_method
+from core.settings import Settings
+from core.store.access import Access, Forbidden
+from core.store.db import Store
+from core.store.team import TeamStore
+from core.verify.text import check_text
+
+ALICE = Principal("alice", "Alice Analyst", "alice@example.org")
+BOB = Principal("bob", "Bob", "bob@example.org")
+CAROL = Principal("carol", "Carol", None)
+NOTE = b"Maria Okafor, the Harbour Master, inspected Berth 2 at Tanner Quay on Monday.\n"
+
+
+@pytest.fixture
+def team(tmp_path):
+    path = build_workspace(tmp_path, "harbour", [("note.txt", NOTE)])
+    build_workspace(tmp_path, "board", [("board.txt", b"The board met on Tuesday.\n")])
+    acc = Access(TeamStore(tmp_path))
+    acc.created(ALICE, "harbour")
+    acc.share(ALICE, "harbour", "bob@example.org", "viewer")
+    return acc, path
+
+
+def test_the_local_user_owns_every_workspace(team, tmp_path):
+    acc, path = team
+    assert acc.role(LOCAL, "board") == "owner" and acc.visible(LOCAL, ["board", "harbour"]) == ["board", "harbour"]
+    store = Store(path)  # opened without a user: the local user's, as the CLI and an app without login do
+    assert ingest_files(store, [("more.txt", b"Another note about Berth 2.\n")], max_bytes=10_000).added
+
+
+def test_a_viewer_reads_and_asks_but_core_refuses_writes(team):
+    acc, path = team
+    store = acc.open_for(BOB, "harbour", path)  # bob's sign-in gives his e-mail, the share named it
+    assert store.role == "viewer"
+    assert run_method("basic", store, "What did Maria Okafor inspect?").answer
+    assert check_text(store, "Maria Okafor inspected Berth 2 [Data: Sources (0)].")
+    assert workspace_zip(store, "csv")
+    with pytest.raises(Forbidden, match="may not add documents to workspace \"harbour\": your role there is viewer"):
+        ingest_files(store, [("x.txt", b"x")], max_bytes=10_000)
+    with pytest.raises(Forbidden, match="may not index"):
+        run_index(store, Settings(engine="offline"))
+    with pytest.raises(Forbidden, match="may not remove documents"):
+        remove_documents(store, ["note.txt"])
+    with pytest.raises(Forbidden, match="may not share"):
+        acc.share(BOB, "harbour", "carol", "owner")
+
+
+def test_a_user_without_a_role_sees_nothing_of_the_workspace(team):
+    acc, path = team
+    assert acc.visible(CAROL, ["board", "harbour"]) == [] and acc.visible(BOB, ["board", "harbour"]) == ["harbour"]
+    with pytest.raises(Forbidden, match="may not see workspace \"harbour\""):
+        acc.open_for(CAROL, "harbour", path)
+
+
+def test_a_role_taken_away_takes_effect_on_an_open_store(team):
+    acc, path = team
+    store = acc.open_for(BOB, "harbour", path)
+    acc.share(ALICE, "harbour", "bob@example.org", None)
+    acc.refresh(store, "harbour")
+    with pytest.raises(Forbidden, match="may not see"):
+        run_method("basic", store, "What did Maria Okafor inspect?")
+
+
+def test_an_editor_indexes_and_owners_read_the_audit_log(team):
+    acc, path = team
+    acc.share(ALICE, "harbour", "carol", "editor")
+    store = acc.open_for(CAROL, "harbour", path, "index")
+    ingest_files(store, [("more.txt", b"Thomas Whitlock replaced the hose in January.\n")], max_bytes=10_000)
+    run_index(store, Settings(engine="offline"))
+    acc.log(CAROL, "harbour", "index", "run-1")
+    log = acc.audit(ALICE, "harbour")
+    assert [(e["user_id"], e["action"]) for e in log][:3] == [("carol", "index"), ("alice", "share"), ("alice", "share")]
+    with pytest.raises(Forbidden, match="may not read the audit log"):
+        acc.audit(CAROL, "harbour")
+
+
+def test_administrators_own_every_workspace(tmp_path):
+    acc = Access.for_root(tmp_path, env={"SENSEMAKER_ADMINS": "Root@Example.org, ops"})
+    assert acc.role(Principal("x", "Root", "root@example.org"), "any") == "owner"
+    assert acc.role(Principal("ops", "Ops"), "any") == "owner" and acc.role(BOB, "any") is None
+
+
+def test_a_renamed_workspace_keeps_its_members(team):
+    acc, _ = team
+    acc.team.renamed("harbour", "harbour-2024")
+    assert acc.role(BOB, "harbour-2024") == "viewer" and acc.role(BOB, "harbour") is None
