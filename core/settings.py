@@ -72,6 +72,9 @@ class Settings:
     # the offline judge's rules: {"off": [rule ids], "alarm_alone": {rule id: bool}, "thresholds":
     # {name: value}} over core/verify/rules.json (core.verify.rules.Policy)
     verify: dict = field(default_factory=dict)
+    # team mode: every member sees every question asked in the workspace (else each sees their
+    # own; owners see all), set by an owner (core.query.traces)
+    share_questions: bool = False
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @property

@@ -97,3 +97,22 @@ def test_a_renamed_workspace_keeps_its_members(team):
     acc, _ = team
     acc.team.renamed("harbour", "harbour-2024")
     assert acc.role(BOB, "harbour-2024") == "viewer" and acc.role(BOB, "harbour") is None
+
+
+def test_questions_belong_to_their_author_until_the_owners_share_them(team, tmp_path):
+    from core.query.traces import TraceNotFound, list_traces, load_trace, save_trace
+    from core.settings import load_settings, save_settings
+    acc, path = team
+    acc.share(ALICE, "harbour", "carol", "viewer")
+    mine = {}
+    for who in (ALICE, BOB, CAROL):
+        store = acc.open_for(who, "harbour", path)
+        mine[who.id] = save_trace(store, run_method("basic", store, f"What did Maria Okafor inspect, asks {who.name}?"))
+    bob = acc.open_for(BOB, "harbour", path)
+    assert [t["question"] for t in list_traces(bob)] == ["What did Maria Okafor inspect, asks Bob?"]
+    with pytest.raises(TraceNotFound):
+        load_trace(bob, mine["carol"])
+    assert len(list_traces(acc.open_for(ALICE, "harbour", path))) == 3  # an owner sees all
+    save_settings(path, load_settings(path).with_changes(share_questions=True))
+    assert len(list_traces(bob)) == 3 and load_trace(bob, mine["carol"]).question.endswith("Carol?")
+

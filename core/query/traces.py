@@ -14,6 +14,9 @@ from typing import Any
 
 from core.errors import UserError
 from core.query.types import SearchResult
+from core.access import LOCAL
+from core.settings import load_settings
+from core.store.access import require
 from core.store.db import Store, now
 
 
@@ -27,11 +30,28 @@ def save_trace(store: Store, result: SearchResult) -> str:
         result.trace_id = uuid.uuid4().hex
     if not result.created_at:
         result.created_at = now()
+    trace = result.to_dict()
+    who = getattr(store, "principal", LOCAL)
+    if not who.local:  # a signed-in user's question is theirs (core.store.access)
+        trace["author"] = who.id
     store.upsert("query_traces", [{
         "id": result.trace_id, "created_at": result.created_at, "question": result.question,
         "method": result.method, "params": result.params, "answer": result.answer,
-        "trace": result.to_dict()}])
+        "trace": trace}])
     return result.trace_id
+
+
+def _sees_all(store: Store) -> bool:
+    """Does the store's user see every question of the workspace? The local user and owners do;
+    others when the owners share the questions (setting share_questions)."""
+    who = getattr(store, "principal", LOCAL)
+    if who.local or getattr(store, "role", None) == "owner":
+        return True
+    return load_settings(store.workspace, env={}).share_questions
+
+
+def _mine(store: Store, author: str | None) -> bool:
+    return _sees_all(store) or author == getattr(store, "principal", LOCAL).id
 
 
 def load_trace(store: Store, trace_id: str | int) -> SearchResult:
@@ -42,6 +62,8 @@ def load_trace(store: Store, trace_id: str | int) -> SearchResult:
     if row is None:
         raise TraceNotFound(f"no query trace {trace_id!r} in {store.workspace}")
     data = row["trace"] if isinstance(row["trace"], dict) else {}
+    if not _mine(store, data.get("author")):  # another user's question, not shared: not there for them
+        raise TraceNotFound(f"no query trace {trace_id!r} in {store.workspace}")
     result = SearchResult.from_dict({"method": row["method"], "question": row["question"], **data})
     result.trace_id = row["id"]
     return result
@@ -49,8 +71,11 @@ def load_trace(store: Store, trace_id: str | int) -> SearchResult:
 
 def list_traces(store: Store, limit: int = 50) -> list[dict[str, Any]]:
     """The latest traces, newest first: id, number, created_at, method, question, answer start."""
-    rows = store.rows("query_traces", order_by="human_readable_id desc", limit=limit,
-                      select="id, human_readable_id, created_at, method, question, answer, params")
+    require(store, "browse")
+    rows = store.rows("query_traces", order_by="human_readable_id desc", limit=limit if _sees_all(store) else 100_000,
+                      select="id, human_readable_id, created_at, method, question, answer, params, "
+                             "json_extract(trace, '$.author') AS author")
+    rows = [r for r in rows if _mine(store, r.get("author"))][:limit]
     out = []
     for r in rows:
         answer = r.get("answer") or ""

@@ -31,6 +31,15 @@ def members_panel() -> None:
                 with ui.guard():
                     acc.share(ui.principal(), name, user, None if picked == NO_ROLE else picked)
                     st.success(ui.md(f"{user.strip()}: {picked}."), icon=":material/check:")
+        cfg = ui.settings()
+        shared = st.toggle("Members see each other's questions (otherwise each sees their own; owners see all)",
+                           value=cfg.share_questions, key=ui.ws_key("share_questions"))
+        if shared != cfg.share_questions:
+            with ui.guard():
+                from core.settings import save_settings
+                save_settings(ui.workspace_dir(), cfg.with_changes(share_questions=shared))
+                acc.log(ui.principal(), name, "share", f"questions shared: {shared}")
+                st.rerun()
         log = acc.audit(ui.principal(), name)
         st.markdown("##### Audit log")
         if log:
