@@ -3,6 +3,11 @@ their role, and the core entry points refuse what the role does not allow, whate
 showed. The local user of an app without login owns every workspace, as before."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from conftest import build_workspace
@@ -116,3 +121,29 @@ def test_questions_belong_to_their_author_until_the_owners_share_them(team, tmp_
     save_settings(path, load_settings(path).with_changes(share_questions=True))
     assert len(list_traces(bob)) == 3 and load_trace(bob, mine["carol"]).question.endswith("Carol?")
 
+
+
+def _cli(args: list[str], user: str, root) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
+    env.update(SENSEMAKER_USER=user, SENSEMAKER_HOME=str(root))
+    return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True,
+                          env=env, cwd=Path(__file__).resolve().parents[1], timeout=300)
+
+
+def test_the_command_line_acts_as_sensemaker_user(team, tmp_path):
+    acc, path = team
+    board = tmp_path / "board"
+    asked = _cli(["query", "-w", str(path), "--method", "basic", "What did Maria Okafor inspect?"], "bob@example.org", tmp_path)
+    assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
+    note = tmp_path / "more.txt"
+    note.write_text("Another note.\n")
+    refused = _cli(["index", "-w", str(path), str(note)], "bob@example.org", tmp_path)
+    assert refused.returncode != 0 and "may not index workspace \"harbour\"" in refused.stderr
+    for args in (["query", "-w", str(board), "What was agreed?"], ["traces", "-w", str(board)],
+                 ["export", "--workspace", str(board), "--format", "csv", "--out", str(tmp_path / "out")],
+                 ["verify", "-w", str(board)], ["status", "-w", str(board)]):
+        got = _cli(args, "bob@example.org", tmp_path)
+        assert got.returncode != 0 and "may not see workspace \"board\"" in got.stderr, (args, got.stderr)
+        assert "Tuesday" not in got.stdout + got.stderr
+    assert not (tmp_path / "out").exists()
+    assert ("bob@example.org", "ask") in {(e["user_id"], e["action"]) for e in acc.audit(ALICE, "harbour")}

@@ -27,11 +27,11 @@ def cmd_remove(args) -> int:
     from core.index.lifecycle import find_documents, pending_change, remove_documents, removal_preview
     from core.index.pipeline import run_index
     from core.settings import load_settings
-    from core.store.db import Store
 
     if not (Path(args.workspace) / "sensemaker.db").exists():
         raise UserError(f"no workspace at {args.workspace}")
-    store = Store(args.workspace)
+    from core.cli.acting import open_store
+    store = open_store(args.workspace, "remove")
     docs, missing = find_documents(store, args.documents)
     if args.dry_run:
         if missing:

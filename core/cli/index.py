@@ -56,11 +56,11 @@ def _report_command(sub: argparse._SubParsersAction, name: str, help: str, func)
 
 
 def _open(workspace: str, create: bool):
-    from core.store.db import Store
+    from core.cli.acting import open_store
     path = Path(workspace)
     if not create and not (path / "sensemaker.db").exists():
         raise UserError(f"no workspace at {path} (index some documents into it first)")
-    return Store(path)
+    return open_store(path, "index" if create else "browse")
 
 
 class Bar:

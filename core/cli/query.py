@@ -64,13 +64,14 @@ def _method_options(args) -> dict:
 
 
 def _open(workspace: str | None):
-    from core.store.db import DB_FILE, Store
+    from core.store.db import DB_FILE
     if not workspace:
         raise UserError("give the workspace: --workspace W")
     path = Path(workspace)
     if not (path / DB_FILE).exists():
         raise UserError(f"no workspace at {path} (index some documents into it first)")
-    return Store(path)
+    from core.cli.acting import open_store
+    return open_store(path, "ask")
 
 
 def _llm(args, store):

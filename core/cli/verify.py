@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="check every report's citations (or sentences of your own): "
                                       "dangling references, findings their sources do not support, "
                                       "contradict, or that name what no document holds")
-    p.add_argument("--workspace", required=True, help="workspace folder")
+    p.add_argument("--workspace", "-w", required=True, help="workspace folder")
     p.add_argument("--json", action="store_true", help="print JSON (reports: one object; claims: one per line)")
     p.add_argument("--claims", metavar="FILE", help='check the sentences of FILE: one JSON object a line, '
                                                     '{"id": ..., "text": "... [Data: Sources (12)]."}')
@@ -46,7 +46,8 @@ def open_workspace(path: str) -> Store:
     if not (folder / DB_FILE).is_file():
         raise UserError(f"{path} is not a Sensemaker workspace (no {DB_FILE}); index or import "
                         "a corpus into it first")
-    return Store(folder)
+    from core.cli.acting import open_store
+    return open_store(folder, "verify")
 
 
 def _one_line(text: str, width: int = 160) -> str:

@@ -36,6 +36,7 @@ from difflib import SequenceMatcher
 from typing import Any, Callable
 
 from core.store.db import Store, now
+from core.store.access import require
 
 MALE = {"MR", "SIR", "LORD", "MISTER", "MASTER", "UNCLE"}
 FEMALE = {"MRS", "MS", "MISS", "LADY", "MADAM", "MADAME", "AUNT"}
@@ -327,6 +328,7 @@ def undone_merges(store: Store) -> set[str]:
 def undo_merge(store: Store, merge: str) -> dict[str, Any]:
     """Mark a merge undone (by id or by the merged name). The next index run, which only redoes
     the graph and what depends on it, keeps the two entities apart."""
+    require(store, "index")
     rows = store.rows("entity_merges", "id = ? or merged = ?", [merge, merge])
     if not rows:
         from core.errors import UserError

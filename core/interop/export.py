@@ -13,6 +13,8 @@ from core.errors import UserError
 from core.interop.columns import EXPORT_COLUMNS, EXPORT_TYPES
 from core.store.schema import TABLES
 from core.store.db import Store
+from core.query.traces import sees_all_questions
+from core.store.access import require
 
 FORMATS = ("graphml", "parquet", "csv")
 GRAPHML_FILE = "graph.graphml"
@@ -228,7 +230,10 @@ def export_csv(store: Store, out_dir: str | Path, questions: bool = True) -> lis
 def export_workspace(store: Store, fmt: str, out_dir: str | Path,
                      on_progress: Progress | None = None, questions: bool = True) -> list[Path]:
     """Write the workspace in one format to out_dir; returns the files written. Only CSV holds
-    the questions asked (query_traces, llm_cache); questions=False leaves them out."""
+    the questions asked (query_traces, llm_cache); questions=False leaves them out, and so does
+    a team member who may not see every question (core.query.traces)."""
+    require(store, "export")
+    questions = questions and sees_all_questions(store)
     writers = {"graphml": lambda: [export_graphml(store, out_dir)],
                "parquet": lambda: export_parquet(store, out_dir),
                "csv": lambda: export_csv(store, out_dir, questions=questions)}

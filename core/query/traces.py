@@ -41,7 +41,7 @@ def save_trace(store: Store, result: SearchResult) -> str:
     return result.trace_id
 
 
-def _sees_all(store: Store) -> bool:
+def sees_all_questions(store: Store) -> bool:
     """Does the store's user see every question of the workspace? The local user and owners do;
     others when the owners share the questions (setting share_questions)."""
     who = getattr(store, "principal", LOCAL)
@@ -51,7 +51,7 @@ def _sees_all(store: Store) -> bool:
 
 
 def _mine(store: Store, author: str | None) -> bool:
-    return _sees_all(store) or author == getattr(store, "principal", LOCAL).id
+    return sees_all_questions(store) or author == getattr(store, "principal", LOCAL).id
 
 
 def load_trace(store: Store, trace_id: str | int) -> SearchResult:
@@ -72,7 +72,7 @@ def load_trace(store: Store, trace_id: str | int) -> SearchResult:
 def list_traces(store: Store, limit: int = 50) -> list[dict[str, Any]]:
     """The latest traces, newest first: id, number, created_at, method, question, answer start."""
     require(store, "browse")
-    rows = store.rows("query_traces", order_by="human_readable_id desc", limit=limit if _sees_all(store) else 100_000,
+    rows = store.rows("query_traces", order_by="human_readable_id desc", limit=limit if sees_all_questions(store) else 100_000,
                       select="id, human_readable_id, created_at, method, question, answer, params, "
                              "json_extract(trace, '$.author') AS author")
     rows = [r for r in rows if _mine(store, r.get("author"))][:limit]

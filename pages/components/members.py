@@ -37,7 +37,7 @@ def members_panel() -> None:
         if shared != cfg.share_questions:
             with ui.guard():
                 from core.settings import save_settings
-                save_settings(ui.workspace_dir(), cfg.with_changes(share_questions=shared))
+                save_settings(ui.workspace_dir() or ui.root() / name, cfg.with_changes(share_questions=shared))
                 acc.log(ui.principal(), name, "share", f"questions shared: {shared}")
                 st.rerun()
         log = acc.audit(ui.principal(), name)
