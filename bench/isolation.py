@@ -82,8 +82,7 @@ def cli_attempts(root: Path, a: Path, b: Path) -> list[dict]:
     writes_on_a = [["index", "-w", str(a), str(extra)], ["remove", "harbour.txt", "-w", str(a)],
                    ["merges", "-w", str(a), "--undo", "1"], ["import-graphrag", str(ref), "-w", str(a)]]
     out = []
-    for args, target, refusal in [*((x, b, "may not see") for x in against_b),
-                                  *((x, a, "may not") for x in writes_on_a)]:
+    for args, refusal in [*((x, "may not see") for x in against_b), *((x, "may not") for x in writes_on_a)]:
         before = (_digest(a), _digest(b))
         got = _cli(args, root)
         said = got.stdout + got.stderr
