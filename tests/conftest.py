@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import os
+
 import pytest
 
 from core.engine import Extraction, ReportInput
@@ -112,3 +114,30 @@ def hostile_home(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("hostile-home")
     build_workspace(root, "hostile", [("hostile.txt", HOSTILE_TEXT.encode())], engine=HostileEngine())
     return root
+
+
+TEST_DATABASE_URL = os.environ.get("SENSEMAKER_TEST_DATABASE_URL", "")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def team_store(request, tmp_path):
+    """The team database on each backend: SQLite under tmp_path, and PostgreSQL in a schema of
+    its own in SENSEMAKER_TEST_DATABASE_URL (.ci/run starts this machine's PostgreSQL 15 and
+    sets it; without it the PostgreSQL case is skipped, saying why)."""
+    from core.store.team import PostgresTeam, TeamStore
+    if request.param == "sqlite":
+        yield TeamStore(tmp_path)
+        return
+    if not TEST_DATABASE_URL:
+        pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
+    import uuid
+    import psycopg
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
+        db.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in TEST_DATABASE_URL else "?"
+    team = PostgresTeam(f"{TEST_DATABASE_URL}{sep}options=-c%20search_path%3D{schema}")
+    team.database_url = team.url  # what a command line run against this team database is given
+    yield team
+    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
+        db.execute(f'DROP SCHEMA "{schema}" CASCADE')

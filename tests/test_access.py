@@ -20,7 +20,6 @@ from core.query.methods import run_method
 from core.settings import Settings
 from core.store.access import Access, Forbidden
 from core.store.db import Store
-from core.store.team import TeamStore
 from core.verify.text import check_text
 
 ALICE = Principal("alice", "Alice Analyst", "alice@example.org")
@@ -30,10 +29,10 @@ NOTE = b"Maria Okafor, the Harbour Master, inspected Berth 2 at Tanner Quay on M
 
 
 @pytest.fixture
-def team(tmp_path):
+def team(tmp_path, team_store):  # on SQLite and on PostgreSQL (conftest.team_store)
     path = build_workspace(tmp_path, "harbour", [("note.txt", NOTE)])
     build_workspace(tmp_path, "board", [("board.txt", b"The board met on Tuesday.\n")])
-    acc = Access(TeamStore(tmp_path))
+    acc = Access(team_store)
     acc.created(ALICE, "harbour")
     acc.share(ALICE, "harbour", "bob@example.org", "viewer")
     return acc, path
@@ -123,26 +122,29 @@ def test_questions_belong_to_their_author_until_the_owners_share_them(team, tmp_
 
 
 
-def _cli(args: list[str], user: str, root) -> subprocess.CompletedProcess:
+def _cli(args: list[str], user: str, root, database_url: str | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
     env.update(SENSEMAKER_USER=user, SENSEMAKER_HOME=str(root))
+    if database_url:
+        env["SENSEMAKER_DATABASE_URL"] = database_url
     return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True,
                           env=env, cwd=Path(__file__).resolve().parents[1], timeout=300)
 
 
 def test_the_command_line_acts_as_sensemaker_user(team, tmp_path):
     acc, path = team
+    url = getattr(acc.team, "database_url", None)  # the PostgreSQL case: the commands use it too
     board = tmp_path / "board"
-    asked = _cli(["query", "-w", str(path), "--method", "basic", "What did Maria Okafor inspect?"], "bob@example.org", tmp_path)
+    asked = _cli(["query", "-w", str(path), "--method", "basic", "What did Maria Okafor inspect?"], "bob@example.org", tmp_path, url)
     assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
     note = tmp_path / "more.txt"
     note.write_text("Another note.\n")
-    refused = _cli(["index", "-w", str(path), str(note)], "bob@example.org", tmp_path)
+    refused = _cli(["index", "-w", str(path), str(note)], "bob@example.org", tmp_path, url)
     assert refused.returncode != 0 and "may not index workspace \"harbour\"" in refused.stderr
     for args in (["query", "-w", str(board), "What was agreed?"], ["traces", "-w", str(board)],
                  ["export", "--workspace", str(board), "--format", "csv", "--out", str(tmp_path / "out")],
                  ["verify", "-w", str(board)], ["status", "-w", str(board)]):
-        got = _cli(args, "bob@example.org", tmp_path)
+        got = _cli(args, "bob@example.org", tmp_path, url)
         assert got.returncode != 0 and "may not see workspace \"board\"" in got.stderr, (args, got.stderr)
         assert "Tuesday" not in got.stdout + got.stderr
     assert not (tmp_path / "out").exists()

@@ -15,7 +15,7 @@ from pathlib import Path
 from core.access import LOCAL, Principal
 from core.errors import UserError
 from core.store.db import Store
-from core.store.team import ROLES, TeamStore
+from core.store.team import ROLES, TeamStore, open_team
 
 ACTIONS = {"browse": "viewer", "ask": "viewer", "verify": "viewer", "export": "viewer",
            "upload": "editor", "index": "editor", "remove": "editor", "replace": "editor",
@@ -45,7 +45,7 @@ class Access:
     @classmethod
     def for_root(cls, root: str | Path, env=os.environ) -> "Access":
         admins = frozenset(a.strip().lower() for a in (env.get("SENSEMAKER_ADMINS") or "").split(",") if a.strip())
-        return cls(TeamStore(root), admins)
+        return cls(open_team(root, env), admins)
 
     def role(self, who: Principal, workspace: str) -> str | None:
         if who.local or who.id.lower() in self.admins or (who.email or "").lower() in self.admins:

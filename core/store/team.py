@@ -1,25 +1,29 @@
 """The team database: who holds which role in which workspace, and the audit log of what each
-user did. Embedded mode keeps it in `team.db` under the workspaces root (SQLite); the app only
-opens it when a login is configured (core.access). All of its SQL is here."""
+user did. Two backends behind one interface: SQLite (`team.db` under the workspaces root, the
+embedded default) and PostgreSQL (SENSEMAKER_DATABASE_URL=postgresql://..., through psycopg 3),
+chosen by `open_team`. The app only opens it when a login is configured (core.store.access). All of
+its SQL is here, written once: the two backends differ in their placeholder, the audit table's key
+and how a connection is made."""
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Mapping
 
 ROLES = ("viewer", "editor", "owner")  # each may do what the ones before it may
 TEAM_FILE = "team.db"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS members (
-  workspace TEXT NOT NULL, user_id TEXT NOT NULL, role TEXT NOT NULL,
-  granted_by TEXT, granted_at TEXT NOT NULL, PRIMARY KEY (workspace, user_id));
-CREATE TABLE IF NOT EXISTS audit (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, user_id TEXT NOT NULL,
-  workspace TEXT, action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');
-CREATE INDEX IF NOT EXISTS audit_by_workspace ON audit (workspace, id);
-"""
+_SCHEMA = [
+    "CREATE TABLE IF NOT EXISTS members (workspace TEXT NOT NULL, user_id TEXT NOT NULL, role TEXT NOT NULL, "
+    "granted_by TEXT, granted_at TEXT NOT NULL, PRIMARY KEY (workspace, user_id))",
+    "CREATE TABLE IF NOT EXISTS audit (id {key}, at TEXT NOT NULL, user_id TEXT NOT NULL, workspace TEXT, "
+    "action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '')",
+    "CREATE INDEX IF NOT EXISTS audit_by_workspace ON audit (workspace, id)",
+]
 
 
 def _now() -> str:
@@ -27,12 +31,23 @@ def _now() -> str:
 
 
 class TeamStore:
+    """The SQLite backend, and the SQL both backends share (`?` placeholders; the PostgreSQL
+    backend turns them into `%s`)."""
+    KEY = "INTEGER PRIMARY KEY AUTOINCREMENT"
+
     def __init__(self, root: str | Path):
         self.path = Path(root) / TEAM_FILE
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
+        self._create()
+
+    def _create(self) -> None:
+        for sql in _SCHEMA:
+            self._write(sql.format(key=self.KEY), ())
+
+    def _read(self, sql: str, params: tuple) -> list[dict[str, Any]]:
+        with closing(self._connect()) as db:
+            return [dict(r) for r in db.execute(sql, params)]
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), timeout=30)
@@ -40,26 +55,22 @@ class TeamStore:
         return db
 
     def _write(self, sql: str, params: tuple) -> None:
-        with self._lock, self._connect() as db:
+        with self._lock, closing(self._connect()) as db, db:
             db.execute(sql, params)
 
     def role(self, workspace: str, user_id: str) -> str | None:
-        with self._connect() as db:
-            row = db.execute("SELECT role FROM members WHERE workspace = ? AND user_id = ?",
-                             (workspace, user_id)).fetchone()
-        return row["role"] if row else None
+        rows = self._read("SELECT role FROM members WHERE workspace = ? AND user_id = ?", (workspace, user_id))
+        return rows[0]["role"] if rows else None
 
     def roles_of(self, user_id: str) -> dict[str, str]:
         """workspace -> role, for every workspace this user holds a role in."""
-        with self._connect() as db:
-            return {r["workspace"]: r["role"] for r in
-                    db.execute("SELECT workspace, role FROM members WHERE user_id = ?", (user_id,))}
+        return {r["workspace"]: r["role"] for r in
+                self._read("SELECT workspace, role FROM members WHERE user_id = ?", (user_id,))}
 
     def members(self, workspace: str) -> list[dict]:
-        with self._connect() as db:
-            return [dict(r) for r in db.execute(
-                "SELECT user_id, role, granted_by, granted_at FROM members WHERE workspace = ? "
-                "ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, user_id", (workspace,))]
+        return self._read("SELECT user_id, role, granted_by, granted_at FROM members WHERE workspace = ? "
+                          "ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, user_id",
+                          (workspace,))
 
     def grant(self, workspace: str, user_id: str, role: str, by: str) -> None:
         if role not in ROLES:
@@ -73,9 +84,8 @@ class TeamStore:
         self._write("DELETE FROM members WHERE workspace = ? AND user_id = ?", (workspace, user_id))
 
     def renamed(self, old: str, new: str) -> None:
-        with self._lock, self._connect() as db:
-            db.execute("UPDATE members SET workspace = ? WHERE workspace = ?", (new, old))
-            db.execute("UPDATE audit SET workspace = ? WHERE workspace = ?", (new, old))
+        self._write("UPDATE members SET workspace = ? WHERE workspace = ?", (new, old))
+        self._write("UPDATE audit SET workspace = ? WHERE workspace = ?", (new, old))
 
     def deleted(self, workspace: str) -> None:
         self._write("DELETE FROM members WHERE workspace = ?", (workspace,))
@@ -86,7 +96,40 @@ class TeamStore:
 
     def audit(self, workspace: str, limit: int = 200) -> list[dict]:
         """The newest entries first."""
+        return self._read("SELECT at, user_id, action, detail FROM audit WHERE workspace = ? ORDER BY id DESC LIMIT ?",
+                          (workspace, limit))
+
+
+class PostgresTeam(TeamStore):
+    """The PostgreSQL backend (psycopg 3): the same tables and SQL, in the database the URL names
+    (its `options` may set a search_path: tests give each a schema of its own)."""
+    KEY = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+
+    def __init__(self, url: str):
+        import psycopg  # noqa: F401 - a clear ImportError here when the PostgreSQL driver is missing
+        self.url = url
+        self._lock = threading.Lock()
+        self._create()
+
+    def _connect(self):
+        import psycopg
+        from psycopg.rows import dict_row
+        return psycopg.connect(self.url, row_factory=dict_row, connect_timeout=10)
+
+    def _read(self, sql: str, params: tuple) -> list[dict[str, Any]]:
         with self._connect() as db:
-            return [dict(r) for r in db.execute(
-                "SELECT at, user_id, action, detail FROM audit WHERE workspace = ? ORDER BY id DESC LIMIT ?",
-                (workspace, limit))]
+            return [dict(r) for r in db.execute(sql.replace("?", "%s"), params).fetchall()]
+
+    def _write(self, sql: str, params: tuple) -> None:
+        with self._lock, self._connect() as db:
+            db.execute(sql.replace("?", "%s"), params)
+
+
+def open_team(root: str | Path, env: Mapping[str, str] = os.environ) -> TeamStore:
+    """The team database: PostgreSQL when SENSEMAKER_DATABASE_URL names one, else SQLite under
+    the workspaces root."""
+    url = (env.get("SENSEMAKER_DATABASE_URL") or "").strip()
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresTeam(url)
+    return TeamStore(root)
+
