@@ -108,8 +108,9 @@ def _engine_panel(path: Path | None) -> None:
             with st.spinner("Connecting..."):
                 ok, message = check_connection(ui.settings())
             st.session_state["_conn"] = (ok, message)
-    if c2.button("Save to workspace", width="stretch", disabled=path is None,
-                 help="Save engine, URL and models (never the key) as this workspace's defaults."):
+    if c2.button("Save to workspace", width="stretch", disabled=path is None or not ui.may("index"),
+                 help="Save engine, URL and models (never the key) as this workspace's defaults "
+                      "(an editor's or owner's to do, in team mode)."):
         with ui.guard():
             save_settings(path, ui.settings())
             st.toast("Saved (without the key).")
