@@ -30,6 +30,12 @@ from tests.test_structure import PAGE
     ("What is Harbourline?", None),
     ("Which is the best?", None),
     ("Which conflicts drive the plot?", None),
+    # "kinds of X", "X types": the kind is X (asked as "Which vector store types ..." and "What
+    # kinds of input files ..." of the GraphRAG documentation, these went to global themes)
+    ("Which vector store types can GraphRAG write its embeddings to?", "vector stores"),
+    ("What kinds of input files can the indexing pipeline ingest?", "input files"),
+    ("What kinds of themes recur?", None),
+    ("Which types does it define?", None),
 ])
 def test_what_a_list_question_asks_for(question, kind):
     assert list_kind(question) == kind

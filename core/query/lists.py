@@ -26,7 +26,10 @@ SENSEMAKING = re.compile(
     r"perspectives?|insights?|takeaways?|findings?|arguments?|concerns?|opinions?|messages?|points?|"
     r"conclusions?|questions?|differences?|similarities|risks?|opportunities|strateg(?:y|ies)|"
     r"priorities|goals?|values?|motivations?|reasons?|causes?|effects?|consequences?|conflicts?|"
-    r"images?|devices?|stories|anecdotes?|examples?|changes?|qualities|predictions?|kinds?|types?)\b", re.I)
+    r"images?|devices?|stories|anecdotes?|examples?|changes?|qualities|predictions?)\b", re.I)
+# "kinds of input files", "vector store types": the kind is what they are kinds of
+_KINDS_OF = re.compile(r"^(?:kinds|types|sorts|forms) of (.+)$", re.I)
+_X_TYPES = re.compile(r"^(.+?) (?:types|kinds)$", re.I)
 BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
 
 
@@ -36,7 +39,11 @@ def list_kind(question: str) -> str | None:
         m = form.match(question or "")
         if m:
             kind = m.group(1).lower()
-            if SENSEMAKING.search(kind) or kind.split()[-1] in ("is", "was", "has", "does", "this", "us"):
+            if (k := _KINDS_OF.match(kind)) is not None:
+                kind = k.group(1)
+            elif (k := _X_TYPES.match(kind)) is not None:
+                kind = k.group(1) + ("" if k.group(1).endswith("s") else "s")
+            if kind in ("kinds", "types", "sorts", "forms") or SENSEMAKING.search(kind) or kind.split()[-1] in ("is", "was", "has", "does", "this", "us"):
                 return None
             return kind
     return None
