@@ -52,7 +52,6 @@ def run() -> None:
                        initial_sidebar_state="expanded")
     ui.load_css()
     if not auth.gate():  # a login is configured and nobody has signed in: nothing else is drawn
-        st.navigation(_pages(), position="hidden")  # (the link's page exists: no "Page not found")
         return
     with ui.guard():
         sidebar.sidebar()
