@@ -141,3 +141,25 @@ def team_store(request, tmp_path):
     yield team
     with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
         db.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def fy24q3_call(tmp_path_factory):
+    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace),
+    once for every verifier test that reads it (tests/verify/test_corpus_*.py)."""
+    from core.store.db import Store
+    from tests.verify_corpus import CALLS, CORPORA, read_doc
+    if not CALLS.exists():
+        pytest.skip("../shared/corpora is not available")
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_paths
+    from core.settings import Settings
+    tmp = tmp_path_factory.mktemp("call")
+    path = tmp / "TranscriptFY24Q3.txt"
+    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
+    carol = tmp / "carol_stave_one.txt"
+    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
+    store = Store(tmp / "ws")
+    ingest_paths(store, [path, carol], max_bytes=10_000_000)
+    run_index(store, Settings(engine="offline"))
+    return store

@@ -91,3 +91,13 @@ CALLS = CORPORA / "msft_earnings_calls" / "msft_earnings_transcripts.zip"
 PODCASTS = CORPORA / "behind_the_tech_podcasts" / "kevin_scott_podcast_transcripts.zip"
 ZH = CORPORA / "graphrag_articles_zh"
 ZH2, ZH3, ZH4 = ZH / "article_2.txt", ZH / "article_3.txt", ZH / "article_4.txt"
+
+
+def judge_holding(store, sentence: str, holding: str):
+    """The sentence judged against the store's text unit that holds `holding` in its own part
+    (not only in the overlap it shares with the unit before), and that unit."""
+    from core.verify.names import Names
+    from core.verify.offline import judge
+    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
+                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
+    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit

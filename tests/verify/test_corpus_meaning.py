@@ -7,20 +7,10 @@ from conftest import build_workspace
 from core.store.db import Store
 from core.text import wordnet
 from core.text.citations import sentence_spans, sentences_with_citations
-from core.verify.names import Names
-from core.verify.offline import judge
 from core.verify.text import check_text
 from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, NOVELLA, PODCASTS, ZH2, ZH3, ZH4,
                                  check_claim as _check, fact_of as _fact, flagged, held,
-                                 needs_wordnet, unit_around, assert_exact_highlights,
-                                 read_doc as _doc)
-
-
-def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):
-    v = judge(f"{claim} [Data: Sources (1)].", [unit_around(doc, evidence, width // 2, width // 2)],
-              names=Names(texts=[doc]))
-    assert_exact_highlights(doc, v)  # the highlight is exact document text
-    return v
+                                 needs_wordnet, read_doc as _doc)
 
 
 def test_polarity_is_read_in_the_claims_item_of_a_list():
@@ -199,9 +189,9 @@ def test_without_the_wordnet_files_there_are_no_synonyms(tmp_path, monkeypatch):
 def test_a_podcast_paraphrase_in_synonyms_is_supported():
     doc = _doc(PODCASTS, "Neil_deGrasse_Tyson_V2-part3.txt")
     ev = "So I got this handwritten note from some middle schoolers in a small town in Canada"
-    v = _check_narrow(doc, "Pupils in a tiny community in Canada wrote to him by hand", ev)
+    v = _check(doc, "Pupils in a tiny community in Canada wrote to him by hand", ev, 750, 750)
     assert held(v), v.reason  # before: unsupported
-    v = _check_narrow(doc, "Pupils in a tiny community in Ohio wrote to him by hand", ev)
+    v = _check(doc, "Pupils in a tiny community in Ohio wrote to him by hand", ev, 750, 750)
     assert v.verdict == "fabricated" and v.failing.text == "Ohio"
 
 
@@ -209,7 +199,7 @@ def test_a_podcast_paraphrase_in_synonyms_is_supported():
 def test_a_two_word_verb_aligns_and_its_polarity_is_compared():
     doc = _doc(DULCE_TXT)
     ev = "The meeting adjourned with no further comments"
-    v = _check_narrow(doc, "The meeting broke up with no further remarks", ev)
+    v = _check(doc, "The meeting broke up with no further remarks", ev, 750, 750)
     assert v.verdict == "supported", v.reason  # before: unsupported
-    v = _check_narrow(doc, "The meeting broke up amid further heated remarks", ev)
+    v = _check(doc, "The meeting broke up amid further heated remarks", ev, 750, 750)
     assert flagged(v, "polarity.negation") and v.failing.kind == "polarity"  # before: unsupported

@@ -3,50 +3,17 @@ up, or what the documents are about. The tests skip where ../shared/corpora is a
 tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
-from core.store.db import Store
 from core.verify.names import Names
 from core.verify.offline import judge
 from core.verify.rules import Policy
 import pytest
 import zipfile
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, PODCASTS, ZH2, ZH3,
-                                 check_claim as _check, fact_of as _fact, held, needs_wordnet,
-                                 read_doc as _doc, read_doc, unit_around, assert_exact_highlights)
+from tests.verify_corpus import judge_holding as _say
+from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, PODCASTS, ZH2, ZH3, check_claim as _check,
+                                 fact_of as _fact, held, needs_wordnet, read_doc as _doc)
 
 INTRO = ("On the call with me are Satya Nadella, chairman and chief executive officer, Amy Hood, "
          "chief financial officer, Alice Jolla, chief accounting officer")
-
-
-def _say(store, sentence: str, holding: str):
-    from core.verify.names import Names
-    from core.verify.offline import judge
-    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
-                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
-    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit
-
-@pytest.fixture(scope="module")
-def call(tmp_path_factory):
-    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace)."""
-    if not CALLS.exists():
-        pytest.skip("../shared/corpora is not available")
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_paths
-    from core.settings import Settings
-    tmp = tmp_path_factory.mktemp("call")
-    path = tmp / "TranscriptFY24Q3.txt"
-    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
-    carol = tmp / "carol_stave_one.txt"
-    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
-    store = Store(tmp / "ws")
-    ingest_paths(store, [path, carol], max_bytes=10_000_000)
-    run_index(store, Settings(engine="offline"))
-    return store
-
-def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):
-    v = judge(f"{claim} [Data: Sources (1)].", [unit_around(doc, evidence, width // 2, width // 2)],
-              names=Names(texts=[doc]))
-    assert_exact_highlights(doc, v)  # the highlight is exact document text
-    return v
 
 
 def test_a_made_up_name_opening_the_sentence_is_fabricated():
@@ -342,9 +309,9 @@ def test_a_name_before_a_sentence_end_stands_in_no_slot_of_the_next():
     assert v.verdict != "contradicted", (v.verdict, v.facts)
 
 
-def test_a_possessive_ends_a_name(call):
+def test_a_possessive_ends_a_name(fy24q3_call):
     """"Microsoft's AI services": was fabricated, 'name "Microsoft's AI": nowhere in the documents'."""
-    v, _ = _say(call, "Microsoft's AI services contributed 7 points of Azure growth in the quarter",
+    v, _ = _say(fy24q3_call, "Microsoft's AI services contributed 7 points of Azure growth in the quarter",
                 "our AI services contributed 7 points of growth")
     assert v.verdict == "supported", (v.reason, v.facts)
     assert not v.fabricated
@@ -355,9 +322,9 @@ def test_a_role_the_text_gives_another_person_is_contradicted():
     if "I'm your host, Kevin Scott" not in doc and "I\u2019m your host, Kevin Scott" not in doc:
         pytest.skip("the greeting is in another part")
     ev = "your host, Kevin Scott"
-    v = _check_narrow(doc, "Christina Warren is the host of Behind the Tech", ev)
+    v = _check(doc, "Christina Warren is the host of Behind the Tech", ev, 750, 750)
     assert v.verdict == "contradicted", v.reason  # before: supported
     f = v.failing
     assert f.text == "Christina Warren" and "Kevin Scott" in f.note
     assert "host" in f.evidence.text and "Kevin Scott" in f.evidence.text
-    assert _check_narrow(doc, "Kevin Scott is the host of Behind the Tech", ev).verdict != "contradicted"
+    assert _check(doc, "Kevin Scott is the host of Behind the Tech", ev, 750, 750).verdict != "contradicted"

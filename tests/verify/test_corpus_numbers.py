@@ -3,46 +3,13 @@ durations, money, multipliers, periods. The tests skip where ../shared/corpora i
 tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
-from core.store.db import Store
 from core.verify import figures as fg
 from core.verify.names import Names
 from core.verify.offline import judge
-import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, check_claim as _check,
-                                 fact_of as _fact, held, needs_wordnet, read_doc as _doc, read_doc,
-                                 unit_around, assert_exact_highlights)
-
-
-def _say(store, sentence: str, holding: str):
-    from core.verify.names import Names
-    from core.verify.offline import judge
-    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
-                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
-    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit
-
-@pytest.fixture(scope="module")
-def call(tmp_path_factory):
-    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace)."""
-    if not CALLS.exists():
-        pytest.skip("../shared/corpora is not available")
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_paths
-    from core.settings import Settings
-    tmp = tmp_path_factory.mktemp("call")
-    path = tmp / "TranscriptFY24Q3.txt"
-    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
-    carol = tmp / "carol_stave_one.txt"
-    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
-    store = Store(tmp / "ws")
-    ingest_paths(store, [path, carol], max_bytes=10_000_000)
-    run_index(store, Settings(engine="offline"))
-    return store
-
-def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):
-    v = judge(f"{claim} [Data: Sources (1)].", [unit_around(doc, evidence, width // 2, width // 2)],
-              names=Names(texts=[doc]))
-    assert_exact_highlights(doc, v)  # the highlight is exact document text
-    return v
+from tests.verify_corpus import judge_holding as _say
+from tests.verify_corpus import (CALLS, CAROL, NOVELLA, PODCASTS, check_claim as _check,
+                                 fact_of as _fact, held, needs_wordnet, unit_around,
+                                 read_doc as _doc)
 
 
 def test_a_couple_is_two():
@@ -362,19 +329,19 @@ def test_a_time_of_day_is_one_figure():
     assert v.verdict == "contradicted" and v.reason == "number \u201c19:30\u201d: the source says 18:30", (v.verdict, v.reason)
 
 
-def test_another_quarter_than_the_documents_is_contradicted(call):
-    v, _ = _say(call, "In FY23 Q3, Azure and other cloud services revenue grew 31%",
+def test_another_quarter_than_the_documents_is_contradicted(fy24q3_call):
+    v, _ = _say(fy24q3_call, "In FY23 Q3, Azure and other cloud services revenue grew 31%",
                 "Azure and other cloud services revenue grew 31%")
     assert v.verdict == "contradicted" and v.reason == "name \u201cFY23 Q3\u201d: the cited passage is from TranscriptFY24Q3.txt"
-    v, _ = _say(call, "In FY24 Q3, Azure and other cloud services revenue grew 31%",
+    v, _ = _say(fy24q3_call, "In FY24 Q3, Azure and other cloud services revenue grew 31%",
                 "Azure and other cloud services revenue grew 31%")
     assert v.verdict == "supported", (v.reason, v.facts)
 
 
-def test_a_wrong_figure_heads_the_reason(call):
+def test_a_wrong_figure_heads_the_reason(fy24q3_call):
     """"In FY23 Q3 Microsoft said it had more than 5,000 ..." was headed 'name "FY23 Q3 Microsoft":
     the source names Coursera here'; the figure is what is wrong."""
-    v, _ = _say(call, "Microsoft said 50,000 customers across every industry have used Copilot Studio",
+    v, _ = _say(fy24q3_call, "Microsoft said 50,000 customers across every industry have used Copilot Studio",
                 "customers across every industry have used Copilot Studio")
     assert v.verdict == "contradicted" and v.failing.kind == "number", (v.reason, v.facts)
 
@@ -382,8 +349,8 @@ def test_a_wrong_figure_heads_the_reason(call):
 def test_a_figure_given_for_another_subject_is_contradicted():
     doc = _doc(CALLS, "TranscriptFY20Q1.txt")
     ev = "Dynamics revenue grew 14 percent and 16 percent in constant currency, driven by Dynamics 365 revenue growth of 41 percent"
-    v = _check_narrow(doc, "Dynamics 365 revenue grew 14 percent", ev)
+    v = _check(doc, "Dynamics 365 revenue grew 14 percent", ev, 750, 750)
     assert v.verdict == "contradicted", v.reason  # before: supported
     assert v.failing.kind == "number" and v.failing.evidence.text == "41 percent"
-    assert _check_narrow(doc, "Dynamics revenue grew 14 percent", ev).verdict == "supported"
-    assert _check_narrow(doc, "Dynamics 365 revenue grew 41 percent", ev).verdict == "supported"
+    assert _check(doc, "Dynamics revenue grew 14 percent", ev, 750, 750).verdict == "supported"
+    assert _check(doc, "Dynamics 365 revenue grew 41 percent", ev, 750, 750).verdict == "supported"

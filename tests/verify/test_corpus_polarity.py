@@ -4,50 +4,14 @@ expectations and feelings, and the words that only look like them. The tests ski
 always here."""
 from __future__ import annotations
 
-from core.store.db import Store
 from core.verify import facts as fx
-from core.verify.names import Names
-from core.verify.offline import judge
-import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, PODCASTS, ZH, ZH2, ZH4,
+from tests.verify_corpus import judge_holding as _say
+from tests.verify_corpus import (CALLS, CAROL, NOVELLA, PODCASTS, ZH, ZH2, ZH4,
                                  check_claim as _check, fact_of as _fact, flagged, held,
-                                 needs_wordnet, read_doc as _doc, read_doc, unit_around,
-                                 assert_exact_highlights)
+                                 needs_wordnet, read_doc as _doc)
 
 EVIDENCE = ("They were not a handsome family;\nthey were not well dressed; their shoes were far from being "
             "waterproof;\ntheir clothes were scanty;")
-
-
-def _say(store, sentence: str, holding: str):
-    from core.verify.names import Names
-    from core.verify.offline import judge
-    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
-                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
-    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit
-
-@pytest.fixture(scope="module")
-def call(tmp_path_factory):
-    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace)."""
-    if not CALLS.exists():
-        pytest.skip("../shared/corpora is not available")
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_paths
-    from core.settings import Settings
-    tmp = tmp_path_factory.mktemp("call")
-    path = tmp / "TranscriptFY24Q3.txt"
-    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
-    carol = tmp / "carol_stave_one.txt"
-    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
-    store = Store(tmp / "ws")
-    ingest_paths(store, [path, carol], max_bytes=10_000_000)
-    run_index(store, Settings(engine="offline"))
-    return store
-
-def _check_narrow(doc: str, claim: str, evidence: str, width: int = 1500):
-    v = judge(f"{claim} [Data: Sources (1)].", [unit_around(doc, evidence, width // 2, width // 2)],
-              names=Names(texts=[doc]))
-    assert_exact_highlights(doc, v)  # the highlight is exact document text
-    return v
 
 
 def test_neither_nor_is_one_negation():
@@ -318,10 +282,10 @@ def test_bing_fei_is_a_negation():
     assert v.verdict == "contradicted", (v.verdict, v.facts)
 
 
-def test_subtracted_against_contributed_is_a_reversal(call):
+def test_subtracted_against_contributed_is_a_reversal(fy24q3_call):
     """"AI services subtracted 7 points" of a passage where they "contributed 7 points of
     growth" was partial (a clause not found): the opposite is now in the antonym list."""
-    v, _ = _say(call, "Microsoft's AI services subtracted 7 points of Azure growth in the quarter",
+    v, _ = _say(fy24q3_call, "Microsoft's AI services subtracted 7 points of Azure growth in the quarter",
                 "our AI services contributed 7 points of growth")
     assert v.verdict == "contradicted" and v.reason == "polarity \u201csubtracted\u201d: the source says \u201ccontributed\u201d", v.reason
 
@@ -330,17 +294,17 @@ def test_subtracted_against_contributed_is_a_reversal(call):
 def test_a_paraphrase_in_synonyms_is_supported_and_its_negation_still_caught():
     doc = _doc(CAROL)
     ev = "Scrooge's countenance fell almost as low as the Ghost's had done."
-    v = _check_narrow(doc, "His face dropped nearly as far as the spectre's own had", ev)
+    v = _check(doc, "His face dropped nearly as far as the spectre's own had", ev, 750, 750)
     assert held(v), v.reason  # before WordNet: unsupported
     assert v.best_sentence == ev
-    v = _check_narrow(doc, "His face never dropped nearly as far as the spectre's own had", ev)
+    v = _check(doc, "His face never dropped nearly as far as the spectre's own had", ev, 750, 750)
     assert flagged(v, "polarity.negation") and v.failing.kind == "polarity"  # before: unsupported
 
 
 def test_negation_words_that_negate_nothing_are_no_flip():
     doc = _doc(CAROL)
     ev = "yet not so like a child as like an old man"
-    v = _check_narrow(doc, "The figure was like a child, yet more like an old man", ev)
+    v = _check(doc, "The figure was like a child, yet more like an old man", ev, 750, 750)
     assert v.verdict != "contradicted", v.reason  # before: contradicted by "not"
-    v = _check_narrow(doc, "The figure was not like a child at all", ev)
+    v = _check(doc, "The figure was not like a child at all", ev, 750, 750)
     assert v.verdict == "contradicted"

@@ -4,38 +4,11 @@ quotes too), and highlights that are exactly a sentence of the source. The tests
 always here."""
 from __future__ import annotations
 
-from core.store.db import Store
 from core.verify.names import Names
 from core.verify.offline import judge
-import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, NOVELLA, ZH3, check_claim as _check,
-                                 read_doc as _doc, read_doc, unit_around)
-
-
-def _say(store, sentence: str, holding: str):
-    from core.verify.names import Names
-    from core.verify.offline import judge
-    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
-                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
-    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit
-
-@pytest.fixture(scope="module")
-def call(tmp_path_factory):
-    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace)."""
-    if not CALLS.exists():
-        pytest.skip("../shared/corpora is not available")
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_paths
-    from core.settings import Settings
-    tmp = tmp_path_factory.mktemp("call")
-    path = tmp / "TranscriptFY24Q3.txt"
-    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
-    carol = tmp / "carol_stave_one.txt"
-    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
-    store = Store(tmp / "ws")
-    ingest_paths(store, [path, carol], max_bytes=10_000_000)
-    run_index(store, Settings(engine="offline"))
-    return store
+from tests.verify_corpus import judge_holding as _say
+from tests.verify_corpus import (CALLS, CAROL, NOVELLA, ZH3, check_claim as _check, unit_around,
+                                 read_doc as _doc)
 
 
 def test_a_quote_keeps_its_own_negation():
@@ -192,7 +165,7 @@ def test_a_sentence_the_documents_say_word_for_word_is_not_contradicted_by_anoth
     assert judge_sentence(Resolver(store), wrong, parse_citations(wrong), judge, Names(store)).verdict == "contradicted"
 
 
-def test_a_figure_is_highlighted_where_the_passage_gives_it(call):
+def test_a_figure_is_highlighted_where_the_passage_gives_it(fy24q3_call):
     """"Azure grew 31%" was supported beside "server products and cloud services revenue grew 24%"."""
-    v, _ = _say(call, "Azure grew 31%", "Azure and other cloud services revenue grew 31%")
+    v, _ = _say(fy24q3_call, "Azure grew 31%", "Azure and other cloud services revenue grew 31%")
     assert v.verdict == "supported" and "31%" in v.best_sentence, v.best_sentence

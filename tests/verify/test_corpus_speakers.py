@@ -3,37 +3,9 @@ quotations and the voice a pronoun stands for. The tests skip where ../shared/co
 tests/verify/test_rule_*.py hold each rule's cases on excerpts that are always here."""
 from __future__ import annotations
 
-from core.store.db import Store
-import pytest
-from tests.verify_corpus import (CALLS, CAROL, CORPORA, DULCE_TXT, NOVELLA, PODCASTS,
-                                 check_claim as _check, fact_of as _fact, read_doc as _doc,
-                                 read_doc)
-
-
-@pytest.fixture(scope="module")
-def call(tmp_path_factory):
-    """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace)."""
-    if not CALLS.exists():
-        pytest.skip("../shared/corpora is not available")
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_paths
-    from core.settings import Settings
-    tmp = tmp_path_factory.mktemp("call")
-    path = tmp / "TranscriptFY24Q3.txt"
-    path.write_text(read_doc(CALLS, "TranscriptFY24Q3.txt"), encoding="utf-8")
-    carol = tmp / "carol_stave_one.txt"
-    carol.write_text(read_doc(CORPORA / "christmas_carol" / "a_christmas_carol_plain_ascii.txt")[:60_000], encoding="utf-8")
-    store = Store(tmp / "ws")
-    ingest_paths(store, [path, carol], max_bytes=10_000_000)
-    run_index(store, Settings(engine="offline"))
-    return store
-
-def _say(store, sentence: str, holding: str):
-    from core.verify.names import Names
-    from core.verify.offline import judge
-    unit = next(u for u in store.rows("text_units") if holding in u["text"] and u["text"].find(holding) >= 0
-                and u["text"].find(holding) >= (len(u["text"]) - (u["char_end"] - u["char_start"])))
-    return judge(f"{sentence} [Data: Sources ({unit['human_readable_id']})].", [unit], names=Names(store)), unit
+from tests.verify_corpus import judge_holding as _say
+from tests.verify_corpus import (CALLS, CAROL, DULCE_TXT, NOVELLA, PODCASTS, check_claim as _check,
+                                 fact_of as _fact, read_doc as _doc, read_doc)
 
 
 def test_an_inverted_speaker_after_a_quotation_is_the_claims_speaker():
@@ -283,34 +255,34 @@ def test_the_next_turns_label_is_not_the_speaker():
     assert v.verdict != "contradicted", (v.verdict, v.facts)
 
 
-def test_the_company_in_the_place_of_its_speakers_we_is_found(call):
+def test_the_company_in_the_place_of_its_speakers_we_is_found(fy24q3_call):
     """"Microsoft also expects ..." for "we expect ...": was contradicted, "the source names AI
     here" (AI, a thing, read as who expects)."""
-    v, _ = _say(call, "Microsoft also expects FY25 capital expenditures to be higher than FY24",
+    v, _ = _say(fy24q3_call, "Microsoft also expects FY25 capital expenditures to be higher than FY24",
                 "we expect FY25 capital expenditures to be higher than FY24")
     assert v.verdict == "supported", (v.reason, v.facts)
     f = next(f for f in v.facts if f.text == "Microsoft")
     assert f.status == "found" and "the company its speakers speak for" in f.note and f.evidence.text == "we"
     # and the reversal is still caught, headed by what it reverses
-    v, _ = _say(call, "Microsoft also expects FY25 capital expenditures to be lower than FY24",
+    v, _ = _say(fy24q3_call, "Microsoft also expects FY25 capital expenditures to be lower than FY24",
                 "we expect FY25 capital expenditures to be higher than FY24")
     assert v.verdict == "contradicted" and v.failing.kind == "polarity", v.reason
 
 
-def test_the_speaker_of_a_turn_that_began_in_an_earlier_unit(call):
+def test_the_speaker_of_a_turn_that_began_in_an_earlier_unit(fy24q3_call):
     """A unit that opens mid-turn: the turn's label is in a unit before it. "Satya Nadella said
     ..." of Amy Hood's words was partial ("not in the cited text"); now contradicted, with the
     label as its evidence, exact in the document; Amy Hood's own sentence is supported."""
     doc = read_doc(CALLS, "TranscriptFY24Q3.txt")
     holding = "Capital expenditures including finance leases were $14 billion"
-    v, unit = _say(call, "Satya Nadella said capital expenditures including finance leases were $14 billion", holding)
+    v, unit = _say(fy24q3_call, "Satya Nadella said capital expenditures including finance leases were $14 billion", holding)
     assert "AMY HOOD:" not in unit["text"][:unit["text"].find(holding)]  # the label is in an earlier unit
     assert v.verdict == "contradicted" and v.reason == "name \u201cSatya Nadella\u201d: the source gives Amy Hood as the speaker"
     ev = v.failing.evidence
     assert ev.text == "AMY HOOD" and doc[ev.char_start:ev.char_end] == "AMY HOOD" and ev.text_unit_id != unit["id"]
-    v, _ = _say(call, "Amy Hood said capital expenditures including finance leases were $14 billion", holding)
+    v, _ = _say(fy24q3_call, "Amy Hood said capital expenditures including finance leases were $14 billion", holding)
     assert v.verdict == "supported", (v.reason, v.facts)
     # a company or a customer a speaker names is what he speaks of, not a rival speaker
-    v, _ = _say(call, "Satya Nadella said more than 65% of the Fortune 500 now use Azure OpenAI Service",
+    v, _ = _say(fy24q3_call, "Satya Nadella said more than 65% of the Fortune 500 now use Azure OpenAI Service",
                 "More than 65% of the Fortune 500 now use Azure OpenAI Service")
     assert not any(f.status == "contradicted" for f in v.facts if f.kind == "name"), (v.verdict, v.reason)
