@@ -53,6 +53,10 @@ class Access:
         ids = [who.id] + ([who.email] if who.email else [])
         return max((self.team.role(workspace, i) for i in ids), key=_rank, default=None)
 
+    def require(self, who: Principal, workspace: str, action: str) -> None:
+        """Forbidden unless who's role in the workspace allows the action."""
+        check(who, workspace, self.role(who, workspace), action)
+
     def may(self, who: Principal, workspace: str, action: str) -> bool:
         return _rank(self.role(who, workspace)) >= _rank(ACTIONS[action])
 
@@ -80,7 +84,7 @@ class Access:
 
     def share(self, who: Principal, workspace: str, user_id: str, role: str | None) -> None:
         """Give user_id this role in the workspace (None: take every role away); owners only."""
-        check(who, workspace, self.role(who, workspace), "share")
+        self.require(who, workspace, "share")
         user_id = (user_id or "").strip()
         if not user_id:
             raise UserError("name the user to share with: the subject or e-mail address their sign-in gives")
@@ -95,7 +99,7 @@ class Access:
             self.team.log(who.id, workspace, action, detail)
 
     def audit(self, who: Principal, workspace: str) -> list[dict]:
-        check(who, workspace, self.role(who, workspace), "audit")
+        self.require(who, workspace, "audit")
         return self.team.audit(workspace)
 
 

@@ -97,11 +97,19 @@ def _absent_texts(prior) -> set[str]:
     return {f.text for f in prior if f.status == "absent"}
 
 
+def _part(c: Claim, a: Alignment):
+    """The claim's item of the matched sentence (core.verify.align.segment), once per alignment
+    for the polarity rules that read it."""
+    if "part" not in a.memo:
+        a.memo["part"] = al.segment(a.src, a.best, c.terms)
+    return a.memo["part"]
+
+
 def _flipped(c: Claim, a: Alignment) -> Fact | None:
     """The negation or antonym reversal of the claim's item of the matched sentence and its
     window (core.verify.polarity), computed once per alignment for the two rules that read it."""
     if "flipped" not in a.memo:
-        part = al.segment(a.src, a.best, c.terms)
+        part = _part(c, a)
         # a sentence the matched one holds word for word is read there alone: a "not" in the next
         # sentence ("people who were not to be trifled with") is no polarity of a quote
         pwin = [part] if c.terms <= a.best.terms else [part if s is a.best else s for s in a.window]
@@ -111,8 +119,8 @@ def _flipped(c: Claim, a: Alignment) -> Fact | None:
         if pol is not None:
             pol.rule = "polarity.antonym" if pol.note.startswith("the source says \u201c") and \
                 pol.text != "affirmative" and not fx.negation_positions(pol.text) else "polarity.negation"
-        a.memo["flipped"] = (pol, part)
-    return a.memo["flipped"][0]
+        a.memo["flipped"] = pol
+    return a.memo["flipped"]
 
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
@@ -133,7 +141,6 @@ def _negation_pair(c: Claim, a: Alignment) -> Fact | None:
             is_neg = any(s <= m.start() < e for s, e in neg)
             if is_neg and low.endswith("n't") and low not in ("can't", "won't", "shan't"):
                 low = low[:-3]  # "didn't" is "did" negated
-                is_neg = False
                 out.append((low, m.start(), m.end(), False))
                 out.append(("not", m.start(), m.end(), True))
                 continue
@@ -180,10 +187,9 @@ def _comparison(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     return [pol] if pol is not None else []
 
 
-def _piece_hit(kind: str, hit, c: Claim, a: Alignment) -> list[Fact]:
+def _piece_hit(kind: str, hit, a: Alignment, part) -> list[Fact]:
     if hit is None:
         return []
-    _, part = a.memo.get("flipped") or (None, al.segment(a.src, a.best, c.terms))
     piece = a.src.text[part.start:part.end]
     word, lo, hi = hit
     return [Fact("polarity", word, "contradicted", f"the source says \u201c{piece[lo:hi]}\u201d",
@@ -193,16 +199,16 @@ def _piece_hit(kind: str, hit, c: Claim, a: Alignment) -> list[Fact]:
 def _expectation(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     if not a.strong or not _no_polarity_yet(prior):
         return []
-    part = al.segment(a.src, a.best, c.terms)
+    part = _part(c, a)
     return _piece_hit("polarity.expectation",
-                      expectations.reversed_result(c.claim, a.src.text[part.start:part.end]), c, a)
+                      expectations.reversed_result(c.claim, a.src.text[part.start:part.end]), a, part)
 
 
 def _feeling(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     if not a.strong or not _no_polarity_yet(prior) or fx.negation_positions(c.claim):
         return []
-    part = al.segment(a.src, a.best, c.terms)
-    return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), c, a)
+    part = _part(c, a)
+    return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), a, part)
 
 
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "mis", "anti")

@@ -24,8 +24,7 @@ def _owner_check(action: str) -> None:
     """Forbidden unless the signed-in user owns the selected workspace (core.store.access)."""
     acc, name = ui.access(), ui.workspace_name()
     if acc is not None and name:
-        from core.store.access import check
-        check(ui.principal(), name, acc.role(ui.principal(), name), action)
+        acc.require(ui.principal(), name, action)
 
 
 def manage_popover() -> None:
