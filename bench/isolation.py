@@ -14,12 +14,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import httpx
 
 from _common import ROOT, write_result
+
+from tests.app_server import running_sign_in_app
 
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_paths
@@ -103,28 +103,9 @@ def page_attempts(root: Path, b_trace: str) -> list[dict]:
     bob = User(sub="bob", claims={"email": VIEWER, "name": "Bob Reader"})
     with run_server_in_thread(port=0, user_claims=[bob]) as server:
         provider = f"http://localhost:{server.server_port}"
-        import socket
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
-        env.update(SENSEMAKER_HOME=str(root), SENSEMAKER_OIDC_METADATA_URL=f"{provider}/.well-known/openid-configuration",
-                   SENSEMAKER_OIDC_CLIENT_ID="sensemaker", SENSEMAKER_OIDC_CLIENT_SECRET="bench")
-        log = open(root / "app.log", "wb")
-        proc = subprocess.Popen([sys.executable, "-m", "core.cli.main", "app", "--port", str(port), "--no-sample"],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://localhost:{port}"
-        try:
-            deadline = time.time() + 90
-            while True:
-                try:
-                    if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.time() > deadline:
-                    raise SystemExit("the app did not start")
-                time.sleep(0.3)
+        oidc = {"SENSEMAKER_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
+                "SENSEMAKER_OIDC_CLIENT_ID": "sensemaker", "SENSEMAKER_OIDC_CLIENT_SECRET": "bench"}
+        with running_sign_in_app(root, oidc) as url:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
                 page = browser.new_page()
@@ -143,9 +124,6 @@ def page_attempts(root: Path, b_trace: str) -> list[dict]:
                         out.append({"where": "page", "args": f"/{path}?ws={B}{extra}", "leak": bool(leaked) or not refused,
                                     "leaked_words": leaked, "refused": refused})
                 browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(timeout=20)
     return out
 
 

@@ -32,14 +32,34 @@ def running_app(home: Path, extra_args: list[str] | None = None,
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL",
                                                             "SENSEMAKER_ENGINE")}
     env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_NO_SAMPLE="1")
-    log = open(home / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1", *(extra_args or [])],
-        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    with _serving([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+                   "--server.headless", "true", "--server.address", "127.0.0.1", *(extra_args or [])],
+                  cwd, env, home / "streamlit.log", f"http://127.0.0.1:{port}", 60) as served:
+        yield served
+
+
+@contextmanager
+def running_sign_in_app(home: Path, oidc: dict[str, str]) -> Iterator[str]:
+    """`sensemaker app` with sign-in (SENSEMAKER_OIDC_* in oidc), SENSEMAKER_HOME=home, no sample
+    and nothing else of Sensemaker's or the model's from the environment; yields its URL on
+    localhost (the redirect URI `sensemaker app` gives the provider). For the sign-in tests and
+    bench/isolation.py."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
+    env.update(SENSEMAKER_HOME=str(home), **oidc)
+    with _serving([sys.executable, "-m", "core.cli.main", "app", "--port", str(port), "--no-sample"],
+                  ROOT, env, home / "app.log", f"http://localhost:{port}", 90) as (url, _):
+        yield url
+
+
+@contextmanager
+def _serving(cmd: list[str], cwd: Path, env: dict[str, str], log_path: Path, url: str,
+             seconds: int) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Run cmd; yield (url, process) once url answers Streamlit's health check; stop it after."""
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.time() + 60
+        deadline = time.time() + seconds
         while True:
             try:
                 if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
@@ -47,9 +67,9 @@ def running_app(home: Path, extra_args: list[str] | None = None,
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None:
-                raise RuntimeError("the app stopped: " + (home / "streamlit.log").read_text()[-2000:])
+                raise RuntimeError("the app stopped: " + log_path.read_text()[-2000:])
             if time.time() > deadline:
-                raise RuntimeError("the app did not start in 60 s")
+                raise RuntimeError(f"the app did not start in {seconds} s")
             time.sleep(0.3)
         yield url, proc
     finally:

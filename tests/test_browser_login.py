@@ -6,17 +6,12 @@ or remove control (core refuses them too: tests/test_access.py), and a forged li
 they hold no role in says so and shows nothing of it."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conftest import build_workspace
-from tests.app_server import free_port
+from tests.app_server import running_sign_in_app
 
 pytestmark = pytest.mark.browser
 
@@ -48,31 +43,12 @@ def app(provider, tmp_path_factory):
     team = TeamStore(home)
     team.grant(SENTINEL, "alice", "owner", by="setup")
     team.grant(SENTINEL, "bob@example.org", "viewer", by="alice")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
-    env.update(SENSEMAKER_HOME=str(home), SENSEMAKER_OIDC_METADATA_URL=f"{provider}/.well-known/openid-configuration",
-               SENSEMAKER_OIDC_CLIENT_ID="sensemaker", SENSEMAKER_OIDC_CLIENT_SECRET="not-a-secret")
-    log = open(home / "app.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "core.cli.main", "app", "--port", str(port), "--no-sample"],
-                            cwd=Path(__file__).resolve().parents[1], env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://localhost:{port}"
-    try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                if httpx.get(f"{url}/_stcore/health", timeout=1).text == "ok":
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError("the app did not start: " + (home / "app.log").read_text()[-2000:])
-            time.sleep(0.3)
+    oidc = {"SENSEMAKER_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
+            "SENSEMAKER_OIDC_CLIENT_ID": "sensemaker", "SENSEMAKER_OIDC_CLIENT_SECRET": "not-a-secret"}
+    with running_sign_in_app(home, oidc) as url:
         secrets = home / ".auth_secrets.toml"
         assert secrets.stat().st_mode & 0o077 == 0, "the login secrets file is readable by others"
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def _settle(page) -> None:
