@@ -51,8 +51,7 @@ class Hierarchy:
         self._roots: list[int] | None = None
 
     def _read(self, where: str, params: list) -> list[int]:
-        rows = self.store.query(f"select {self.COLUMNS} from communities where {where} "
-                                "order by level, community", params)
+        rows = self.store.rows("communities", where, params, order_by="level, community", select=self.COLUMNS)
         self._add(rows)
         return [int(r["community"]) for r in rows]
 
@@ -65,20 +64,13 @@ class Hierarchy:
                     r["size"] = sizes.get(int(r["community"]), 0)
         new = [int(r["community"]) for r in rows if int(r["community"]) not in self.comms]
         self.comms.update((int(r["community"]), r) for r in rows)
-        for i in range(0, len(new), 500):
-            part = new[i:i + 500]
-            for rep in self.store.query("select community, level, title, rating from community_reports "
-                                        f"where community in ({_marks(len(part))})", part):
-                self.report_of.setdefault(int(rep["community"]), rep)
+        for rep in self.store.rows_in("community_reports", "community", new, select="community, level, title, rating"):
+            self.report_of.setdefault(int(rep["community"]), rep)
 
     def members(self, communities: list[int]) -> list[dict[str, Any]]:
         """(community, entity_ids) of these communities."""
-        out: list[dict[str, Any]] = []
-        for i in range(0, len(communities), 500):
-            part = communities[i:i + 500]
-            out += self.store.rows("communities", f"community in ({_marks(len(part))})", part,
-                                   order_by=None, select="community, entity_ids")
-        return out
+        return self.store.rows_in("communities", "community", communities, order_by=None,
+                                  select="community, entity_ids")
 
     def roots(self) -> list[int]:
         """Communities without a parent (or whose parent is missing), largest first."""
@@ -104,15 +96,13 @@ class Hierarchy:
     def overview(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
         """The communities and reports the hierarchy overview draws (see overview_plan), and a
         note when some are left out."""
-        counts = {int(lv): n for lv, n in self.store.db.conn.execute(
-            "select level, count(*) from communities where level is not null group by level")}
+        counts = {int(lv): n for lv, n in self.store.tally("communities", "level").items() if lv is not None}
         levels, limit, note = overview_plan(counts)
         if not levels:
             return [], [], None
         where = f"level in ({_marks(len(levels))})"
-        rows = self.store.query(f"select {self.COLUMNS} from communities where {where} "
-                                + ("order by size desc, community limit ?" if limit else
-                                   "order by level, community"), levels + ([limit] if limit else []))
+        rows = self.store.rows("communities", where, levels, select=self.COLUMNS, limit=limit,
+                               order_by="size desc, community" if limit else "level, community")
         self._add(rows)
         return rows, [self.report_of[int(r["community"])] for r in rows
                       if int(r["community"]) in self.report_of], note
@@ -175,7 +165,7 @@ def open_path(h: Hierarchy, value: str) -> None:
         return
     chain: list[int] = []
     while cid is not None and cid not in chain and len(chain) < 64:
-        row = h.store.query("select community, parent from communities where community = ?", [cid])
+        row = h.store.rows("communities", "community = ?", [cid], select="community, parent", order_by=None)
         if not row:
             if not chain:
                 # a link from before the corpus changed: say so rather than show another one
@@ -378,19 +368,14 @@ def tables(rows: dict[str, tuple], kids: list[dict], depth_key: str) -> None:
 
 
 def _fetch(store: Store, table: str, column: str, values: list, select: str) -> list[dict]:
-    out: list[dict] = []
-    for i in range(0, len(values), 500):
-        part = values[i:i + 500]
-        out += store.rows(table, f"[{column}] in ({_marks(len(part))})", part, select=select)
-    return out
+    return store.rows_in(table, column, values, select=select)
 
 
 def main() -> None:
     store = ui.require_store()
     st.title("Communities")
     h = Hierarchy(store)
-    n_comms, n_levels = store.db.conn.execute(
-        "select count(*), count(distinct level) from communities").fetchone()
+    n_comms, n_levels = store.count("communities"), len(store.distinct("communities", "level"))
     if not n_comms:
         st.info("No communities yet: add documents and index them on the Corpus page.",
                 icon=":material/info:")

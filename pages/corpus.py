@@ -63,23 +63,16 @@ def upload_panel(store: Store) -> None:
 
 
 def documents_table(store: Store, running: bool, imported: bool = False) -> None:
-    rows = store.db.execute("""
-        select d.human_readable_id, d.title, d.mime, d.n_tokens, d.status, d.created_at,
-               json_extract(d.metadata, '$.replaced_at') as replaced,
-               count(distinct t.id) as chunks,
-               count(distinct case when e.status = 'ok' then t.id end) as extracted,
-               count(distinct case when e.status = 'failed' then t.id end) as failed
-        from documents d
-        left join text_units t on t.document_id = d.id
-        left join extractions e on e.text_unit_id = t.id
-        group by d.id order by d.human_readable_id""").fetchall()
+    rows = store.document_progress()
     st.markdown(f"#### Documents ({len(rows)})")
     if not rows:
         st.caption("No documents yet. Drop some files above.")
         return
     has_reports = store.count("community_reports") > 0
     data = []
-    for hrid, title, mime, n_tokens, _status, created, replaced, chunks, extracted, failed in rows:
+    for r in rows:
+        hrid, title, mime, n_tokens, created = r["human_readable_id"], r["title"], r["mime"], r["n_tokens"], r["created_at"]
+        replaced, chunks, extracted, failed = r["replaced"], r["chunks"], r["extracted"], r["failed"]
         if imported:
             state = "imported from GraphRAG"
         elif failed:

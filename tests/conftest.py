@@ -143,6 +143,24 @@ def team_store(request, tmp_path):
         db.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request, monkeypatch, tmp_path):
+    """Where the test's new workspaces keep their tables: SQLite, or PostgreSQL (a schema per
+    workspace in SENSEMAKER_TEST_DATABASE_URL, dropped after the test; without that database
+    the case is skipped, saying why). Workspaces are opened with core.store.backends.store_at."""
+    if request.param == "postgresql":
+        if not TEST_DATABASE_URL:
+            pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
+        monkeypatch.setenv("SENSEMAKER_DATABASE_URL", TEST_DATABASE_URL)
+    else:
+        monkeypatch.delenv("SENSEMAKER_DATABASE_URL", raising=False)
+    yield request.param
+    if request.param == "postgresql":
+        from core.store.backends import drop_tables
+        for marker in tmp_path.rglob("postgresql.json"):
+            drop_tables(marker.parent)
+
+
 @pytest.fixture(scope="session")
 def fy24q3_call(tmp_path_factory):
     """The FY24 Q3 call indexed offline, beside a chapter of another book (a mixed workspace),

@@ -15,6 +15,7 @@ from core.errors import UserError
 from core.llm.client import LLM
 from core.query.global_search import global_search
 from core.query.types import GlobalParams
+from core.store.backends import store_at
 from core.store.db import Store
 from core.tokens import count_tokens
 from tests.fakes import FakeChat
@@ -26,7 +27,7 @@ WORDS = ("ledger counting house fog lamplighter bell chimes spirit candle window
 
 def synthetic_store(path, n: int = 40) -> Store:
     """n reports at level 0 of varied length, ratings 0-9 (report i has rating i % 10)."""
-    store = Store(path)
+    store = store_at(path)
     rows = []
     for i in range(n):
         words = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(8 + (i * 7) % 30))
@@ -92,7 +93,7 @@ class MapReduceFake(FakeChat):
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(tmp_path, backend):
     return synthetic_store(tmp_path / "ws")
 
 
@@ -215,7 +216,7 @@ def test_rating_threshold_and_level_choice(store):
 # ---------------------------------------------------------------------- offline engine
 
 @pytest.fixture
-def small(tmp_path):
+def small(tmp_path, backend):
     return build_store(tmp_path / "small")
 
 

@@ -182,3 +182,20 @@ def test_the_app_uses_only_streamlits_public_api():
                 if name.startswith("streamlit.") and not name.startswith("streamlit.components.v1"):
                     bad.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not bad, "\n".join(bad)
+
+
+def test_sql_is_written_only_in_core_store():
+    """The two store backends (SQLite, PostgreSQL) run the same SQL only if they hold all of it:
+    nothing outside core/store calls a connection's execute, the store's raw query(), or its
+    connection (store.db)."""
+    bad = []
+    for path in [ROOT / "app.py", *ROOT.glob("core/**/*.py"), *ROOT.glob("pages/**/*.py")]:
+        if path.is_relative_to(ROOT / "core" / "store"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            on_store = ast.unparse(node.value).endswith("store")
+            if node.attr in ("execute", "executemany", "executescript") or (node.attr in ("query", "db") and on_store):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert not bad, "\n".join(bad)

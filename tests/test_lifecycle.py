@@ -1,4 +1,4 @@
-"""Documents change (issue 22): remove, replace (one paragraph edited) and add back, on the sample
+"""Documents change (issue 22), on both backends (SQLite, PostgreSQL): remove, replace (one paragraph edited) and add back, on the sample
 corpus through the LLM engine with the deterministic fake model. After each: `check` clean, no
 dangling reference, and the same entities, relationships and communities as a fresh index of the
 same documents with the same seed; a removal asks for no extraction, and for summaries and
@@ -22,6 +22,7 @@ from core.text.citations import Ref
 from core.verify.reports import verify_reports
 from core.settings import Settings
 from core.store.check import check_workspace
+from core.store.backends import store_at
 from core.store.db import Store
 from tests.fake_model import respond
 from tests.fakes import FakeChat
@@ -87,7 +88,7 @@ def graph_of(store: Store) -> dict:
 
 def fresh(tmp: Path, docs: list[dict]) -> dict:
     """A fresh index of exactly these document rows (same ids, texts, order)."""
-    store = Store(tmp)
+    store = store_at(tmp)
     store.insert("documents", [{k: d[k] for k in ("id", "title", "source_name", "mime", "sha256", "n_tokens",
                                                   "text", "metadata", "created_at")} | {"status": "new"} for d in docs])
     index(store, Counting(varied))
@@ -101,8 +102,8 @@ def assert_clean(store: Store) -> None:
 
 
 @pytest.fixture()
-def indexed(tmp_path):
-    store = Store(tmp_path / "ws")
+def indexed(tmp_path, backend):
+    store = store_at(tmp_path / "ws")
     ingest_paths(store, SAMPLE, max_bytes=10_000_000)
     chat = Counting(varied)
     index(store, chat)
@@ -238,10 +239,10 @@ def _unit_of(messages, units: dict[str, str]) -> str | None:
     return None
 
 
-def test_resumed_run_with_the_cache_emptied_asks_nothing_for_a_finished_unit(tmp_path):
+def test_resumed_run_with_the_cache_emptied_asks_nothing_for_a_finished_unit(tmp_path, backend):
     """The per-item state itself (extractions rows), not the LLM cache, makes a resumed run skip
     finished units."""
-    store = Store(tmp_path)
+    store = store_at(tmp_path)
     ingest_paths(store, SAMPLE[:4], max_bytes=10_000_000)
     cancel = threading.Event()
     seen = []
@@ -357,10 +358,10 @@ def test_a_citation_of_a_replaced_passage_is_checked_against_the_new_version(ind
 
     def dialog(path: str, hrid: int, cited: str) -> None:
         import streamlit as st
-        from core.store.db import Store
+        from core.store.backends import store_at
         from pages.components import drilldown
         st.session_state["drill"] = {"kind": "Sources", "id": hrid, "sentence": cited}
-        drilldown.render(Store(path))
+        drilldown.render(store_at(path))
 
     at = AppTest.from_function(dialog, args=(str(store.path), unit["human_readable_id"], sentence)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]

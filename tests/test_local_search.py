@@ -11,6 +11,7 @@ import pytest
 from core.llm.client import LLM
 from core.query.local_search import entry_entities, local_search
 from core.query.types import LocalParams
+from core.store.backends import store_at
 from core.store.db import Store
 from core.tokens import count_tokens
 from tests.fakes import FakeChat
@@ -95,7 +96,7 @@ REPORTS = {  # community: title, summary, rating, findings
 def build_store(path) -> Store:
     """A small index written by hand: two documents (English, Chinese), 7 text units, 8 entities,
     6 relationships, 1 claim, communities and reports on levels 0 and 1."""
-    store = Store(path)
+    store = store_at(path)
     docs = {}
     for doc in ("carol", "zh"):
         parts = [t for d, t in UNITS if d == doc]
@@ -139,7 +140,7 @@ def build_store(path) -> Store:
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(tmp_path, backend):
     return build_store(tmp_path / "ws")
 
 

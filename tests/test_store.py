@@ -1,26 +1,31 @@
-"""The workspace store: schema, stable ids, full-text search (Latin and CJK), WAL, versions."""
+"""The workspace store on both backends (SQLite, PostgreSQL): schema, stable ids, full-text
+search (Latin and CJK), concurrent readers, versions."""
 from __future__ import annotations
 
 import sqlite3
 import threading
 
+import psycopg
+
 import pytest
 
+from core.store.backends import store_at
 from core.store.schema import SCHEMA_VERSION, TABLES
 from core.store.db import Store, StoreError
 
 
-def test_every_table_has_id_and_human_readable_id(tmp_path):
-    store = Store(tmp_path)
+def test_every_table_has_id_and_human_readable_id(tmp_path, backend):
+    store = store_at(tmp_path)
     for table in TABLES:
-        cols = store.db[table].columns_dict
+        cols = {c[0] for c in store.db.conn.execute(f"select * from [{table}] limit 0").description}
         assert "id" in cols and "human_readable_id" in cols, table
-    assert store.db.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+    if backend == "sqlite":
+        assert store.db.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
     assert store.schema_version() == SCHEMA_VERSION
 
 
-def test_human_readable_ids_are_assigned_in_order_and_kept_on_replace(tmp_path):
-    store = Store(tmp_path)
+def test_human_readable_ids_are_assigned_in_order_and_kept_on_replace(tmp_path, backend):
+    store = store_at(tmp_path)
     store.insert("entities", [{"id": "a", "title": "A"}, {"id": "b", "title": "B"}])
     assert [r["human_readable_id"] for r in store.rows("entities")] == [0, 1]
     store.replace_table("entities", [{"id": "c", "title": "C"}, {"id": "b", "title": "B2"}])
@@ -31,15 +36,15 @@ def test_human_readable_ids_are_assigned_in_order_and_kept_on_replace(tmp_path):
     assert b["human_readable_id"] == 1 and b["title"] == "B2" and b["description"] == "kept"
 
 
-def test_json_columns_round_trip(tmp_path):
-    store = Store(tmp_path)
+def test_json_columns_round_trip(tmp_path, backend):
+    store = store_at(tmp_path)
     store.insert("communities", [{"id": "c", "community": 3, "children": [4, 5], "entity_ids": ["x"]}])
     row = store.get("communities", "c")
     assert row["children"] == [4, 5] and row["entity_ids"] == ["x"]
 
 
-def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path):
-    store = Store(tmp_path)
+def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path, backend):
+    store = store_at(tmp_path)
     store.insert("entities", [{"id": "a", "title": "SCROOGE", "description": "a miserly old man"},
                               {"id": "b", "title": "FRED", "description": "Scrooge's cheerful nephew"}])
     assert [r["id"] for r in store.search("entities", "miserly")] == ["a"]
@@ -48,14 +53,14 @@ def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path):
     assert {r["id"] for r in store.search("entities", 'scrooge AND "NEAR(')} == {"a", "b"}
 
 
-def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path):
+def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path, backend):
     # a batch this large indexes once for the batch instead of by a trigger per row; the word and
     # the trigram index must still find every new row, old rows must stay findable, the triggers
     # must be back for later writes, and `sensemaker check` must find the indexes in step
     from core.store.check import check_workspace
     from core.store.db import FTS_BATCH
 
-    store = Store(tmp_path)
+    store = store_at(tmp_path)
     store.insert("documents", [{"id": "d", "title": "d.txt", "text": "..."}])
     n = FTS_BATCH * 3
     # into an empty table (the indexes are rebuilt), one row (its triggers), into a full table
@@ -66,10 +71,9 @@ def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path):
     store.insert("text_units", [{"id": f"v{i}", "document_id": "d",
                                  "text": f"Later unit yy{i}ww about 圣诞颂歌{i}章."} for i in range(n)])
 
-    def trigram(text: str) -> list[str]:
-        return [r[0] for r in store.db.conn.execute(
-            "select text_units.id from text_units join text_units_cjk on text_units.rowid = text_units_cjk.rowid "
-            "where text_units_cjk match ?", [f'"{text}"'])]
+    def trigram(text: str) -> list[str]:  # the substring index (SQLite's trigram table, pg_trgm)
+        texts = set(store.unit_texts_with(text, substring=True))
+        return [r["id"] for r in store.rows("text_units", select="id, text") if r["text"] in texts]
 
     for i in (0, n - 1):
         assert [r["id"] for r in store.search("text_units", f"zz{i}qq")] == [f"u{i}"]
@@ -85,8 +89,8 @@ def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path):
     assert res.ok, res.problems
 
 
-def test_chinese_search_matches_inside_unspaced_text(tmp_path):
-    store = Store(tmp_path)
+def test_chinese_search_matches_inside_unspaced_text(tmp_path, backend):
+    store = store_at(tmp_path)
     store.insert("text_units", [
         {"id": "t1", "text": "微软研究院提出的社区摘要方法可以回答全局问题。"},
         {"id": "t2", "text": "Scrooge was a miser."},
@@ -96,29 +100,31 @@ def test_chinese_search_matches_inside_unspaced_text(tmp_path):
     assert [r["id"] for r in store.search("text_units", "miser")] == ["t2"]  # English keeps working
 
 
-def test_a_newer_schema_is_refused(tmp_path):
-    store = Store(tmp_path)
+def test_a_newer_schema_is_refused(tmp_path, backend):
+    store = store_at(tmp_path)
     store.set_meta("schema_version", str(SCHEMA_VERSION + 1))
     with pytest.raises(StoreError, match="newer Sensemaker"):
-        Store(tmp_path)
+        store_at(tmp_path)
 
 
-def test_opening_a_current_workspace_writes_nothing_and_a_commit_changes_its_stamp(tmp_path):
-    Store(tmp_path).insert("documents", [{"id": "d1", "title": "a", "text": "x"}])
-    first = Store(tmp_path).data_stamp()
-    assert Store(tmp_path).data_stamp() == first  # a second session opening it changed no file
-    Store(tmp_path).insert("documents", [{"id": "d2", "title": "b", "text": "y"}])
-    assert Store(tmp_path).data_stamp() != first
+def test_opening_a_current_workspace_writes_nothing_and_a_commit_changes_its_stamp(tmp_path, backend):
+    store_at(tmp_path).insert("documents", [{"id": "d1", "title": "a", "text": "x"}])
+    first = store_at(tmp_path).data_stamp()
+    assert store_at(tmp_path).data_stamp() == first  # a second session opening it changed nothing
+    store_at(tmp_path).insert("documents", [{"id": "d2", "title": "b", "text": "y"}])
+    assert store_at(tmp_path).data_stamp() != first
 
 
-def test_an_older_workspace_gains_what_this_version_adds_on_opening(tmp_path):
-    store = Store(tmp_path)
-    store.db.execute("drop index idx_entities_hrid")
+def test_an_older_workspace_gains_what_this_version_adds_on_opening(tmp_path, backend):
+    store = store_at(tmp_path)
+    store.db.conn.execute("drop index idx_entities_hrid")
     store.set_meta("schema_version", str(SCHEMA_VERSION - 1))
     store.close()
-    again = Store(tmp_path)
-    assert again.schema_version() == SCHEMA_VERSION
-    assert "idx_entities_hrid" in {r["name"] for r in again.query("select name from sqlite_master")}
+    again = store_at(tmp_path)
+    assert again.schema_version() == SCHEMA_VERSION and again._schema_complete()
+    again.insert("entities", [{"id": "a", "title": "A"}])
+    with pytest.raises((sqlite3.IntegrityError, psycopg.IntegrityError)):  # the unique index on citation numbers is back
+        again.insert("entities", [{"id": "b", "title": "B", "human_readable_id": 0}])
 
 
 def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
@@ -127,8 +133,8 @@ def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
         Store(tmp_path)
 
 
-def test_readers_are_not_blocked_by_a_writer(tmp_path):
-    store = Store(tmp_path)
+def test_readers_are_not_blocked_by_a_writer(tmp_path, backend):
+    store = store_at(tmp_path)
     store.insert("entities", [{"id": f"e{i}", "title": f"E{i}"} for i in range(100)])
     errors: list[BaseException] = []
     stop = threading.Event()
@@ -143,7 +149,7 @@ def test_readers_are_not_blocked_by_a_writer(tmp_path):
         try:
             for _ in range(200):
                 assert store.count("entities") >= 100
-        except (AssertionError, sqlite3.OperationalError) as exc:
+        except Exception as exc:
             errors.append(exc)
 
     w = threading.Thread(target=write)
@@ -158,8 +164,8 @@ def test_readers_are_not_blocked_by_a_writer(tmp_path):
     assert not errors
 
 
-def test_nested_writes_land_together_or_not_at_all(tmp_path):
-    store = Store(tmp_path)
+def test_nested_writes_land_together_or_not_at_all(tmp_path, backend):
+    store = store_at(tmp_path)
     with pytest.raises(RuntimeError):
         with store.atomic():
             store.insert("entities", [{"id": "a", "title": "A"}])

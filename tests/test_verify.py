@@ -12,6 +12,7 @@ from core.text.citations import parse_citations
 from core.store.references import Resolver
 from core.verify.offline import judge
 from core.verify.reports import report_findings, verify_reports
+from core.store.backends import store_at
 from core.store.db import Store
 from tests.test_resolve import CAROL, build
 
@@ -20,8 +21,8 @@ REFERENCE = CORPORA / "christmas_carol_graphrag_reference" / "parquet"
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "ws")
+def store(tmp_path, backend):
+    s = store_at(tmp_path / "ws")
     build(s)
     s.update("community_reports", "rep7", findings=[
         {"summary": "Scrooge refuses charity",

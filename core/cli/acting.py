@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from core.access import LOCAL, Principal
+from core.store.backends import store_at
 from core.store.db import Store
 
 
@@ -24,7 +25,7 @@ def open_store(path: str | Path, action: str = "browse") -> Store:
     path = Path(path)
     who = acting_user()
     if who.local:
-        return Store(path)
+        return store_at(path)
     from core.store.access import Access
     acc = Access.for_root(path.resolve().parent)
     store = acc.open_for(who, path.name, path, action)

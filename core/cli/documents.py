@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from core.errors import UserError
 
@@ -28,7 +27,8 @@ def cmd_remove(args) -> int:
     from core.index.pipeline import run_index
     from core.settings import load_settings
 
-    if not (Path(args.workspace) / "sensemaker.db").exists():
+    from core.store.backends import has_store
+    if not has_store(args.workspace):
         raise UserError(f"no workspace at {args.workspace}")
     from core.cli.acting import open_store
     store = open_store(args.workspace, "remove")

@@ -58,7 +58,8 @@ def _report_command(sub: argparse._SubParsersAction, name: str, help: str, func)
 def _open(workspace: str, create: bool):
     from core.cli.acting import open_store
     path = Path(workspace)
-    if not create and not (path / "sensemaker.db").exists():
+    from core.store.backends import has_store
+    if not create and not has_store(path):
         raise UserError(f"no workspace at {path} (index some documents into it first)")
     return open_store(path, "index" if create else "browse")
 
@@ -189,7 +190,7 @@ def cmd_status(args) -> int:
     store = _open(args.workspace, create=False)
     current_run(store)  # a run whose process died is shown as interrupted, not running
     counts = store.counts()
-    levels = [r[0] for r in store.db.execute("select distinct level from communities order by level")]
+    levels = store.distinct("communities", "level")
     runs = last_runs(store, 5)
     if args.json:
         print(json.dumps({"counts": counts, "levels": levels, "runs": runs}, indent=2, ensure_ascii=False, default=str))

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from core.interop.export import FORMATS, export_workspace
 from core.interop.graphrag_import import check_source, import_graphrag
 from core.errors import UserError
 from core.cli.acting import open_store
-from core.store.db import DB_FILE
+from core.store.backends import has_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +48,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    if not (Path(args.workspace) / DB_FILE).is_file():
+    if not has_store(args.workspace):
         raise UserError(f"no workspace at {args.workspace} (nothing to export)")
     paths = export_workspace(open_store(args.workspace, "export"), args.format, args.out, on_progress=_progress,
                              questions=not args.no_questions)

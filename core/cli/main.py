@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "core.cli.verify",
     "core.cli.query",
     "core.cli.compare",
+    "core.cli.migrate",
 ]
 
 

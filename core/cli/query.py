@@ -64,11 +64,11 @@ def _method_options(args) -> dict:
 
 
 def _open(workspace: str | None):
-    from core.store.db import DB_FILE
+    from core.store.backends import has_store
     if not workspace:
         raise UserError("give the workspace: --workspace W")
     path = Path(workspace)
-    if not (path / DB_FILE).exists():
+    if not has_store(path):
         raise UserError(f"no workspace at {path} (index some documents into it first)")
     from core.cli.acting import open_store
     return open_store(path, "ask")

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from core.errors import UserError
+from core.store.backends import has_store
 from core.store.db import DB_FILE, Store
 from core.verify.judges import JUDGES, make_judge
 from core.verify.reports import missing_text, verify_reports
@@ -43,7 +44,7 @@ def open_workspace(path: str) -> Store:
     folder = Path(path)
     if not folder.is_dir():
         raise UserError(f"workspace {path} does not exist")
-    if not (folder / DB_FILE).is_file():
+    if not has_store(folder):
         raise UserError(f"{path} is not a Sensemaker workspace (no {DB_FILE}); index or import "
                         "a corpus into it first")
     from core.cli.acting import open_store

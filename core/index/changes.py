@@ -28,12 +28,12 @@ def snapshot(store: Store, unchunked_as_new: bool = False) -> dict[str, Any]:
     rels = {r["id"]: _h(r["description"], sorted(r["text_unit_ids"] or []))
             for r in store.rows("relationships", select="id, description, text_unit_ids")}
     return {
-        "documents": [r[0] for r in store.db.conn.execute(
-            "select id from documents" + (" where status = 'chunked'" if unchunked_as_new else ""))],
-        "text_units": [r[0] for r in store.db.conn.execute("select id from text_units")],
+        "documents": store.column("documents", "id", "status = 'chunked'" if unchunked_as_new else None,
+                                  order_by="human_readable_id"),
+        "text_units": store.column("text_units", "id", order_by="human_readable_id"),
         "entities": ents, "relationships": rels,
         "communities": sorted(membership(c) for c in store.rows("communities", select="level, entity_ids")),
-        "reports": [r[0] for r in store.db.conn.execute("select id from community_reports")],
+        "reports": store.column("community_reports", "id", order_by="human_readable_id"),
     }
 
 

@@ -17,7 +17,6 @@ from core.index.prune import prune_units, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
 from core.settings import Settings
 from core.store.db import Store
-from core.store.schema import encode
 
 
 def text_unit_id(document_id: str, text: str, occurrence: int, size: int, overlap: int) -> str:
@@ -68,20 +67,16 @@ def unit_rows(document_id: str, text: str, settings: Settings, metadata: dict | 
 def write_units(store: Store, doc_ids: list[str], rows: list[dict], run_id: str | None = None) -> int:
     """Inside a transaction: make these documents' units exactly `rows`. Units that stay keep
     their row (human_readable_id, extractions); vanished ones are pruned. Returns units added."""
-    marks = ",".join("?" * len(doc_ids))
-    with store.atomic() as db:
-        old = {r[0] for r in db.conn.execute(f"select id from text_units where document_id in ({marks})", doc_ids)}
+    with store.atomic():
+        old = {r["id"] for r in store.rows_in("text_units", "document_id", doc_ids, select="id")}
         new_ids = {r["id"] for r in rows}
         prune_units(store, sorted(old - new_ids), run_id=run_id)
-        keep = [r for r in rows if r["id"] in old]
-        db.conn.executemany(
-            "update text_units set ordinal = ?, char_start = ?, char_end = ?, headings = ?, structure = ? "
-            "where id = ?",
-            [(r["ordinal"], r["char_start"], r["char_end"], r.get("headings"), r.get("structure"), r["id"])
-             for r in (encode("text_units", k) for k in keep)])
+        store.update_rows("text_units", [
+            {"id": r["id"], "ordinal": r["ordinal"], "char_start": r["char_start"], "char_end": r["char_end"],
+             "headings": r.get("headings"), "structure": r.get("structure")} for r in rows if r["id"] in old])
         added = revive_hrids(store, "text_units", [r for r in rows if r["id"] not in old])
         store.insert("text_units", added)
-        db.conn.execute(f"update documents set status = 'chunked' where id in ({marks})", doc_ids)
+        store.update_rows("documents", [{"id": d, "status": "chunked"} for d in doc_ids])
     return len(added)
 
 
@@ -95,9 +90,8 @@ def run_chunk(store: Store, settings: Settings, on_progress: ProgressFn = noop, 
     for start in range(0, len(docs), batch):
         check(cancel)
         part = docs[start:start + batch]
-        texts = {r["id"]: r for r in store.rows(
-            "documents", f"id in ({','.join('?' * len(part))})", [d["id"] for d in part],
-            select="id, text, metadata")}
+        texts = {r["id"]: r for r in store.rows_in("documents", "id", [d["id"] for d in part],
+                                                   select="id, text, metadata")}
         rows = []
         for doc in part:
             got = texts.get(doc["id"]) or {}

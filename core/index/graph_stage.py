@@ -58,9 +58,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
     claims: list[dict[str, Any]] = []
     # in document order, then unit order (not unit ids: a replaced document's new units are
     # numbered last, yet its descriptions stay where a fresh index would put them)
-    order = {r[0]: (r[1], r[2], r[3]) for r in store.db.conn.execute(
-        "select t.id, coalesce(d.human_readable_id, 0), t.ordinal, t.human_readable_id "
-        "from text_units t left join documents d on d.id = t.document_id")}
+    order = store.unit_order()
     rows = store.rows("extractions", "engine = ? and status = 'ok'", [engine_name])
     rows.sort(key=lambda r: order.get(r["text_unit_id"], (0, 0, 0)))
     corpus: CorpusNames | None = None
@@ -73,7 +71,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
                 continue
             if e.get("tentative"):  # a word its unit could not tell from a sentence start
                 if corpus is None:
-                    corpus = corpus_names(r["text"] for r in store.query("select text from documents"))
+                    corpus = corpus_names(r["text"] for r in store.rows("documents", select="text"))
                 if not corpus.named(e["title"]):
                     dropped.add(key)
                     continue

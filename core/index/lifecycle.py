@@ -50,8 +50,7 @@ def removal_preview(store: Store, doc_ids: list[str]) -> dict[str, Any]:
     if not doc_ids:
         return {"documents": 0, "text_units": 0, "entities": 0, "relationships": 0, "claims": 0,
                 "entities_kept": 0, "entity_titles": []}
-    marks = ",".join("?" * len(doc_ids))
-    units = {r[0] for r in store.db.conn.execute(f"select id from text_units where document_id in ({marks})", doc_ids)}
+    units = {r["id"] for r in store.rows_in("text_units", "document_id", doc_ids, select="id")}
     ents_gone, kept, rels_gone = [], 0, 0
     for e in store.rows("entities", select="title, text_unit_ids"):
         tus = set(e["text_unit_ids"] or [])
@@ -114,13 +113,12 @@ def remove_documents(store: Store, names: Iterable[str]) -> dict[str, Any]:
     ids = [d["id"] for d in docs]
     preview = removal_preview(store, ids)
     if ids:
-        with store.atomic() as db:
+        with store.atomic():
             begin_change(store, "remove", [d["title"] for d in docs])
-            marks = ",".join("?" * len(ids))
-            units = [r[0] for r in db.conn.execute(f"select id from text_units where document_id in ({marks})", ids)]
+            units = [r["id"] for r in store.rows_in("text_units", "document_id", ids, select="id")]
             titles = {d["id"]: d["title"] for d in docs}
             prune_units(store, units, titles=titles)
-            db.conn.execute(f"delete from documents where id in ({marks})", ids)
+            store.delete_in("documents", "id", ids)
     return {**preview, "titles": [d["title"] for d in docs]}
 
 
@@ -139,9 +137,9 @@ def replace_document(store: Store, old_id: str, new_row: dict[str, Any], setting
     if old is None:
         raise UserError(f"no document with id {old_id}")
     rows = unit_rows(old_id, new_row["text"], settings, new_row.get("metadata"))
-    with store.atomic() as db:
+    with store.atomic():
         begin_change(store, "replace", [old["title"]])
-        before = {r[0] for r in db.conn.execute("select id from text_units where document_id = ?", [old_id])}
+        before = set(store.column("text_units", "id", "document_id = ?", [old_id]))
         values = {k: new_row[k] for k in ("source_name", "mime", "sha256", "n_tokens", "text", "metadata", "sketch")
                   if k in new_row}
         meta = values.get("metadata", old.get("metadata"))

@@ -90,12 +90,20 @@ class RunRecorder:
                           llm_calls=u.llm_calls if u else 0, prompt_tokens=u.prompt_tokens if u else 0,
                           completion_tokens=u.completion_tokens if u else 0,
                           cache_hits=u.cache_hits if u else 0, cost=round(u.cost, 6) if u else 0.0, **values)
-        row = self.store.db.execute("select status from runs where id = ?", [self.run_id]).fetchone()
-        if row and row[0] == "cancelling":
+        row = self.store.rows("runs", "id = ?", [self.run_id], select="status", order_by=None)
+        if row and row[0]["status"] == "cancelling":
             self.cancel.set()
 
 
-def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = None, llm: LLM | None = None,
+def run_index(store: Store, settings: Settings, **kwargs: Any) -> dict[str, Any]:
+    """Run (or resume) indexing of everything in the workspace (see _run_index), refused while
+    another run of the workspace goes on in any process."""
+    require(store, 'index')
+    with store.run_lock():
+        return _run_index(store, settings, **kwargs)
+
+
+def _run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = None, llm: LLM | None = None,
               on_progress: ProgressFn = noop, cancel: threading.Event | None = None,
               run_id: str | None = None, operation: str = "index") -> dict[str, Any]:
     """Run (or resume) indexing of everything in the workspace. Returns the run's summary, with
@@ -178,8 +186,8 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
     finally:
         if limiter is not None:
             limiter.unsubscribe(rec.server_event)
-    late = store.db.execute("select status from runs where id = ?", [run_id]).fetchone()
-    if status.startswith("finished") and late and late[0] == "cancelling":
+    late = store.rows("runs", "id = ?", [run_id], select="status", order_by=None)
+    if status.startswith("finished") and late and late[0]["status"] == "cancelling":
         error = "the cancel request came after the last step: the run had finished"
     if rec.server_events:
         counts["server_events"] = rec.server_events
@@ -202,7 +210,10 @@ def run_index(store: Store, settings: Settings, *, engine: IndexEngine | None = 
 
 
 def documents_status(store: Store) -> dict[str, int]:
-    return {r[0] or "new": r[1] for r in store.db.execute("select status, count(*) from documents group by status")}
+    out: dict[str, int] = {}
+    for status, n in store.tally("documents", "status").items():
+        out[status or "new"] = out.get(status or "new", 0) + n
+    return out
 
 
 def last_runs(store: Store, limit: int = 10) -> list[dict[str, Any]]:

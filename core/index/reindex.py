@@ -51,9 +51,8 @@ def reset_for_reindex(store: Store) -> dict[str, int]:
     dropped = {t: store.count(t) for t in DERIVED}
     from core.index.lifecycle import begin_change
     titles = [r["title"] for r in store.rows("documents", select="title", order_by="human_readable_id")]
-    with store.atomic() as db:
+    with store.atomic():
         begin_change(store, "reindex", titles)  # the change summary compares with the index as it was
-        for table in DERIVED:
-            db.conn.execute(f"delete from [{table}]")
-        db.conn.execute("update documents set status = null")
+        store.clear(*DERIVED)
+        store.update_all("documents", status=None)
     return dropped

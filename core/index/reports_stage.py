@@ -117,7 +117,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
     else:
         _write_when_children_done(communities, write, workers)
     titles = {k: v["title"] for k, v in reports.items()}
-    with store.atomic() as db:  # the communities, their reports and titles land together
+    with store.atomic():  # the communities, their reports and titles land together
         if new:  # where each old community whose number went is now (a stored answer is led there)
             moved = successors(communities, store.rows("communities", select="community, level, entity_ids"))
             if moved:
@@ -125,8 +125,7 @@ def run_reports(store: Store, engine: IndexEngine, settings: Settings, on_progre
             store.replace_table("communities", sorted(communities, key=lambda c: (c["level"], c["community"])),
                                 keep_hrids=False)
         store.replace_table("community_reports", [reports[k] for k in sorted(reports)], keep_hrids=False)
-        db.conn.executemany("update communities set title = ? where community = ?",
-                       [(t, k) for k, t in titles.items()])
+        store.update_rows("communities", [{"community": k, "title": t} for k, t in titles.items()], key="community")
     return {"reports": len(reports), "failed": failures, "kept": kept, "written": len(reports) - kept}
 
 

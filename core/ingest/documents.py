@@ -326,7 +326,7 @@ def _walk(root: Path) -> list[Path]:
 def _ingest(store, entries: Iterator[tuple[str, bytes | Exception]], total: int, max_bytes: int,
             text_column: str | None, on_progress: Progress | None, near_duplicate: float = 0.9) -> IngestReport:
     report = IngestReport()
-    known = {r[0] for r in store.db.execute("select sha256 from documents").fetchall()}
+    known = set(store.column("documents", "sha256"))
     near = NearDupIndex()
     for r in store.rows("documents", "sketch is not null", select="title, sketch", order_by=None):
         near.add(r["title"], r["sketch"])

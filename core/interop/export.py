@@ -216,8 +216,7 @@ def export_csv(store: Store, out_dir: str | Path, questions: bool = True) -> lis
             continue
         cols = list(columns)
         path = out / f"{table}.csv"
-        cur = store.db.execute(
-            f"select {', '.join(f'[{c}]' for c in cols)} from [{table}] order by human_readable_id")
+        cur = store.tuples(table, cols)
         with path.open("w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh)
             writer.writerow(cols)

@@ -30,8 +30,7 @@ from typing import Any, Callable
 from core.errors import UserError
 from core.interop.columns import (ALIASES, EXTENSIONS, FILES, NEEDED, NONE_MARKER, OPTIONAL,
                                   REQUIRED)
-from core.store.schema import TABLES
-from core.store.db import Store, encode, now
+from core.store.db import Store, now
 from core.tokens import count_tokens
 from core.store.access import require
 
@@ -468,23 +467,14 @@ def import_graphrag(source_dir: str | Path, store: Store, on_progress: Progress 
            "stage": "done", "counts": report.counts, "llm_calls": 0, "prompt_tokens": 0,
            "completion_tokens": 0, "cache_hits": 0, "cost": 0.0,
            "progress": {"messages": report.messages, "warnings": report.warnings}}
-    with store.atomic() as db, db.atomic():
-        for table in CONTENT_TABLES:
-            db.execute(f"delete from [{table}]")
+    with store.atomic():
+        store.clear(*CONTENT_TABLES)
         for i, (table, rows) in enumerate(tables.items()):
             if on_progress:
                 on_progress("write", i, len(tables), f"{table}: {len(rows)} rows")
-            if rows:
-                db[table].insert_all([encode(table, r) for r in rows], pk="id", batch_size=500,
-                                     columns=TABLES[table])
-        hrid = db.execute("select coalesce(max(human_readable_id), -1) + 1 from runs").fetchone()[0]
-        db["runs"].insert(encode("runs", {**run, "human_readable_id": hrid}), pk="id",
-                          columns=TABLES["runs"])
-        old = db.execute("select human_readable_id from meta where id = ?", [META_KEY]).fetchone()
-        meta_hrid = old[0] if old else db.execute(
-            "select coalesce(max(human_readable_id), -1) + 1 from meta").fetchone()[0]
-        db["meta"].upsert({"id": META_KEY, "human_readable_id": meta_hrid, "value": str(source)},
-                          pk="id")
+            store.insert(table, rows)
+        store.insert("runs", [run])
+        store.set_meta(META_KEY, str(source))
     if on_progress:
         on_progress("write", len(tables), len(tables), "done")
     return report

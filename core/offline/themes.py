@@ -77,14 +77,14 @@ _cache_lock = threading.Lock()
 def _unit_df(store: Store) -> tuple[int, Counter]:
     """(number of text units, document frequency of each term over them), cached per workspace
     state."""
-    n, last = store.db.execute("select count(*), max(rowid) from text_units").fetchone()
+    n, last = store.count("text_units"), store.newest("text_units", "human_readable_id")
     key = (str(getattr(store, "path", id(store))), n, last)
     with _cache_lock:
         if key in _cache:
             return _cache[key]
     df: Counter = Counter()
     step = max(1, n // DF_SAMPLE)  # a large corpus: an even sample of its units, scaled
-    rows = store.query(f"select text from text_units where (rowid % {step}) = 0") if step > 1 \
+    rows = store.rows("text_units", f"(human_readable_id % {step}) = 0", select="text") if step > 1 \
         else store.rows("text_units", select="text")
     for u in rows:
         df.update(set(terms(u.get("text") or "")))

@@ -14,15 +14,12 @@ from core.store.db import Store
 
 
 def _reports(store: Store) -> list[dict]:
-    return store.query("select id, community, level, rating from community_reports "
-                       "where level is not null order by human_readable_id")
+    return store.rows("community_reports", "level is not null", select="id, community, level, rating")
 
 
 def _leaves(store: Store) -> set[int]:
     """Communities no other community names as its parent: not split further."""
-    return {int(c) for (c,) in store.db.execute(
-        "select c.community from communities c where not exists "
-        "(select 1 from communities k where k.parent = c.community)")}
+    return store.leaf_communities()
 
 
 def _read_at(reports: list[dict], level: int, leaves: set[int]) -> list[dict]:

@@ -37,7 +37,7 @@ def save_trace(store: Store, result: SearchResult) -> str:
     store.upsert("query_traces", [{
         "id": result.trace_id, "created_at": result.created_at, "question": result.question,
         "method": result.method, "params": result.params, "answer": result.answer,
-        "trace": trace}])
+        "trace": trace, "author": trace.get("author")}])
     return result.trace_id
 
 
@@ -73,8 +73,7 @@ def list_traces(store: Store, limit: int = 50) -> list[dict[str, Any]]:
     """The latest traces, newest first: id, number, created_at, method, question, answer start."""
     require(store, "browse")
     rows = store.rows("query_traces", order_by="human_readable_id desc", limit=limit if sees_all_questions(store) else 100_000,
-                      select="id, human_readable_id, created_at, method, question, answer, params, "
-                             "json_extract(trace, '$.author') AS author")
+                      select="id, human_readable_id, created_at, method, question, answer, params, author")
     rows = [r for r in rows if _mine(store, r.get("author"))][:limit]
     out = []
     for r in rows:

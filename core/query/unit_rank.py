@@ -38,8 +38,7 @@ _LEXICAL_LOCK = threading.Lock()
 def _lexical(store: Store) -> tuple[list[dict], offline.BM25]:
     """The workspace's units and their BM25 index, built once per version of the units (their
     ids: a unit's id changes with its text) and shared by the queries of this process."""
-    ids = store.db.execute("select group_concat(id, ' ') from (select id from text_units "
-                           "order by human_readable_id)").fetchone()[0] or ""
+    ids = " ".join(store.column("text_units", "id", order_by="human_readable_id"))
     version = hashlib.sha1(ids.encode("utf-8")).hexdigest()
     key = str(store.path)
     with _LEXICAL_LOCK:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from core.access import LOCAL, Principal
 from core.errors import UserError
+from core.store.backends import store_at
 from core.store.db import Store
 from core.store.team import ROLES, TeamStore, open_team
 
@@ -68,7 +69,7 @@ class Access:
         not do `action` there (a workspace they hold no role in: they may not see it)."""
         role = self.role(who, workspace)
         check(who, workspace, role, action)
-        store = Store(path)
+        store = store_at(path)
         store.principal, store.role = who, role
         return store
 

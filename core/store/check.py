@@ -2,11 +2,9 @@
 exist, nothing is orphaned, and the full-text indexes are in step with their tables."""
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.store.schema import FTS
 from core.store.db import Store
 
 
@@ -30,7 +28,7 @@ class CheckResult:
 
 
 def _ids(store: Store, table: str, col: str = "id") -> set:
-    return {r[0] for r in store.db.conn.execute(f"select [{col}] from [{table}]")}
+    return set(store.column(table, col))
 
 
 def check_workspace(store: Store) -> CheckResult:
@@ -72,12 +70,6 @@ def check_workspace(store: Store) -> CheckResult:
     for r in store.rows("embeddings", select="human_readable_id, owner_table, owner_id"):
         if r["owner_id"] not in owners.get(r["owner_table"], set()):
             res.add("embeddings", r["human_readable_id"], "orphan: its owner row does not exist")
-    for table in FTS:
-        for fts in (f"{table}_fts", f"{table}_cjk"):
-            try:
-                store.db.conn.execute(f"insert into [{fts}]([{fts}], rank) values ('integrity-check', 1)")
-            except sqlite3.DatabaseError as exc:
-                res.add(fts, None, f"the full-text index is out of step with {table}: {exc}")
-            finally:
-                store.db.conn.rollback()  # the check writes nothing; end its implicit transaction
+    for index, problem in store.fulltext_problems():
+        res.add(index, None, problem)
     return res

@@ -19,6 +19,7 @@ from core.access import LOCAL, Principal
 from core.errors import UserError
 
 from core.store.fulltext import FullTextSearch
+from core.store.reads import JoinedReads
 from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, decode, encode
 
 DB_FILE = "sensemaker.db"
@@ -27,7 +28,9 @@ DB_FILE = "sensemaker.db"
 FTS_BATCH = 50
 
 # Migrations: version -> SQL statements that bring a database from version-1 to version.
-MIGRATIONS: dict[int, list[str]] = {}
+MIGRATIONS: dict[int, list[str]] = {
+    2: ["update query_traces set author = json_extract(trace, '$.author') where author is null"],
+}
 
 
 def now() -> str:
@@ -38,7 +41,7 @@ class StoreError(UserError):
     """The workspace database cannot be opened or is from a newer version."""
 
 
-class Store(FullTextSearch):
+class Store(FullTextSearch, JoinedReads):
     def __init__(self, path: str | Path):
         path = Path(path)
         if path.is_dir() or path.suffix != ".db":
@@ -92,15 +95,36 @@ class Store(FullTextSearch):
                 if depth:
                     yield db
                 else:
-                    db.conn.execute("BEGIN IMMEDIATE")
+                    self._begin(db.conn)
                     try:
                         yield db
                     except BaseException:
                         db.conn.execute("ROLLBACK")
                         raise
-                    db.conn.execute("COMMIT")
+                    self._commit(db.conn)
             finally:
                 self._local.depth = depth
+
+    @contextmanager
+    def run_lock(self) -> Iterator[None]:
+        """Held for the whole of an index run: a second run of the workspace, from any process
+        (the app's child, the command line, a worker), is refused instead of interleaving."""
+        import fcntl
+        with open(self.workspace / "index.lock", "a+b") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UserError("another index run is going on in this workspace: wait for it or cancel it") from None
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def _begin(self, conn) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+
+    def _commit(self, conn) -> None:
+        conn.execute("COMMIT")
 
     # schema ------------------------------------------------------------------------------
     def ensure_schema(self) -> None:
@@ -198,14 +222,11 @@ class Store(FullTextSearch):
 
     # meta --------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:
-        row = self.db.execute("select value from meta where id = ?", [key]).fetchone()
+        row = self.db.conn.execute("select value from meta where id = ?", [key]).fetchone()
         return row[0] if row else default
 
     def set_meta(self, key: str, value: str) -> None:
-        with self.atomic() as db:
-            existing = db.execute("select human_readable_id from meta where id = ?", [key]).fetchone()
-            hrid = existing[0] if existing else self._next_hrid("meta")
-            db["meta"].upsert({"id": key, "human_readable_id": hrid, "value": value}, pk="id")
+        self.upsert("meta", [{"id": key, "value": value}])
 
     # reading -----------------------------------------------------------------------------
     # Plain SQL on the thread's connection: sqlite-utils' table helpers introspect the schema
@@ -251,6 +272,48 @@ class Store(FullTextSearch):
 
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in TABLES if t not in ("meta",)}
+
+    def column(self, table: str, col: str, where: str | None = None, params: Iterable[Any] | None = None,
+               order_by: str | None = None) -> list[Any]:
+        """The values of one column, in order_by's order (any order without it)."""
+        return [r[col] for r in self.rows(table, where, params, order_by=order_by, select=f"[{col}]")]
+
+    def rows_in(self, table: str, col: str, values: Iterable[Any], select: str = "*",
+                order_by: str | None = "human_readable_id") -> list[dict[str, Any]]:
+        """The rows whose column holds one of the values (read 500 values at a time; order_by
+        orders each part)."""
+        values = list(dict.fromkeys(values))
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(values), 500):
+            part = values[i:i + 500]
+            out += self.rows(table, f"[{col}] in ({','.join('?' * len(part))})", part, order_by=order_by,
+                             select=select)
+        return out
+
+    def tuples(self, table: str, cols: list[str]) -> Iterator[tuple]:
+        """Every row of the table as a tuple of these columns, in human_readable_id order,
+        read as they are consumed (an export of a large table)."""
+        _check_table(table)
+        cur = self.db.conn.execute(f"select {', '.join(f'[{c}]' for c in cols)} from [{table}] "
+                                   "order by human_readable_id")
+        yield from cur
+
+    def tally(self, table: str, col: str) -> dict[Any, int]:
+        """How many rows hold each value of the column (None for NULL)."""
+        _check_table(table)
+        return {r["v"]: r["n"] for r in self.query(f"select [{col}] as v, count(*) as n from [{table}] group by [{col}]")}
+
+    def distinct(self, table: str, col: str) -> list[Any]:
+        """The column's values, each once, sorted (NULL left out)."""
+        _check_table(table)
+        return [r["v"] for r in self.query(f"select distinct [{col}] as v from [{table}] where [{col}] is not null "
+                                           f"order by [{col}]")]
+
+    def newest(self, table: str, col: str) -> Any:
+        """The column's largest value (None in an empty table)."""
+        _check_table(table)
+        rows = self.query(f"select max([{col}]) as m from [{table}]")
+        return rows[0]["m"] if rows else None
 
     # writing -----------------------------------------------------------------------------
     def _next_hrid(self, table: str) -> int:
@@ -398,6 +461,45 @@ class Store(FullTextSearch):
         with self.atomic() as db:
             db.conn.execute(f"update [{table}] set {sets} where id = ?", [*values.values(), id])
 
+    def update_rows(self, table: str, rows: Iterable[dict[str, Any]], key: str = "id") -> None:
+        """Set the given columns of each row, found by its key column (every row of one call
+        sets the same columns)."""
+        _check_table(table)
+        rows = [encode(table, r) for r in rows]
+        if not rows:
+            return
+        cols = [c for c in rows[0] if c != key and c in TABLES[table]]
+        sets = ", ".join(f"[{c}] = ?" for c in cols)
+        with self.atomic() as db:
+            db.conn.executemany(f"update [{table}] set {sets} where [{key}] = ?",
+                                [[*(r[c] for c in cols), r[key]] for r in rows])
+
+    def update_all(self, table: str, **values: Any) -> None:
+        """Set these columns in every row of the table."""
+        _check_table(table)
+        values = encode(table, values)
+        sets = ", ".join(f"[{c}] = ?" for c in values)
+        with self.atomic() as db:
+            db.conn.execute(f"update [{table}] set {sets}", list(values.values()))
+
+    def delete_in(self, table: str, col: str, values: Iterable[Any]) -> None:
+        """Delete the rows whose column holds one of the values."""
+        _check_table(table)
+        values = list(dict.fromkeys(values))
+        if not values:
+            return
+        with self.atomic() as db:
+            for i in range(0, len(values), 500):
+                part = values[i:i + 500]
+                db.conn.execute(f"delete from [{table}] where [{col}] in ({','.join('?' * len(part))})", part)
+
+    def clear(self, *tables: str) -> None:
+        """Delete every row of these tables (their full-text indexes follow)."""
+        with self.atomic() as db:
+            for table in tables:
+                _check_table(table)
+                db.conn.execute(f"delete from [{table}]")
+
     def delete_where(self, table: str, where: str, params: Iterable[Any]) -> None:
         _check_table(table)
         with self.atomic() as db:
@@ -417,6 +519,3 @@ def _check_table(table: str) -> None:
     if table not in TABLES:
         raise KeyError(f"no table named {table!r}")
 
-
-def open_store(workspace: str | Path) -> Store:
-    return Store(workspace)

@@ -31,6 +31,31 @@ class FullTextSearch:
                           "FROM text_units_fts WHERE text_units_fts MATCH ? LIMIT ?)",
                           ['"' + phrase.replace('"', '""') + '"', limit])
 
+    def unit_texts_with(self, word: str, limit: int = 50, substring: bool = False) -> list[str]:
+        """The texts of up to `limit` text units that hold the word, any case: as a word (the
+        word index, confirmed in the text), or with substring=True anywhere in the text (the
+        trigram index for three letters or more: a Latin word against Chinese text). Callers
+        confirm word bounds."""
+        q = '"' + word.replace('"', '""') + '"'
+        like = f"%{word.lower()}%"
+        if substring:
+            try:
+                if len(word) >= 3:
+                    return [r["text"] for r in self.query(
+                        "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_cjk "
+                        "WHERE text_units_cjk MATCH ?) LIMIT ?", [q, limit])]
+            except sqlite3.Error:
+                return []
+            return [r["text"] for r in self.query("SELECT text FROM text_units WHERE lower(text) LIKE ? LIMIT ?",
+                                                  [like, limit])]
+        try:  # the porter stemmer matches "chens" for "chen": the text must hold the word as written
+            return [r["text"] for r in self.query(
+                "SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
+                "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT ?", [q, like, limit])]
+        except sqlite3.Error:  # no full-text index (an old or foreign workspace): scan the units
+            return [r["text"] for r in self.query("SELECT text FROM text_units WHERE lower(text) LIKE ? LIMIT ?",
+                                                  [like, limit])]
+
     def unit_share(self, phrase: str, document_id: str | None = None) -> float:
         """The share of text units (of one document, with document_id) whose text holds the
         phrase (its words in order, by the full-text index): 0.9 for "Microsoft" in its earnings
@@ -52,6 +77,19 @@ class FullTextSearch:
         except sqlite3.Error:
             return 0.0
         return n / total
+
+    def fulltext_problems(self) -> list[tuple[str, str]]:
+        """(index, problem) for each full-text index out of step with its table."""
+        out = []
+        for table in FTS:
+            for fts in (f"{table}_fts", f"{table}_cjk"):
+                try:
+                    self.db.conn.execute(f"insert into [{fts}]([{fts}], rank) values ('integrity-check', 1)")
+                except sqlite3.DatabaseError as exc:
+                    out.append((fts, f"the full-text index is out of step with {table}: {exc}"))
+                finally:
+                    self.db.conn.rollback()  # the check writes nothing; end its implicit transaction
+        return out
 
     def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
         q = fts_query(query)

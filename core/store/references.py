@@ -243,40 +243,29 @@ class Resolver:
         """Were documents removed or replaced in this workspace (so communities were recomputed
         and a report a stored answer cites may have been rewritten under another number)?"""
         if self._changed_memo is None:
-            try:
-                self._changed_memo = bool(self.store.db.conn.execute(
-                    "select 1 from runs where json_extract(changes, '$.operation') in ('remove', 'replace') "
-                    "limit 1").fetchone())
-            except Exception:
-                self._changed_memo = False
+            self._changed_memo = any(
+                isinstance(r["changes"], dict) and r["changes"].get("operation") in ("remove", "replace")
+                for r in self.store.rows("runs", "changes is not null", select="changes", order_by=None))
         return self._changed_memo
 
     def _successor(self, number: int) -> int | None:
         """The report number that stands now for community `number`, gone since a change: the
         community_successors chain followed (each change adds a link) to a report that exists."""
         seen = {number}
-        try:
-            while True:
-                row = self.store.db.conn.execute(
-                    "select successor from community_successors where human_readable_id = ?", [number]).fetchone()
-                if row is None or row[0] in seen:
-                    return None
-                number = row[0]
-                seen.add(number)
-                self.prefetch([Ref("Reports", number)])
-                if self._records["Reports"].get(number) is not None:
-                    return number
-        except Exception:  # a workspace written before successors were kept
-            return None
+        while True:
+            row = self.store.by_hrid("community_successors", number)
+            if row is None or row["successor"] in seen:
+                return None
+            number = row["successor"]
+            seen.add(number)
+            self.prefetch([Ref("Reports", number)])
+            if self._records["Reports"].get(number) is not None:
+                return number
 
     def _removed(self, ref: Ref) -> str | None:
         """The title of the document a dangling reference's row was removed with, if it was."""
-        try:
-            row = self.store.db.conn.execute("select document_title from removed where id = ?",
-                                             [f"{CITABLE[ref.kind]}|{ref.id}"]).fetchone()
-        except Exception:  # a workspace written before documents could be removed
-            return None
-        return None if row is None else (row[0] or "a removed document")
+        row = self.store.get("removed", f"{CITABLE[ref.kind]}|{ref.id}")
+        return None if row is None else (row["document_title"] or "a removed document")
 
     def _chain(self, ref: Ref, row: dict) -> Resolved:
         members: dict[str, list[int]] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TABLES: dict[str, dict[str, type]] = {
     "documents": {
@@ -78,6 +78,7 @@ TABLES: dict[str, dict[str, type]] = {
     "query_traces": {
         "id": str, "human_readable_id": int, "created_at": str, "question": str, "method": str,
         "params": str, "answer": str, "trace": str,
+        "author": str,  # the signed-in user who asked (None: the local user), as trace["author"]
     },
     # entity resolution: which names were merged into which, why, and whether a user undid it
     "entity_merges": {

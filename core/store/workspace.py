@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Mapping
 
 from core.errors import UserError
-from core.store.db import DB_FILE, Store
+from core.store.backends import drop_tables, has_store, store_at
+from core.store.db import Store
 
 MAX_NAME = 64
 
@@ -56,13 +57,13 @@ def app_workspace(path: str | Path) -> Path | None:
     """The app's workspace (under SENSEMAKER_HOME) named `path`, when `path` is no workspace
     folder itself and the app has one of that name: the command line's --workspace takes the name
     the app shows too."""
-    if (Path(path) / "sensemaker.db").is_file():
+    if has_store(path):
         return None
     try:
         there = workspace_path(str(path))
     except UserError:
         return None
-    return there if Path(path).resolve() != there and (there / "sensemaker.db").is_file() else None
+    return there if Path(path).resolve() != there and has_store(there) else None
 
 
 def workspace_path(name: str, root: str | Path | None = None) -> Path:
@@ -83,7 +84,7 @@ def list_workspaces(root: str | Path | None = None) -> list[str]:
     names = []
     for child in base.iterdir():
         try:
-            if not child.is_symlink() and child.is_dir() and (child / DB_FILE).is_file():
+            if not child.is_symlink() and child.is_dir() and has_store(child):
                 names.append(child.name)
         except OSError:
             continue
@@ -94,21 +95,21 @@ def create_workspace(name: str, root: str | Path | None = None, exist_ok: bool =
     """Create (or open) a workspace: its directory and the database schema. Returns its path.
     exist_ok=False: a workspace of that name is an error that says so (the app's New button)."""
     path = workspace_path(name, root)
-    if not exist_ok and (path / DB_FILE).exists():
+    if not exist_ok and has_store(path):
         raise WorkspaceError(f"a workspace named {path.name!r} already exists: pick it in the "
                              "Workspace list, or choose another name")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WorkspaceError(f"cannot create workspace {path.name!r}: {exc.strerror or exc}") from exc
-    store = Store(path)
+    store = store_at(path)
     store.close()
     return path
 
 
 def _existing(name: str, root: str | Path | None) -> Path:
     path = workspace_path(name, root)
-    if path.is_symlink() or not (path / DB_FILE).is_file():
+    if path.is_symlink() or not has_store(path):
         raise WorkspaceError(f"there is no workspace named {path.name!r}")
     return path
 
@@ -130,7 +131,7 @@ def _running(store: Store) -> bool:
 
 
 def _refuse_while_running(path: Path, doing: str) -> None:
-    store = Store(path)
+    store = store_at(path)
     try:
         if _running(store):
             raise WorkspaceError(f"an index run is going on in {path.name!r}: wait for it or cancel "
@@ -160,6 +161,7 @@ def delete_workspace(name: str, root: str | Path | None = None) -> None:
     import shutil
     path = _existing(name, root)
     _refuse_while_running(path, "delete")
+    drop_tables(path)
     try:
         shutil.rmtree(path)
     except OSError as exc:

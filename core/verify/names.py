@@ -27,8 +27,8 @@ class Names:
         if self._titles is None:
             self._titles = set()
             if self.store is not None:
-                for r in self.store.query("SELECT title FROM entities"):
-                    self._titles.update(re.findall(r"\w+", str(r.get("title") or "").lower()))
+                for title in self.store.column("entities", "title"):
+                    self._titles.update(re.findall(r"\w+", str(title or "").lower()))
         return self._titles
 
     def in_title(self, unit: dict, words: tuple[str, ...]) -> str | None:
@@ -43,8 +43,7 @@ class Names:
         if self.store is None or not doc:
             return ""
         if doc not in self._doc_titles:
-            rows = self.store.query("SELECT title FROM documents WHERE id = ?", [doc])
-            self._doc_titles[doc] = str(rows[0].get("title") or "") if rows else ""
+            self._doc_titles[doc] = str((self.store.get("documents", doc) or {}).get("title") or "")
         return self._doc_titles[doc]
 
     def is_entity(self, word: str) -> bool:
@@ -71,29 +70,12 @@ class Names:
         return found
 
     def _in_units(self, word: str) -> bool:
-        q = '"' + word.replace('"', '""') + '"'
-        try:
-            # FTS5's porter stemmer matches "chens" for "chen": confirm the word as written
-            if self.store.query(
-                    "SELECT id FROM text_units WHERE rowid IN (SELECT rowid FROM text_units_fts WHERE "
-                    "text_units_fts MATCH ? LIMIT 20) AND lower(text) LIKE ? LIMIT 1", [q, f"%{word}%"]):
-                return True
-        except Exception:  # no FTS table (an old or foreign workspace): scan the units
-            if self.store.query("SELECT id FROM text_units WHERE lower(text) LIKE ? LIMIT 1", [f"%{word}%"]):
-                return True
+        if self.store.unit_texts_with(word, limit=1):
+            return True
         # a Latin word written against Chinese text ("GraphRAG使用") is no word to the word index:
-        # look for it as a substring (the trigram index for three letters or more)
-        try:
-            if len(word) >= 3:
-                texts = self.store.query("SELECT text FROM text_units WHERE rowid IN (SELECT rowid FROM "
-                                         "text_units_cjk WHERE text_units_cjk MATCH ?) LIMIT 50", [q])
-            else:
-                texts = self.store.query("SELECT text FROM text_units WHERE lower(text) LIKE ? LIMIT 50",
-                                         [f"%{word}%"])
-        except Exception:
-            return False
+        # look for it as a substring, as a word of its own
         pattern = _bounded(word)
-        return any(pattern.search((t.get("text") or "").lower()) for t in texts)
+        return any(pattern.search(t.lower()) for t in self.store.unit_texts_with(word, limit=50, substring=True))
 
     def written_as_name(self, word: str) -> bool:
         """Does a text unit write the word capitalised after a lower-case word or a comma (a name,
@@ -143,8 +125,7 @@ class Names:
             ordinals: list[int] = []
             labelled: dict[int, tuple[dict, re.Match]] = {}
             if self.store is not None and document_id:
-                for row in self.store.query("SELECT * FROM text_units WHERE document_id = ? ORDER BY ordinal",
-                                            [document_id]):
+                for row in self.store.rows("text_units", "document_id = ?", [document_id], order_by="ordinal"):
                     ordinals.append(row["ordinal"])
                     found = list(LABEL.finditer(row.get("text") or ""))
                     if found:

@@ -237,12 +237,7 @@ def _said_elsewhere(store, sentence: str, v: Verdict, cited: set[str]) -> None:
 def new_versions(store, titles: list[str], limit: int = 120) -> list[dict]:
     """The text units of the documents now holding these titles (a replaced document's new
     version), in document order; [] when none does (the document was removed)."""
-    try:
-        return store.query(
-            "SELECT u.* FROM text_units u JOIN documents d ON d.id = u.document_id WHERE d.title IN "
-            f"({','.join('?' * len(titles))}) ORDER BY u.document_id, u.ordinal LIMIT ?", [*titles, limit])
-    except Exception:
-        return []
+    return store.units_of_titles(titles, limit)
 
 
 def verify_reports(store, on_progress: Callable[[int, int, str], None] | None = None,

@@ -27,9 +27,8 @@ def _evidence(store, v) -> dict | None:
     its spans in the unit and the document."""
     if not v.best_sentence:
         return None
-    rows = store.query("SELECT human_readable_id AS n FROM text_units WHERE id = ?", [v.text_unit_id]) \
-        if v.text_unit_id else []
-    return {"text": v.best_sentence, "source": rows[0]["n"] if rows else None, "text_unit_id": v.text_unit_id,
+    unit = store.get("text_units", v.text_unit_id) if v.text_unit_id else None
+    return {"text": v.best_sentence, "source": unit["human_readable_id"] if unit else None, "text_unit_id": v.text_unit_id,
             "char_start": v.char_start, "char_end": v.char_end, "unit_start": v.unit_start, "unit_end": v.unit_end}
 
 

@@ -20,30 +20,16 @@ def _cut(text: Any, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
-def _chunks(values: list, n: int = 500):
-    for i in range(0, len(values), n):
-        yield values[i:i + n]
-
-
 def entity_evidence(store, entities: list[dict[str, Any]], relationships: list[dict[str, Any]]
                     ) -> dict[str, dict[str, Any]]:
     """entity id -> {title, type, degree, description, relationships: [{other, weight,
     description}], sentences: [{text, document}]} for these entities."""
     ids = [e["id"] for e in entities]
     units_of: dict[str, list[str]] = {}
-    for part in _chunks(ids):
-        marks = ",".join("?" * len(part))
-        for row in store.rows("entities", f"id in ({marks})", part, order_by=None,
-                              select="id, text_unit_ids"):
-            units_of[row["id"]] = list(row.get("text_unit_ids") or [])[:MAX_UNITS]
+    for row in store.rows_in("entities", "id", ids, select="id, text_unit_ids", order_by=None):
+        units_of[row["id"]] = list(row.get("text_unit_ids") or [])[:MAX_UNITS]
     wanted = sorted({u for us in units_of.values() for u in us})
-    units: dict[str, dict[str, Any]] = {}
-    for part in _chunks(wanted):
-        marks = ",".join("?" * len(part))
-        for row in store.query(
-                "select t.id, t.text, d.title as document from text_units t "
-                f"left join documents d on d.id = t.document_id where t.id in ({marks})", part):
-            units[row["id"]] = row
+    units = {row["id"]: row for row in store.units_with_documents(wanted)}
     by_title: dict[str, list[dict[str, Any]]] = {}
     for r in sorted(relationships, key=lambda r: -(r.get("weight") or 0)):
         for a, b in ((r.get("source"), r.get("target")), (r.get("target"), r.get("source"))):

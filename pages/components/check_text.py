@@ -31,11 +31,9 @@ def example(store: Store) -> str:
     """A placeholder from this workspace: the first sentence of one of its text units, cited to it
     (so the example is true here, and shows where the number comes from)."""
     from core.text.citations import sentence_spans
-    try:  # the second unit (the first is often a title page), else the first
-        rows = store.query("SELECT human_readable_id AS n, text FROM text_units WHERE length(text) > 80 "
-                           "ORDER BY human_readable_id LIMIT 2")[-1:]
-    except Exception:
-        rows = []
+    # the second unit (the first is often a title page), else the first
+    rows = [{"n": r["human_readable_id"], "text": r["text"]}
+            for r in store.rows("text_units", "length(text) > 80", select="human_readable_id, text", limit=2)[-1:]]
     if not rows:
         return EXAMPLE
     text = " ".join(str(rows[0]["text"] or "").split())

@@ -242,7 +242,7 @@ def chips_html(resolver: Resolver, options: list[tuple[str, int, str, bool]]) ->
 def replaced(resolver: Resolver, title: str) -> bool:
     """Does a document of this title exist now (the one the row went with was replaced)?"""
     try:
-        return bool(resolver.store.query("SELECT 1 AS x FROM documents WHERE title = ? LIMIT 1", [title]))
+        return bool(resolver.store.count("documents", "title = ?", [title]))
     except Exception:
         return False
 

@@ -13,6 +13,7 @@ import streamlit as st
 from core.errors import UserError
 from core.interop.columns import EXTENSIONS, FILES, REQUIRED
 from core.interop.graphrag_import import ENGINE, META_KEY, check_source, find_tables, import_graphrag
+from core.store.backends import store_at
 from core.store.db import Store
 from pages.components import state as ui
 
@@ -80,7 +81,7 @@ def run_import(name: str, folder: str, files: list[tuple[str, bytes]], on_progre
         create_workspace(path.name)
         if ui.access() is not None:  # its creator owns it
             ui.access().created(ui.principal(), path.name)
-        store = Store(path)
+        store = store_at(path)
         try:
             report = import_graphrag(source, store, on_progress=on_progress)
             if tmp is not None:  # the temporary folder is gone after this; record what came in

@@ -18,6 +18,7 @@ import streamlit as st
 
 from core.errors import UserError
 from core.settings import Settings, load_settings
+from core.store.backends import store_at
 from core.store.db import Store
 
 APP_DIR = Path(__file__).resolve().parents[2]
@@ -159,7 +160,7 @@ def store() -> Store | None:
     cached = st.session_state.get("_store")
     if cached is None or cached.workspace != path:
         if acc is None:
-            cached = Store(path)
+            cached = store_at(path)
         else:
             from core.store.access import Forbidden
             try:

@@ -29,7 +29,7 @@ def trust_parts(store: Store, report: dict, resolver: Resolver):
 
 def _result(store: Store):
     key = (str(store.workspace), store.count("community_reports"),
-           (store.query("select max(started_at) as m from runs") or [{}])[0].get("m"))
+           store.newest("runs", "started_at"))
     cached = st.session_state.get("trust_all")
     if cached and cached[0] == key:
         return cached[1]
