@@ -100,7 +100,8 @@ def serve() -> None:
 
     def answer(messages: list[dict], request: dict) -> str:
         log({"endpoint": "chat", "kind": prompt_kind(messages),
-             "key": chat_key(request.get("model", ""), messages), "t": time.time()})
+             "key": chat_key(request.get("model", ""), messages), "t": time.time(),
+             "in_flight": server.in_flight})
         text = respond(messages)
         return varied(messages, text) if args.varied else text
 

@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "core.cli.query",
     "core.cli.compare",
     "core.cli.migrate",
+    "core.cli.worker",
 ]
 
 

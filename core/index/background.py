@@ -14,6 +14,7 @@ from typing import Any
 
 from core.index.chunk_stage import document_chunks
 from core.settings import Settings, save_settings
+from core.store.backends import store_at
 from core.store.db import Store, now
 from core.store.access import require
 
@@ -48,6 +49,16 @@ def current_run(store: Store) -> dict[str, Any] | None:
     if not rows:
         return None
     run = rows[0]
+    url = queue_of(store)
+    if run.get("job") and url:  # a queued run (team mode): alive while its job waits or runs on a worker
+        from core.index import jobs
+        status = jobs.job_status(url, run["job"])
+        if status in jobs.LIVE:
+            return run
+        store.update("runs", run["id"], status="interrupted", finished_at=now(),
+                     error=f"its job on the queue ended ({status or 'gone'}) before the run finished; "
+                           "start indexing again to resume where it stopped")
+        return None
     if not _alive(run.get("pid")):
         beat = run.get("heartbeat_at") or run.get("started_at")
         age = (datetime.now(timezone.utc) - datetime.fromisoformat(beat)).total_seconds() if beat else 1e9
@@ -64,17 +75,23 @@ def start_index(workspace: str | Path, settings: Settings, api_key: str | None =
     process. Returns the run id at once; progress appears in the runs table. store: the
     workspace's store as its user opened it (core.store.access), whose role must allow indexing."""
     workspace = Path(workspace)
-    store = store if store is not None else Store(workspace)
+    store = store if store is not None else store_at(workspace)
     require(store, "index")
     running = current_run(store)
     if running:
         return running["id"]
     save_settings(workspace, settings)
     run_id = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    queued = queue_of(store)
     store.insert("runs", [{"id": run_id, "started_at": now(), "status": "starting",
                            "engine": settings.resolved_engine, "settings": settings.to_dict(),
-                           "stage": "starting", "progress": {}, "heartbeat_at": now(), "llm_calls": 0,
-                           "prompt_tokens": 0, "completion_tokens": 0, "cache_hits": 0, "cost": 0.0}])
+                           "stage": "queued" if queued else "starting", "progress": {}, "heartbeat_at": now(),
+                           "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cache_hits": 0,
+                           "cost": 0.0}])
+    if queued:  # team mode: a worker runs it (its own environment holds the model key)
+        from core.index import jobs
+        store.update("runs", run_id, job=jobs.enqueue(queued, workspace, run_id, lock=store.schema))  # type: ignore[attr-defined]
+        return run_id
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     key = api_key or settings.api_key
     if key:
@@ -88,8 +105,23 @@ def start_index(workspace: str | Path, settings: Settings, api_key: str | None =
     return run_id
 
 
+def queue_of(store: Store) -> str | None:
+    """The database whose job queue runs this workspace's index runs (team mode: its tables are
+    in PostgreSQL), or None: a child process of the app runs them."""
+    from core.store.backends import database_url
+    return database_url() if getattr(store, "schema", None) else None
+
+
 def request_cancel(store: Store, run_id: str) -> None:
     require(store, 'index')
+    run = store.get("runs", run_id) or {}
+    url = queue_of(store)
+    if run.get("job") and url:
+        from core.index import jobs
+        if jobs.cancel_queued(url, run["job"]):  # no worker had taken it: it never ran
+            store.update("runs", run_id, status="cancelled", finished_at=now(),
+                         error="cancelled by the user before a worker took it")
+            return
     store.update("runs", run_id, status="cancelling")
 
 
@@ -102,7 +134,7 @@ def failed_items(store: Store) -> list[dict[str, Any]]:
 
 def retry_failed(workspace: str | Path, settings: Settings, api_key: str | None = None) -> str:
     """Forget the failed items (their cached answers too) and start a run that redoes them."""
-    store = Store(workspace)
+    store = store_at(workspace)
     store.delete_where("extractions", "status = 'failed'", [])
     store.delete_where("run_steps", "status = 'failed'", [])
     return start_index(workspace, settings, api_key)
@@ -159,7 +191,7 @@ def ensure_sample_workspace(root: str | Path, name: str = "sample") -> Path:
     from core.settings import load_settings
 
     path = Path(root) / name
-    store = Store(path)
+    store = store_at(path)
     if store.count("community_reports") and not store.count("documents", "status is null or status != 'chunked'"):
         return path
     settings = load_settings(path, env={}, engine="offline")

@@ -75,9 +75,21 @@ def endpoint(settings: Settings, base_url: str | None, model: str) -> Endpoint:
         if base_url and not azure:  # OpenAI and Azure never say; local servers may
             probe = lambda: server_slots(url, settings.api_key, min(10.0, float(settings.request_timeout)))
         ep = Endpoint(url, client, AdaptiveLimit(settings.concurrency, url, probe),
-                      RateLimits(settings.requests_per_minute, settings.tokens_per_minute), azure)
+                      RateLimits(settings.requests_per_minute, settings.tokens_per_minute, _team_limits(url, settings)),
+                      azure)
         _ENDPOINTS[key] = ep
         return ep
+
+
+def _team_limits(url: str, settings: Settings):
+    """Team mode (SENSEMAKER_DATABASE_URL names PostgreSQL): the endpoint's concurrency and rate
+    limits held by every process of the team together, in that database."""
+    from core.store.backends import database_url
+    team = database_url()
+    if not team:
+        return None
+    from core.store.shared_limits import SharedLimits
+    return SharedLimits(team, url, settings.concurrency, settings.requests_per_minute, settings.tokens_per_minute)
 
 
 def quirks(key: tuple[str, str]) -> frozenset[str]:

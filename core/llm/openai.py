@@ -131,7 +131,8 @@ class _Caller:
             self._ep.limits.acquire(estimate)
             slot = self._ep.limiter.acquire(key)
             try:
-                result = fn()
+                with self._ep.limits.held():
+                    result = fn()
             except (openai.APIError, _Transient) as exc:
                 if isinstance(exc, Dropped) and slot.shared and signals < self.SIGNAL_RETRIES:
                     self._ep.limiter.release(slot, CUT)  # interrupted for the next request
@@ -286,7 +287,7 @@ class OpenAIChatClient(_Caller):
     def complete(self, messages: list[dict[str, str]], *, json_mode: bool = False,
                  max_tokens: int | None = None, temperature: float = 0.0) -> ChatResult:
         estimate = 0
-        if self._ep.limits.tokens is not None:
+        if self._ep.limits.tokens is not None or self._ep.limits.shared is not None:
             estimate = sum(count_tokens(m.get("content") or "") + 4 for m in messages) + (max_tokens or 256)
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if max_tokens:

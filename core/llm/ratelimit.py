@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from contextlib import nullcontext
+from typing import Any, Callable, ContextManager
 
 
 class TokenBucket:
@@ -60,9 +61,13 @@ class TokenBucket:
 class RateLimits:
     """The optional requests-per-minute and tokens-per-minute limits of one endpoint."""
 
-    def __init__(self, requests_per_minute: int | None = None, tokens_per_minute: int | None = None):
+    def __init__(self, requests_per_minute: int | None = None, tokens_per_minute: int | None = None,
+                 shared: Any = None):
         self.requests = TokenBucket(requests_per_minute) if requests_per_minute else None
         self.tokens = TokenBucket(tokens_per_minute) if tokens_per_minute else None
+        # team mode: the same limits held by every process of the team together
+        # (core.store.shared_limits.SharedLimits), on top of this process's own
+        self.shared = shared
 
     def acquire(self, tokens: int) -> float:
         waited = 0.0
@@ -70,9 +75,17 @@ class RateLimits:
             waited += self.requests.acquire(1)
         if self.tokens is not None:
             waited += self.tokens.acquire(tokens)
+        if self.shared is not None:
+            waited += self.shared.acquire(tokens)
         return waited
 
     def settle(self, estimated: int, actual: int) -> None:
         """Give back the part of a token estimate that the call did not use."""
         if self.tokens is not None and actual > 0:
             self.tokens.refund(estimated - actual)
+        if self.shared is not None and actual > 0:
+            self.shared.refund(estimated - actual)
+
+    def held(self) -> ContextManager[Any]:
+        """Around one call: a lease of the team's concurrency (team mode), else nothing."""
+        return self.shared.slot() if self.shared is not None else nullcontext()

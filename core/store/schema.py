@@ -66,6 +66,7 @@ TABLES: dict[str, dict[str, type]] = {
         "llm_calls": int, "prompt_tokens": int, "completion_tokens": int, "cache_hits": int,
         "cost": float, "error": str, "heartbeat_at": str, "progress": str, "pid": int,
         "operation": str, "changes": str,  # index / remove / replace / reindex; the change summary
+        "job": int,  # team mode: the run's job on the queue (core.index.jobs)
     },
     "run_steps": {
         "id": str, "human_readable_id": int, "run_id": str, "stage": str, "item": str,

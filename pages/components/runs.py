@@ -20,7 +20,7 @@ from pages.components import state as ui
 STAGE_NAMES = {"chunk": "Chunk documents", "extract": "Extract entities and relationships",
                "summarize": "Summarise descriptions", "graph": "Build the graph",
                "communities": "Find communities", "reports": "Write community reports",
-               "embeddings": "Embed"}
+               "embeddings": "Embed", "queued": "Queued for a worker"}
 LIVE_EVERY = 1.0
 
 
@@ -134,7 +134,11 @@ def _render_live(store: Store, run: dict[str, Any]) -> None:
             request_cancel(store, run["id"])
             st.rerun(scope="fragment")
         beat = _age(run.get("heartbeat_at"))
-        if beat is not None and beat > 60:
+        if run.get("stage") == "queued" and beat is not None and beat > 30:
+            st.warning(f"No worker has taken this run for {_duration(beat)}. On a team server the "
+                       "runs are indexed by `sensemaker worker` processes: start one on a machine that "
+                       "reaches the database and the model (README: Team server).")
+        elif beat is not None and beat > 60:
             st.warning(f"No sign of life from the indexing process for {_duration(beat)}.")
         progress = run.get("progress") or {}
         waiting = [STAGE_NAMES.get(n, n).lower() for n in STAGES if not progress.get(n)]
