@@ -61,6 +61,9 @@ def _cli(args: list[str], root: Path, user: str = VIEWER) -> subprocess.Complete
                           env=env, cwd=ROOT, timeout=600)
 
 
+NOWHERE = "postgresql://nobody:secret@127.0.0.1:9/none"  # refused before any connection is tried
+
+
 def cli_attempts(root: Path, a: Path, b: Path) -> list[dict]:
     extra = root / "extra.txt"
     extra.write_text("Another note.\n", encoding="utf-8")
@@ -78,9 +81,11 @@ def cli_attempts(root: Path, a: Path, b: Path) -> list[dict]:
         ["traces", "-w", str(b)], ["query", "-w", str(b), "--trace", "1"],
         ["compare", "-w", str(b), "--methods", "basic,local", "--question", "What was agreed?",
          "--out", str(root / "cmp-b")],
+        ["migrate", "-w", str(b), "--to", NOWHERE],
     ]
     writes_on_a = [["index", "-w", str(a), str(extra)], ["remove", "harbour.txt", "-w", str(a)],
-                   ["merges", "-w", str(a), "--undo", "1"], ["import-graphrag", str(ref), "-w", str(a)]]
+                   ["merges", "-w", str(a), "--undo", "1"], ["import-graphrag", str(ref), "-w", str(a)],
+                   ["migrate", "-w", str(a), "--to", NOWHERE]]
     out = []
     for args, refusal in [*((x, "may not see") for x in against_b), *((x, "may not") for x in writes_on_a)]:
         before = (_digest(a), _digest(b))

@@ -12,6 +12,7 @@ from core.store.references import Resolver
 from core.query.traces import TraceNotFound, list_traces, load_trace
 from core.query.types import SearchResult
 from core.store.db import Store
+from core.textutil import counted
 from pages.components import check_text as ui_check
 from pages.components import chips as ui_chips, downloads as ui_downloads, drilldown as drill
 from pages.components import links, method_views, navigation
@@ -126,7 +127,7 @@ def answer_view(store: Store, result: SearchResult) -> None:
                            + (" (those whose documents were replaced are checked against the new version)"
                               if replaced else "") + ".", icon=":material/link_off:")
         if n:
-            st.caption(f"{n} references \u00b7 click one to see the source text behind it; the "
+            st.caption(f"{counted(n, 'reference')} \u00b7 click one to see the source text behind it; the "
                        "evidence viewer shows every source and the whole document.")
         ui_downloads.answer_button(store, result)
     method_views.how(store, result)

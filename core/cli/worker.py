@@ -24,6 +24,8 @@ def run_worker(args: argparse.Namespace) -> int:
     if not url:
         raise UserError("a worker runs the team's queued index runs: set SENSEMAKER_DATABASE_URL=postgresql://... "
                         "to the team database (and the model endpoint as for `sensemaker index`)")
+    from core.store.postgres import check_database
+    check_database(url)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("procrastinate").setLevel(logging.WARNING)
     print(f"worker {args.name or ''} waiting for index runs (Ctrl+C stops after the run in hand)".replace("  ", " "),

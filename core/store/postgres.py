@@ -106,6 +106,17 @@ class _Db:
         return self.conn.execute(sql, params)
 
 
+def check_database(url: str, what: str = "the team database") -> None:
+    """Connect once, so a wrong URL or password says so at once in one line (a connection pool
+    would retry quietly until its timeout)."""
+    import psycopg
+    try:
+        psycopg.connect(url, connect_timeout=10).close()
+    except psycopg.Error as exc:
+        lines = [x.strip() for x in str(exc).strip().splitlines() if x.strip()]
+        raise StoreError(f"cannot reach {what} (SENSEMAKER_DATABASE_URL): {lines[-1] if lines else exc}") from None
+
+
 _POOLS: dict[tuple[str, str], Any] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -125,6 +136,7 @@ def _pool_for(url: str, schema: str):
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
                 conn.execute(f'SET search_path TO "{schema}", public')
 
+            check_database(url, f"the PostgreSQL database of workspace schema {schema!r}")
             pool = ConnectionPool(url, min_size=1, max_size=int(os.environ.get("SENSEMAKER_PG_POOL") or 8),
                                   kwargs={"autocommit": True, "connect_timeout": 10}, configure=configure,
                                   timeout=120, open=False, name=f"sensemaker-{schema}")

@@ -125,8 +125,9 @@ def _render_live(store: Store, run: dict[str, Any]) -> None:
         head, btn = st.columns([4, 1.3], vertical_alignment="center")
         elapsed = _age(run.get("started_at"))
         status = run.get("status")
+        queued = run.get("stage") == "queued"
         head.markdown(f"**{run_title(run)}** \u00b7 {ui.md(STAGE_NAMES.get(run.get('stage'), run.get('stage') or 'starting'))}"
-                      f" \u00b7 running for {_duration(elapsed)}"
+                      f" \u00b7 {'waiting' if queued else 'running'} for {_duration(elapsed)}"
                       + (" \u00b7 *cancelling...*" if status == "cancelling" else ""))
         if btn.button("Cancel", disabled=status == "cancelling", key="cancel_run",
                       width="stretch", help="Stop after the current items; finished work is kept "
