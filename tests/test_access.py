@@ -149,3 +149,36 @@ def test_the_command_line_acts_as_sensemaker_user(team, tmp_path):
         assert "Tuesday" not in got.stdout + got.stderr
     assert not (tmp_path / "out").exists()
     assert ("bob@example.org", "ask") in {(e["user_id"], e["action"]) for e in acc.audit(ALICE, "harbour")}
+
+
+def _run(args: list[str], root, **env_vars: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
+    env.update(SENSEMAKER_HOME=str(root), **env_vars)
+    return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True,
+                          env=env, cwd=Path(__file__).resolve().parents[1], timeout=300)
+
+
+def test_an_api_token_acts_as_its_user_on_the_command_line_until_revoked(team, tmp_path):
+    acc, path = team
+    url = getattr(acc.team, "database_url", None)
+    db = {"SENSEMAKER_DATABASE_URL": url} if url else {}
+    made = _run(["token", "create", "--user", "bob@example.org", "--name", "laptop"], tmp_path, **db)  # on the server
+    token = made.stdout.strip()
+    assert made.returncode == 0 and token.startswith("smk_"), made.stderr
+    assert token not in str(acc.team.tokens_of("bob@example.org"))  # only its digest is kept
+    asked = _run(["query", "-w", str(path), "--method", "basic", "What did Maria Okafor inspect?"], tmp_path,
+                 SENSEMAKER_TOKEN=token, **db)
+    assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
+    note = tmp_path / "more.txt"
+    note.write_text("Another note.\n")
+    refused = _run(["index", "-w", str(path), str(note)], tmp_path, SENSEMAKER_TOKEN=token, **db)
+    assert refused.returncode != 0 and 'may not index workspace "harbour"' in refused.stderr
+    assert any(e["user_id"] == "bob@example.org" and e["action"] == "ask" for e in acc.audit(LOCAL, "harbour"))
+    other = _run(["token", "create", "--user", "alice"], tmp_path, SENSEMAKER_TOKEN=token, **db)
+    assert other.returncode != 0 and "only your own tokens" in other.stderr
+    listed = _run(["token", "list"], tmp_path, SENSEMAKER_TOKEN=token, **db)
+    handle = listed.stdout.split()[0]
+    assert "laptop" in listed.stdout and "last used 20" in listed.stdout
+    assert _run(["token", "revoke", handle], tmp_path, SENSEMAKER_TOKEN=token, **db).returncode == 0
+    gone = _run(["status", "-w", str(path)], tmp_path, SENSEMAKER_TOKEN=token, **db)
+    assert gone.returncode != 0 and "not a token of this team" in gone.stderr

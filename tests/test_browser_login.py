@@ -24,6 +24,7 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 SENTINEL = "harbour-inquiry"
 SECRET = "board-minutes"  # nobody shares it with bob
+HOME: dict = {}
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,7 @@ def app(provider, tmp_path_factory):
     team.grant(SENTINEL, "bob@example.org", "viewer", by="alice")
     oidc = {"SENSEMAKER_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
             "SENSEMAKER_OIDC_CLIENT_ID": "sensemaker", "SENSEMAKER_OIDC_CLIENT_SECRET": "not-a-secret"}
+    HOME["path"] = home
     with running_sign_in_app(home, oidc) as url:
         secrets = home / ".auth_secrets.toml"
         assert secrets.stat().st_mode & 0o077 == 0, "the login secrets file is readable by others"
@@ -111,3 +113,51 @@ def test_a_viewer_reads_without_controls_and_a_forged_link_shows_nothing(app):
         expect(main.get_by_text("which you may not see")).to_be_visible()
         browser.close()
 
+
+
+def _cli(args: list[str], token: str) -> "subprocess.CompletedProcess":
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
+    env.update(SENSEMAKER_HOME=str(HOME["path"]), SENSEMAKER_TOKEN=token)
+    return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).resolve().parents[1], timeout=300)
+
+
+def test_a_token_made_in_the_app_lets_the_command_line_act_as_its_user_until_revoked(app):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(30_000)
+        page.goto(app + "/")
+        _settle(page)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url("**/oauth2/authorize**")
+        page.get_by_role("button", name="bob").click()
+        page.wait_for_url(app + "/**")
+        _settle(page)
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text("Command-line token").click()
+        sidebar.get_by_role("button", name="Make a token").click()
+        _settle(page)
+        token = sidebar.locator("pre code").first.inner_text().strip()
+        assert token.startswith("smk_")
+        home = HOME["path"]
+        asked = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
+        assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
+        note = home / "more.txt"
+        note.write_text("Another note.\n")
+        refused = _cli(["index", "-w", str(home / SENTINEL), str(note)], token)  # bob is a viewer
+        assert refused.returncode != 0 and "may not index" in refused.stderr
+        hidden = _cli(["status", "-w", str(home / SECRET)], token)
+        assert hidden.returncode != 0 and "may not see" in hidden.stderr and "closed session" not in hidden.stdout
+        page.reload()
+        _settle(page)
+        sidebar.get_by_text("Command-line token").click()
+        expect(sidebar.get_by_text("used 20", exact=False)).to_be_visible()  # when the CLI last used it
+        sidebar.get_by_role("button", name="Revoke").first.click()
+        _settle(page)
+        gone = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
+        assert gone.returncode != 0 and "not a token of this team" in gone.stderr
+        browser.close()

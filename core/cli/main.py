@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "core.cli.compare",
     "core.cli.migrate",
     "core.cli.worker",
+    "core.cli.token",
 ]
 
 

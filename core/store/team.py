@@ -6,7 +6,9 @@ its SQL is here, written once: the two backends differ in their placeholder, the
 and how a connection is made."""
 from __future__ import annotations
 
+import hashlib
 import os
+import secrets
 import sqlite3
 import threading
 from contextlib import closing
@@ -23,7 +25,15 @@ _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS audit (id {key}, at TEXT NOT NULL, user_id TEXT NOT NULL, workspace TEXT, "
     "action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '')",
     "CREATE INDEX IF NOT EXISTS audit_by_workspace ON audit (workspace, id)",
+    # API tokens for the command line: only their SHA-256 is kept
+    "CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, email TEXT, "
+    "name TEXT NOT NULL, created_at TEXT NOT NULL, last_used_at TEXT)",
 ]
+TOKEN_PREFIX = "smk_"
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.strip().encode("utf-8")).hexdigest()
 
 
 def _now() -> str:
@@ -93,6 +103,37 @@ class TeamStore:
     def log(self, user_id: str, workspace: str | None, action: str, detail: str = "") -> None:
         self._write("INSERT INTO audit (at, user_id, workspace, action, detail) VALUES (?, ?, ?, ?, ?)",
                     (_now(), user_id, workspace, action, detail[:500]))
+
+    def add_token(self, user_id: str, name: str, email: str | None = None) -> str:
+        """A new API token acting as user_id (and their e-mail address, which roles may be granted
+        to); returned once, only its digest is kept."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        self._write("INSERT INTO tokens (id, user_id, email, name, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (_digest(token), user_id, email, (name or "token")[:80], _now()))
+        return token
+
+    def token_user(self, token: str) -> tuple[str, str | None] | None:
+        """(user id, e-mail) a token acts as (None: unknown or revoked); notes its use."""
+        rows = self._read("SELECT user_id, email FROM tokens WHERE id = ?", (_digest(token),))
+        if not rows:
+            return None
+        self._write("UPDATE tokens SET last_used_at = ? WHERE id = ?", (_now(), _digest(token)))
+        return rows[0]["user_id"], rows[0]["email"]
+
+    def tokens_of(self, user_id: str) -> list[dict]:
+        """The user's tokens: a short handle (the digest's start), name, created, last used."""
+        return [{**r, "id": r["id"][:12]} for r in self._read(
+            "SELECT id, name, created_at, last_used_at FROM tokens WHERE user_id = ? ORDER BY created_at, id",
+            (user_id,))]
+
+    def revoke_token(self, user_id: str, handle: str) -> bool:
+        """Revoke one of the user's tokens by its handle (tokens_of); True when one went."""
+        found = [r for r in self._read("SELECT id FROM tokens WHERE user_id = ?", (user_id,))
+                 if handle and r["id"].startswith(handle)]
+        if len(found) != 1:
+            return False
+        self._write("DELETE FROM tokens WHERE id = ?", (found[0]["id"],))
+        return True
 
     def audit(self, workspace: str, limit: int = 200) -> list[dict]:
         """The newest entries first."""

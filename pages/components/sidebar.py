@@ -11,6 +11,7 @@ from pages.components import auth, links
 from pages.components import state as ui
 from pages.components import workspace_admin as ws_admin
 from pages.components.import_panel import import_popover
+from pages.components.tokens import tokens_panel
 
 
 def sidebar() -> None:
@@ -19,6 +20,7 @@ def sidebar() -> None:
     with st.sidebar:
         st.markdown("### :material/hub: Sensemaker")
         auth.sidebar_line()
+        tokens_panel()
         base = ui.root()
         if not st.session_state.get("_sample_checked") and os.environ.get("SENSEMAKER_NO_SAMPLE") != "1":
             with st.spinner("Preparing the sample workspace (first start)..."):
