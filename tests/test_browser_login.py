@@ -6,6 +6,9 @@ or remove control (core refuses them too: tests/test_access.py), and a forged li
 they hold no role in says so and shows nothing of it."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -115,10 +118,7 @@ def test_a_viewer_reads_without_controls_and_a_forged_link_shows_nothing(app):
 
 
 
-def _cli(args: list[str], token: str) -> "subprocess.CompletedProcess":
-    import os
-    import subprocess
-    import sys
+def _cli(args: list[str], token: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
     env.update(SENSEMAKER_HOME=str(HOME["path"]), SENSEMAKER_TOKEN=token)
     return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True, env=env,
