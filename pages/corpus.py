@@ -62,7 +62,7 @@ def upload_panel(store: Store) -> None:
         st.error(ui.md(f"Not added: {reason}"), icon=":material/block:")
 
 
-def documents_table(store: Store, running: bool, imported: bool = False) -> None:
+def documents_table(store: Store, running: bool, imported: bool = False, queued: bool = False) -> None:
     rows = store.document_progress()
     st.markdown(f"#### Documents ({len(rows)})")
     if not rows:
@@ -80,7 +80,7 @@ def documents_table(store: Store, running: bool, imported: bool = False) -> None
         elif chunks and extracted >= chunks and has_reports:
             state = "indexed"
         elif running:
-            state = "indexing"
+            state = "queued for a worker" if queued else "indexing"
         elif not chunks:
             state = "waiting to be indexed"
         else:
@@ -114,7 +114,8 @@ def main() -> None:
     if store.count("entities"):
         with side:
             ui_downloads.workspace_exports(store, ui.workspace_name() or "workspace")
-    running = current_run(store) is not None
+    run = current_run(store)
+    running = run is not None
     if store.count("documents"):
         counts_row(store)
         ui_outcome.ended_panel(store)
@@ -141,7 +142,7 @@ def main() -> None:
         ui_runs.estimate_panel(store, workspace, running)
         ui_runs.live_panel(store, workspace)
         ui_runs.failed_panel(store, workspace, running)
-    documents_table(store, running)
+    documents_table(store, running, queued=bool(run) and run.get("stage") == "queued")
     ui_docs.remove_panel(store, workspace, running)
     ui_runs.history_panel(store)
     ui_quality.quality_panel(store, workspace, running)

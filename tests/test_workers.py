@@ -197,6 +197,8 @@ def test_the_corpus_page_shows_a_queued_run_and_cancels_it(team, monkeypatch):
     assert not at.exception and not at.error, [e.value for e in at.error]
     shown = " ".join(m.value for m in at.markdown)
     assert "Queued for a worker" in shown, shown[:2000]
+    docs = next(d.value for d in at.dataframe if "status" in d.value.columns)
+    assert set(docs["status"]) == {"queued for a worker"}
     cancel = next(b for b in at.button if b.label == "Cancel")
     cancel.click().run()
     assert store.get("runs", run_id)["status"] == "cancelled"
