@@ -203,3 +203,17 @@ def test_the_corpus_page_shows_a_queued_run_and_cancels_it(team, monkeypatch):
     cancel.click().run()
     assert store.get("runs", run_id)["status"] == "cancelled"
     assert current_run(store) is None
+
+
+def test_a_worker_that_cannot_see_the_workspace_folder_says_so_in_the_run(team, tmp_path):
+    from core.index.worker import run_job
+    url, folder = team
+    store = store_at(folder)
+    ingest_paths(store, SAMPLE[:1], max_bytes=10_000_000)
+    run_id = start_index(folder, load_settings(folder, engine="offline"), store=store)
+    elsewhere = tmp_path / "not-mounted" / folder.name  # the path as another machine would lack it
+    with pytest.raises(UserError, match="cannot see the workspace folder"):
+        run_job(str(elsewhere), run_id, store.schema)
+    run = store.get("runs", run_id)
+    assert run["status"] == "failed" and "SENSEMAKER_HOME" in run["error"]
+    assert not elsewhere.exists()  # no empty workspace made there

@@ -32,9 +32,9 @@ def queue_app(url: str):
     app = procrastinate.App(connector=connector)
 
     @app.task(name=TASK)
-    def index_run(workspace: str, run_id: str) -> None:
+    def index_run(workspace: str, run_id: str, schema: str | None = None) -> None:
         from core.index.worker import run_job
-        run_job(workspace, run_id)
+        run_job(workspace, run_id, schema)
 
     return app
 
@@ -61,7 +61,8 @@ def _opened(url: str):
 def enqueue(url: str, workspace: str | Path, run_id: str, lock: str) -> int:
     """Queue the run; returns the job's id. lock: one per workspace (its schema's name)."""
     app = _opened(url)
-    return app.tasks[TASK].configure(lock=lock, queue="index").defer(workspace=str(workspace), run_id=run_id)
+    return app.tasks[TASK].configure(lock=lock, queue="index").defer(workspace=str(workspace), run_id=run_id,
+                                                                     schema=lock)
 
 
 def job_status(url: str, job_id: int) -> str | None:
