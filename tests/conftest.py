@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import os
 
@@ -119,28 +120,40 @@ def hostile_home(tmp_path_factory) -> Path:
 TEST_DATABASE_URL = os.environ.get("SENSEMAKER_TEST_DATABASE_URL", "")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def team_store(request, tmp_path):
-    """The team database on each backend: SQLite under tmp_path, and PostgreSQL in a schema of
-    its own in SENSEMAKER_TEST_DATABASE_URL (.ci/run starts this machine's PostgreSQL 15 and
-    sets it; without it the PostgreSQL case is skipped, saying why)."""
-    from core.store.team import PostgresTeam, TeamStore
-    if request.param == "sqlite":
-        yield TeamStore(tmp_path)
-        return
+@contextmanager
+def pg_schema(prefix: str) -> Iterator[str]:
+    """A schema of its own in the test database: yields the URL whose connections use it (its
+    search_path); afterwards closes this process's pools to it and drops it. Skips the test
+    without SENSEMAKER_TEST_DATABASE_URL (.ci/run starts PostgreSQL and sets it)."""
     if not TEST_DATABASE_URL:
         pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
     import uuid
     import psycopg
-    schema = f"t_{uuid.uuid4().hex[:12]}"
+    from core.store.postgres import close_pools
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
         db.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in TEST_DATABASE_URL else "?"
-    team = PostgresTeam(f"{TEST_DATABASE_URL}{sep}options=-c%20search_path%3D{schema}")
-    team.database_url = team.url  # what a command line run against this team database is given
-    yield team
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    url = f"{TEST_DATABASE_URL}{'&' if '?' in TEST_DATABASE_URL else '?'}options=-c%20search_path%3D{schema}"
+    try:
+        yield url
+    finally:
+        close_pools(url)
+        with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
+            db.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def team_store(request, tmp_path):
+    """The team database on each backend: SQLite under tmp_path, and PostgreSQL in a schema of
+    its own in the test database (pg_schema)."""
+    from core.store.team import PostgresTeam, TeamStore
+    if request.param == "sqlite":
+        yield TeamStore(tmp_path)
+        return
+    with pg_schema("t") as url:
+        team = PostgresTeam(url)
+        team.database_url = team.url  # what a command line run against this team database is given
+        yield team
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -123,12 +123,7 @@ def test_questions_belong_to_their_author_until_the_owners_share_them(team, tmp_
 
 
 def _cli(args: list[str], user: str, root, database_url: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SENSEMAKER_"))}
-    env.update(SENSEMAKER_USER=user, SENSEMAKER_HOME=str(root))
-    if database_url:
-        env["SENSEMAKER_DATABASE_URL"] = database_url
-    return subprocess.run([sys.executable, "-m", "core.cli.main", *args], capture_output=True, text=True,
-                          env=env, cwd=Path(__file__).resolve().parents[1], timeout=300)
+    return _run(args, root, SENSEMAKER_USER=user, **({"SENSEMAKER_DATABASE_URL": database_url} if database_url else {}))
 
 
 def test_the_command_line_acts_as_sensemaker_user(team, tmp_path):

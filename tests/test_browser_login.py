@@ -56,65 +56,66 @@ def app(provider, tmp_path_factory):
         yield url
 
 
+@pytest.fixture()
+def page():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(30_000)
+        yield page
+        browser.close()
+
+
+def _sign_in(page, app: str, user: str) -> None:
+    """From the sign-in screen: the provider's one-click user, and back into the app."""
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/oauth2/authorize**")
+    page.get_by_role("button", name=user).click()
+    page.wait_for_url(app + "/**")
+    _settle(page)
+
+
 def _settle(page) -> None:
     page.wait_for_timeout(300)
     expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=60_000)
 
 
-def test_nothing_shows_before_signing_in_and_the_workspaces_after(app):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(30_000)
-        for path in ("/", f"/ask?ws={SENTINEL}", f"/corpus?ws={SENTINEL}"):  # deep links too
-            page.goto(app + path)
-            _settle(page)
-            expect(page.get_by_role("button", name="Sign in")).to_be_visible()
-            assert SENTINEL not in page.content()
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url("**/oauth2/authorize**")
-        page.get_by_role("button", name="alice").click()  # the provider's one-click user
-        page.wait_for_url(app + "/**")
-        _settle(page)
-        sidebar = page.locator('[data-testid="stSidebar"]')
-        expect(sidebar.get_by_text("Signed in as Alice Analyst (alice@example.org)")).to_be_visible()
-        expect(sidebar.get_by_role("combobox").first).to_be_visible()  # the workspace picker
-        assert SENTINEL in page.content()
-        sidebar.get_by_role("button", name="Sign out").click()
-        page.wait_for_url("**/oauth2/end_session**")  # the provider's own sign-out page
-        page.goto(app + f"/ask?ws={SENTINEL}")
+def test_nothing_shows_before_signing_in_and_the_workspaces_after(app, page):
+    for path in ("/", f"/ask?ws={SENTINEL}", f"/corpus?ws={SENTINEL}"):  # deep links too
+        page.goto(app + path)
         _settle(page)
         expect(page.get_by_role("button", name="Sign in")).to_be_visible()
         assert SENTINEL not in page.content()
-        browser.close()
+    _sign_in(page, app, "alice")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar.get_by_text("Signed in as Alice Analyst (alice@example.org)")).to_be_visible()
+    expect(sidebar.get_by_role("combobox").first).to_be_visible()  # the workspace picker
+    assert SENTINEL in page.content()
+    sidebar.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/oauth2/end_session**")  # the provider's own sign-out page
+    page.goto(app + f"/ask?ws={SENTINEL}")
+    _settle(page)
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    assert SENTINEL not in page.content()
 
 
-def test_a_viewer_reads_without_controls_and_a_forged_link_shows_nothing(app):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(30_000)
-        page.goto(app + f"/corpus?ws={SENTINEL}")
-        _settle(page)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url("**/oauth2/authorize**")
-        page.get_by_role("button", name="bob").click()
-        page.wait_for_url(app + "/**")
-        _settle(page)
-        main = page.locator('[data-testid="stMain"]')
-        expect(main.get_by_text("Your role in this workspace is viewer")).to_be_visible()
-        assert page.get_by_text("Drop files here").count() == 0 and page.get_by_text("Remove documents").count() == 0
-        assert page.get_by_role("button", name="Rename or delete").count() == 0
-        assert SECRET not in page.locator('[data-testid="stSidebar"]').inner_text()
-        # a forged link to the workspace nobody shared with bob
-        page.goto(app + f"/corpus?ws={SECRET}")
-        _settle(page)
-        expect(main.get_by_text(f'This link opens workspace "{SECRET}", which you may not see')).to_be_visible()
-        assert "closed session" not in page.content() and "minutes.txt" not in page.content()
-        page.goto(app + f"/ask?ws={SECRET}")
-        _settle(page)
-        expect(main.get_by_text("which you may not see")).to_be_visible()
-        browser.close()
+def test_a_viewer_reads_without_controls_and_a_forged_link_shows_nothing(app, page):
+    page.goto(app + f"/corpus?ws={SENTINEL}")
+    _settle(page)
+    _sign_in(page, app, "bob")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_text("Your role in this workspace is viewer")).to_be_visible()
+    assert page.get_by_text("Drop files here").count() == 0 and page.get_by_text("Remove documents").count() == 0
+    assert page.get_by_role("button", name="Rename or delete").count() == 0
+    assert SECRET not in page.locator('[data-testid="stSidebar"]').inner_text()
+    # a forged link to the workspace nobody shared with bob
+    page.goto(app + f"/corpus?ws={SECRET}")
+    _settle(page)
+    expect(main.get_by_text(f'This link opens workspace "{SECRET}", which you may not see')).to_be_visible()
+    assert "closed session" not in page.content() and "minutes.txt" not in page.content()
+    page.goto(app + f"/ask?ws={SECRET}")
+    _settle(page)
+    expect(main.get_by_text("which you may not see")).to_be_visible()
 
 
 
@@ -125,39 +126,30 @@ def _cli(args: list[str], token: str) -> subprocess.CompletedProcess:
                           cwd=Path(__file__).resolve().parents[1], timeout=300)
 
 
-def test_a_token_made_in_the_app_lets_the_command_line_act_as_its_user_until_revoked(app):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(30_000)
-        page.goto(app + "/")
-        _settle(page)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url("**/oauth2/authorize**")
-        page.get_by_role("button", name="bob").click()
-        page.wait_for_url(app + "/**")
-        _settle(page)
-        sidebar = page.locator('[data-testid="stSidebar"]')
-        sidebar.get_by_text("Command-line token").click()
-        sidebar.get_by_role("button", name="Make a token").click()
-        _settle(page)
-        token = sidebar.locator("pre code").first.inner_text().strip()
-        assert token.startswith("smk_")
-        home = HOME["path"]
-        asked = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
-        assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
-        note = home / "more.txt"
-        note.write_text("Another note.\n")
-        refused = _cli(["index", "-w", str(home / SENTINEL), str(note)], token)  # bob is a viewer
-        assert refused.returncode != 0 and "may not index" in refused.stderr
-        hidden = _cli(["status", "-w", str(home / SECRET)], token)
-        assert hidden.returncode != 0 and "may not see" in hidden.stderr and "closed session" not in hidden.stdout
-        page.reload()
-        _settle(page)
-        sidebar.get_by_text("Command-line token").click()
-        expect(sidebar.get_by_text("used 20", exact=False)).to_be_visible()  # when the CLI last used it
-        sidebar.get_by_role("button", name="Revoke").first.click()
-        _settle(page)
-        gone = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
-        assert gone.returncode != 0 and "not a token of this team" in gone.stderr
-        browser.close()
+def test_a_token_made_in_the_app_lets_the_command_line_act_as_its_user_until_revoked(app, page):
+    page.goto(app + "/")
+    _settle(page)
+    _sign_in(page, app, "bob")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Command-line token").click()
+    sidebar.get_by_role("button", name="Make a token").click()
+    _settle(page)
+    token = sidebar.locator("pre code").first.inner_text().strip()
+    assert token.startswith("smk_")
+    home = HOME["path"]
+    asked = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
+    assert asked.returncode == 0 and "Berth 2" in asked.stdout, asked.stderr
+    note = home / "more.txt"
+    note.write_text("Another note.\n")
+    refused = _cli(["index", "-w", str(home / SENTINEL), str(note)], token)  # bob is a viewer
+    assert refused.returncode != 0 and "may not index" in refused.stderr
+    hidden = _cli(["status", "-w", str(home / SECRET)], token)
+    assert hidden.returncode != 0 and "may not see" in hidden.stderr and "closed session" not in hidden.stdout
+    page.reload()
+    _settle(page)
+    sidebar.get_by_text("Command-line token").click()
+    expect(sidebar.get_by_text("used 20", exact=False)).to_be_visible()  # when the CLI last used it
+    sidebar.get_by_role("button", name="Revoke").first.click()
+    _settle(page)
+    gone = _cli(["query", "-w", str(home / SENTINEL), "--method", "basic", "What did Maria Okafor inspect?"], token)
+    assert gone.returncode != 0 and "not a token of this team" in gone.stderr

@@ -10,14 +10,14 @@ import re
 import signal
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from core.store.backends import drop_tables
 from tests.app_server import running_app
-from tests.conftest import TEST_DATABASE_URL
+from tests.conftest import pg_schema
 from tests.test_browser_e2e import ARGS, CHROMIUM, DOCUMENT, _nav, _new_workspace, _settle
 
 pytestmark = pytest.mark.browser
@@ -32,17 +32,15 @@ def _shot(page, name: str) -> None:
 
 @pytest.mark.parametrize("width", [1500, 1024])
 def test_an_index_run_queues_then_a_worker_indexes_it_and_the_page_follows(tmp_path, monkeypatch, width):
-    if not TEST_DATABASE_URL:
-        pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
     if not CHROMIUM.exists():
         pytest.skip("chromium is not installed")
-    import psycopg
-    from playwright.sync_api import expect, sync_playwright
-    schema = f"q_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'CREATE SCHEMA "{schema}"')
-    url = f"{TEST_DATABASE_URL}{'&' if '?' in TEST_DATABASE_URL else '?'}options=-c%20search_path%3D{schema}"
-    monkeypatch.setenv("SENSEMAKER_DATABASE_URL", url)
+    with pg_schema("q") as url:
+        monkeypatch.setenv("SENSEMAKER_DATABASE_URL", url)
+        _index_queue_worker_ask(tmp_path, width)
+
+
+def _index_queue_worker_ask(tmp_path: Path, width: int) -> None:
+    """The user's path, on the team server SENSEMAKER_DATABASE_URL names."""
     home = tmp_path / "home"
     home.mkdir()
     worker = None
@@ -88,5 +86,3 @@ def test_an_index_run_queues_then_a_worker_indexes_it_and_the_page_follows(tmp_p
             except subprocess.TimeoutExpired:
                 worker.kill()
         drop_tables(home / "harbour-team")
-        with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-            db.execute(f'DROP SCHEMA "{schema}" CASCADE')

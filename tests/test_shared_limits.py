@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 
 import pytest
 
 from core.store.shared_limits import SharedLimits
-from tests.conftest import TEST_DATABASE_URL
+from tests.conftest import pg_schema
 
 
 @pytest.fixture()
 def url():
-    if not TEST_DATABASE_URL:
-        pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
-    import psycopg
-    schema = f"l_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in TEST_DATABASE_URL else "?"
-    yield f"{TEST_DATABASE_URL}{sep}options=-c%20search_path%3D{schema}"
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema("l") as url:
+        yield url
 
 
 def test_three_processes_never_hold_more_calls_than_the_endpoint_allows(url):

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from core.ingest.documents import ingest_paths
 from core.settings import load_settings
 from core.store.backends import drop_tables, store_at
 from core.store.check import check_workspace
-from tests.conftest import TEST_DATABASE_URL
+from tests.conftest import pg_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -37,20 +36,11 @@ KEY = "sk-test-0123456789abcdef"
 @pytest.fixture()
 def team(tmp_path, monkeypatch):
     """A queue of its own (a schema in the test database) and a workspace in PostgreSQL."""
-    if not TEST_DATABASE_URL:
-        pytest.skip("SENSEMAKER_TEST_DATABASE_URL is not set (.ci/run starts PostgreSQL and sets it)")
-    import psycopg
-    schema = f"q_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in TEST_DATABASE_URL else "?"
-    url = f"{TEST_DATABASE_URL}{sep}options=-c%20search_path%3D{schema}"
-    monkeypatch.setenv("SENSEMAKER_DATABASE_URL", url)
-    folder = tmp_path / "home" / "plant"
-    yield url, folder
-    drop_tables(folder)
-    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as db:
-        db.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema("q") as url:
+        monkeypatch.setenv("SENSEMAKER_DATABASE_URL", url)
+        folder = tmp_path / "home" / "plant"
+        yield url, folder
+        drop_tables(folder)
 
 
 def _env(url: str, endpoint: str) -> dict[str, str]:

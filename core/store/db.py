@@ -19,29 +19,20 @@ from core.access import LOCAL, Principal
 from core.errors import UserError
 
 from core.store.fulltext import FullTextSearch
-from core.store.reads import JoinedReads
-from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, decode, encode
+from core.store.reads import Reads
+from core.store.schema import FTS, TABLES, StoreError, check_table, decode, encode
+from core.store.sqlite_schema import SQLiteSchema
 
 DB_FILE = "sensemaker.db"
 # Rows from which an insert into a full-text indexed table indexes the batch in one statement
 # (dropping and re-creating the per-row triggers in its transaction) rather than row by row.
 FTS_BATCH = 50
 
-# Migrations: version -> SQL statements that bring a database from version-1 to version.
-MIGRATIONS: dict[int, list[str]] = {
-    2: ["update query_traces set author = json_extract(trace, '$.author') where author is null"],
-}
-
-
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class StoreError(UserError):
-    """The workspace database cannot be opened or is from a newer version."""
-
-
-class Store(FullTextSearch, JoinedReads):
+class Store(SQLiteSchema, FullTextSearch, Reads):
     def __init__(self, path: str | Path):
         path = Path(path)
         if path.is_dir() or path.suffix != ".db":
@@ -126,85 +117,6 @@ class Store(FullTextSearch, JoinedReads):
     def _commit(self, conn) -> None:
         conn.execute("COMMIT")
 
-    # schema ------------------------------------------------------------------------------
-    def ensure_schema(self) -> None:
-        db = self.db
-        try:
-            db.conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a Sensemaker workspace database: {exc}") from exc
-        version = self.schema_version()
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer Sensemaker (schema {version}, "
-                f"this one knows {SCHEMA_VERSION})")
-        if version == SCHEMA_VERSION and self._schema_complete():
-            return  # nothing to write: opening a workspace takes no write lock and changes no file
-        with self.atomic():
-            for name, columns in TABLES.items():
-                if not db[name].exists():
-                    db[name].create(columns, pk="id", not_null={"id"})
-                else:  # add columns a newer version introduced
-                    have = set(db[name].columns_dict)
-                    for col, typ in columns.items():
-                        if col not in have:
-                            db[name].add_column(col, typ)
-                db[name].create_index(["human_readable_id"], unique=True, if_not_exists=True,
-                                      index_name=f"idx_{name}_hrid")
-            for name, indexes in INDEXES.items():
-                for cols in indexes:
-                    db[name].create_index(list(cols), if_not_exists=True,
-                                          index_name=f"idx_{name}_{'_'.join(cols)}")
-            for v in range(max(version, 0) + 1, SCHEMA_VERSION + 1):
-                for sql in MIGRATIONS.get(v, []):
-                    db.execute(sql)
-        for name, cols in FTS.items():
-            if not db[f"{name}_fts"].exists():
-                db[name].enable_fts(list(cols), create_triggers=True, tokenize="porter")
-            if not db[f"{name}_cjk"].exists():
-                self._enable_trigram_fts(name, cols)
-        self.set_meta("schema_version", str(SCHEMA_VERSION))
-
-    def _schema_complete(self) -> bool:
-        """Every table, column, index and full-text index of this version is there (read only)."""
-        db = self.db
-        have = {r[0] for r in db.execute("select name from sqlite_master")}
-        wanted = set(TABLES) | {f"idx_{t}_hrid" for t in TABLES} | \
-            {f"idx_{t}_{'_'.join(cols)}" for t, indexes in INDEXES.items() for cols in indexes} | \
-            {f"{t}_{kind}" for t in FTS for kind in ("fts", "cjk")}
-        if not wanted <= have:
-            return False
-        return all(set(columns) <= set(db[name].columns_dict) for name, columns in TABLES.items())
-
-    def _enable_trigram_fts(self, table: str, cols: tuple[str, ...]) -> None:
-        """A second full-text index with SQLite's trigram tokenizer: it matches Chinese,
-        Japanese and Korean text (no spaces between words) by substring, which the word
-        tokenizer cannot. Kept in step with the table by triggers, like the first."""
-        fts, names = f"{table}_cjk", ", ".join(f"[{c}]" for c in cols)
-        new = ", ".join(f"new.[{c}]" for c in cols)
-        old = ", ".join(f"old.[{c}]" for c in cols)
-        with self._write_lock:  # executescript commits any open transaction: it carries its own
-            self.db.conn.executescript(f"""
-                begin immediate;
-                create virtual table [{fts}] using fts5({names}, content=[{table}], tokenize='trigram');
-                create trigger [{table}_cjk_ai] after insert on [{table}] begin
-                    insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
-                create trigger [{table}_cjk_ad] after delete on [{table}] begin
-                    insert into [{fts}] ([{fts}], rowid, {names}) values ('delete', old.rowid, {old}); end;
-                create trigger [{table}_cjk_au] after update on [{table}] begin
-                    insert into [{fts}] ([{fts}], rowid, {names}) values ('delete', old.rowid, {old});
-                    insert into [{fts}] (rowid, {names}) values (new.rowid, {new}); end;
-                insert into [{fts}] ([{fts}]) values ('rebuild');
-                commit;
-            """)
-
-    def schema_version(self) -> int:
-        db = self.db
-        if not db["meta"].exists():
-            return 0
-        row = db.execute("select value from meta where id = 'schema_version'").fetchone()
-        return int(row[0]) if row else 0
-
     def data_stamp(self) -> tuple:
         """What identifies the database's present content for a cache of what is computed from it:
         the size and modification time of its file and of its write-ahead log, which every commit
@@ -239,7 +151,7 @@ class Store(FullTextSearch, JoinedReads):
     def rows(self, table: str, where: str | None = None, params: Iterable[Any] | dict | None = None,
              order_by: str | None = "human_readable_id", limit: int | None = None,
              select: str = "*") -> list[dict[str, Any]]:
-        _check_table(table)
+        check_table(table)
         sql = f"select {select} from [{table}]"
         if where:
             sql += f" where {where}"
@@ -266,54 +178,12 @@ class Store(FullTextSearch, JoinedReads):
         return out
 
     def count(self, table: str, where: str | None = None, params: Iterable[Any] | None = None) -> int:
-        _check_table(table)
+        check_table(table)
         sql = f"select count(*) from [{table}]" + (f" where {where}" if where else "")
         return self.db.conn.execute(sql, list(params or [])).fetchone()[0]
 
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in TABLES if t not in ("meta",)}
-
-    def column(self, table: str, col: str, where: str | None = None, params: Iterable[Any] | None = None,
-               order_by: str | None = None) -> list[Any]:
-        """The values of one column, in order_by's order (any order without it)."""
-        return [r[col] for r in self.rows(table, where, params, order_by=order_by, select=f"[{col}]")]
-
-    def rows_in(self, table: str, col: str, values: Iterable[Any], select: str = "*",
-                order_by: str | None = "human_readable_id") -> list[dict[str, Any]]:
-        """The rows whose column holds one of the values (read 500 values at a time; order_by
-        orders each part)."""
-        values = list(dict.fromkeys(values))
-        out: list[dict[str, Any]] = []
-        for i in range(0, len(values), 500):
-            part = values[i:i + 500]
-            out += self.rows(table, f"[{col}] in ({','.join('?' * len(part))})", part, order_by=order_by,
-                             select=select)
-        return out
-
-    def tuples(self, table: str, cols: list[str]) -> Iterator[tuple]:
-        """Every row of the table as a tuple of these columns, in human_readable_id order,
-        read as they are consumed (an export of a large table)."""
-        _check_table(table)
-        cur = self.db.conn.execute(f"select {', '.join(f'[{c}]' for c in cols)} from [{table}] "
-                                   "order by human_readable_id")
-        yield from cur
-
-    def tally(self, table: str, col: str) -> dict[Any, int]:
-        """How many rows hold each value of the column (None for NULL)."""
-        _check_table(table)
-        return {r["v"]: r["n"] for r in self.query(f"select [{col}] as v, count(*) as n from [{table}] group by [{col}]")}
-
-    def distinct(self, table: str, col: str) -> list[Any]:
-        """The column's values, each once, sorted (NULL left out)."""
-        _check_table(table)
-        return [r["v"] for r in self.query(f"select distinct [{col}] as v from [{table}] where [{col}] is not null "
-                                           f"order by [{col}]")]
-
-    def newest(self, table: str, col: str) -> Any:
-        """The column's largest value (None in an empty table)."""
-        _check_table(table)
-        rows = self.query(f"select max([{col}]) as m from [{table}]")
-        return rows[0]["m"] if rows else None
 
     # writing -----------------------------------------------------------------------------
     def _next_hrid(self, table: str) -> int:
@@ -342,7 +212,7 @@ class Store(FullTextSearch, JoinedReads):
         """Insert rows, assigning human_readable_id in order where missing. Returns rows written.
         A batch of FTS_BATCH rows or more into a full-text indexed table updates its indexes once
         for the batch instead of by a trigger per row (_insert_indexed)."""
-        _check_table(table)
+        check_table(table)
         rows = list(rows)
         if not rows:
             return 0
@@ -386,7 +256,7 @@ class Store(FullTextSearch, JoinedReads):
 
     def upsert(self, table: str, rows: Iterable[dict[str, Any]]) -> int:
         """Insert or update by id; existing rows keep their human_readable_id."""
-        _check_table(table)
+        check_table(table)
         rows = list(rows)
         if not rows:
             return 0
@@ -408,7 +278,7 @@ class Store(FullTextSearch, JoinedReads):
     def replace_table(self, table: str, rows: Iterable[dict[str, Any]], keep_hrids: bool = True) -> int:
         """Make the table hold exactly these rows. Rows whose id existed keep their
         human_readable_id (so citations stay stable when a corpus grows); new rows get new ones."""
-        _check_table(table)
+        check_table(table)
         rows = list(rows)
         with self.atomic() as db:
             triggers = self._suspend_fts(table)
@@ -453,7 +323,7 @@ class Store(FullTextSearch, JoinedReads):
             self.db.conn.execute(sql)
 
     def update(self, table: str, id: str, **values: Any) -> None:
-        _check_table(table)
+        check_table(table)
         values = {k: v for k, v in encode(table, values).items() if k in TABLES[table]}
         if not values:
             return
@@ -464,7 +334,7 @@ class Store(FullTextSearch, JoinedReads):
     def update_rows(self, table: str, rows: Iterable[dict[str, Any]], key: str = "id") -> None:
         """Set the given columns of each row, found by its key column (every row of one call
         sets the same columns)."""
-        _check_table(table)
+        check_table(table)
         rows = [encode(table, r) for r in rows]
         if not rows:
             return
@@ -476,7 +346,7 @@ class Store(FullTextSearch, JoinedReads):
 
     def update_all(self, table: str, **values: Any) -> None:
         """Set these columns in every row of the table."""
-        _check_table(table)
+        check_table(table)
         values = encode(table, values)
         sets = ", ".join(f"[{c}] = ?" for c in values)
         with self.atomic() as db:
@@ -484,7 +354,7 @@ class Store(FullTextSearch, JoinedReads):
 
     def delete_in(self, table: str, col: str, values: Iterable[Any]) -> None:
         """Delete the rows whose column holds one of the values."""
-        _check_table(table)
+        check_table(table)
         values = list(dict.fromkeys(values))
         if not values:
             return
@@ -497,11 +367,11 @@ class Store(FullTextSearch, JoinedReads):
         """Delete every row of these tables (their full-text indexes follow)."""
         with self.atomic() as db:
             for table in tables:
-                _check_table(table)
+                check_table(table)
                 db.conn.execute(f"delete from [{table}]")
 
     def delete_where(self, table: str, where: str, params: Iterable[Any]) -> None:
-        _check_table(table)
+        check_table(table)
         with self.atomic() as db:
             db.conn.execute(f"delete from [{table}] where {where}", list(params))
 
@@ -513,9 +383,4 @@ class Store(FullTextSearch, JoinedReads):
                 f"select id, human_readable_id from [{table}] where id in ({','.join('?' * len(part))})",
                 part).fetchall()))
         return out
-
-
-def _check_table(table: str) -> None:
-    if table not in TABLES:
-        raise KeyError(f"no table named {table!r}")
 

@@ -91,6 +91,20 @@ class FullTextSearch:
                     self.db.conn.rollback()  # the check writes nothing; end its implicit transaction
         return out
 
+    def _cjk_candidates(self, table: str, terms: list[str]) -> list[dict[str, Any]]:
+        """Up to 2,000 rows holding one of the terms: the trigram index for terms of three
+        characters or more, LIKE for shorter ones."""
+        cols = FTS[table]
+        long_terms = [t for t in terms if len(t) >= 3]
+        clauses, params = [], []
+        if long_terms:
+            clauses.append(f"[{table}].rowid in (select rowid from [{table}_cjk] where [{table}_cjk] match ?)")
+            params.append(" OR ".join('"' + t.replace('"', '""') + '"' for t in long_terms))
+        for t in (t for t in terms if len(t) < 3):
+            clauses.append("(" + " or ".join(f"[{table}].[{c}] like ?" for c in cols) + ")")
+            params += [f"%{t}%"] * len(cols)
+        return self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
+
     def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
         q = fts_query(query)
         if not q:
@@ -105,16 +119,7 @@ class FullTextSearch:
         if not terms:
             return []
         cols = FTS[table]
-        long_terms = [t for t in terms if len(t) >= 3]
-        short_terms = [t for t in terms if len(t) < 3]
-        clauses, params = [], []
-        if long_terms:
-            clauses.append(f"[{table}].rowid in (select rowid from [{table}_cjk] where [{table}_cjk] match ?)")
-            params.append(" OR ".join('"' + t.replace('"', '""') + '"' for t in long_terms))
-        for t in short_terms:
-            clauses.append("(" + " or ".join(f"[{table}].[{c}] like ?" for c in cols) + ")")
-            params += [f"%{t}%"] * len(cols)
-        rows = self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
+        rows = self._cjk_candidates(table, terms)
         for r in rows:
             hay = " ".join(str(r.get(c) or "") for c in cols)
             # more and longer question words in the row rank it higher (negative like bm25)

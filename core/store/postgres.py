@@ -9,6 +9,7 @@ Embeddings are BYTEA and compared in Python, as on SQLite: no extension Debian's
 lacks (pgvector) is needed."""
 from __future__ import annotations
 
+import os
 import re
 import threading
 from contextlib import contextmanager
@@ -18,9 +19,8 @@ from typing import Any, Iterable, Iterator
 
 from core.access import LOCAL, Principal
 from core.errors import UserError
-from core.store.db import Store, StoreError, _check_table
-from core.store.fulltext import cjk_terms
-from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, decode
+from core.store.db import Store
+from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, StoreError, check_table, decode
 from core.textutil import has_cjk
 
 TYPES = {str: "TEXT", int: "BIGINT", float: "DOUBLE PRECISION", bytes: "BYTEA"}
@@ -117,42 +117,52 @@ def check_database(url: str, what: str = "the team database") -> None:
         raise StoreError(f"cannot reach {what} (SENSEMAKER_DATABASE_URL): {lines[-1] if lines else exc}") from None
 
 
-_POOLS: dict[tuple[str, str], Any] = {}
+_POOLS: dict[tuple[str, str | None, str], Any] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool_for(url: str, schema: str):
-    """The process's connections to one workspace's schema, shared by its Store objects and
-    threads (SENSEMAKER_PG_POOL at most, 8 by default): a server of many sessions and a run of
-    many threads hold a few connections, not one per thread."""
-    key = (url, schema)
+def pool_for(url: str, schema: str | None = None, max_size: int = 8, purpose: str = "tables"):
+    """The process's connections to the database for one purpose (a workspace's tables, with its
+    schema; the team's members; the model's slots), shared by threads: a server of many sessions
+    and a run of many threads hold a few connections, not one per thread. Made on first use,
+    after one plain connection has checked the URL (a pool would retry a wrong password quietly
+    until its timeout)."""
+    key = (url, schema, purpose)
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:
-            import os
             from psycopg_pool import ConnectionPool
 
             def configure(conn) -> None:
-                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-                conn.execute(f'SET search_path TO "{schema}", public')
+                if schema:
+                    conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+                    conn.execute(f'SET search_path TO "{schema}", public')
 
-            check_database(url, f"the PostgreSQL database of workspace schema {schema!r}")
-            pool = ConnectionPool(url, min_size=1, max_size=int(os.environ.get("SENSEMAKER_PG_POOL") or 8),
-                                  kwargs={"autocommit": True, "connect_timeout": 10}, configure=configure,
-                                  timeout=120, open=False, name=f"sensemaker-{schema}")
+            what = f"the PostgreSQL database of workspace schema {schema!r}" if schema else "the team database"
+            check_database(url, what)
+            pool = ConnectionPool(url, min_size=1, max_size=max_size, kwargs={"autocommit": True, "connect_timeout": 10},
+                                  configure=configure, timeout=120, open=False, name=f"sensemaker-{schema or purpose}")
             try:
                 pool.open(wait=True, timeout=15)
             except Exception as exc:
                 pool.close()
-                raise StoreError(f"cannot reach the PostgreSQL database of workspace schema {schema!r}: "
+                raise StoreError(f"cannot reach {what}: "
                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}") from exc
             _POOLS[key] = pool
         return pool
 
 
+def close_pools(url: str) -> None:
+    """Close every pool of this process to the database at url (its schema about to be dropped)."""
+    with _POOLS_LOCK:
+        gone = [_POOLS.pop(k) for k in list(_POOLS) if k[0] == url]
+    for pool in gone:
+        pool.close()
+
+
 def _forget_pool(url: str, schema: str) -> None:
     with _POOLS_LOCK:
-        pool = _POOLS.pop((url, schema), None)
+        pool = _POOLS.pop((url, schema, "tables"), None)
     if pool is not None:
         pool.close()
 
@@ -190,7 +200,7 @@ class PostgresStore(Store):
 
     # connections -------------------------------------------------------------------------
     def _pool(self):
-        return _pool_for(self.url, self.schema)
+        return pool_for(self.url, self.schema, int(os.environ.get("SENSEMAKER_PG_POOL") or 8))
 
     @property
     def db(self) -> _Db:  # type: ignore[override]
@@ -344,7 +354,7 @@ class PostgresStore(Store):
         return None
 
     def tuples(self, table: str, cols: list[str]) -> Iterator[tuple]:
-        _check_table(table)
+        check_table(table)
         yield from self.db.conn.execute(
             f"select {', '.join(f'[{c}]' for c in cols)} from [{table}] order by human_readable_id")
 
@@ -362,19 +372,12 @@ class PostgresStore(Store):
                           [q, limit])
         return [decode(table, r) for r in rows]
 
-    def _search_cjk(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
-        terms = cjk_terms(query)
-        if not terms:
-            return []
+    def _cjk_candidates(self, table: str, terms: list[str]) -> list[dict[str, Any]]:
+        """Rows holding one of the terms, by LIKE (pg_trgm's index where there is one)."""
         cols = FTS[table]
         clauses = " or ".join(f"lower([{c}]) like ?" for t in terms for c in cols)
         params = [f"%{t.lower()}%" for t in terms for _ in cols]
-        rows = self.query(f"select * from [{table}] where {clauses} limit 2000", params)
-        for r in rows:
-            hay = " ".join(str(r.get(c) or "") for c in cols)
-            r["_rank"] = -sum(len(t) * (1 + hay.count(t) ** 0.5) for t in terms if t in hay)
-        rows.sort(key=lambda r: r["_rank"])
-        return [decode(table, r) for r in rows[:limit]]
+        return self.query(f"select * from [{table}] where {clauses} limit 2000", params)
 
     def units_with(self, phrase: str, limit: int = 20) -> list[dict[str, Any]]:
         return self.query(f"select id, human_readable_id, text from text_units where "

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.errors import UserError
+
 SCHEMA_VERSION = 2
 
 TABLES: dict[str, dict[str, type]] = {
@@ -168,3 +170,13 @@ def decode(table: str, row: dict[str, Any]) -> dict[str, Any]:
             except json.JSONDecodeError:
                 pass
     return row
+
+
+class StoreError(UserError):
+    """The workspace database cannot be opened or is from a newer version."""
+
+
+def check_table(table: str) -> None:
+    """A table name, which SQL is built from, must be one of TABLES."""
+    if table not in TABLES:
+        raise KeyError(f"no table named {table!r}")

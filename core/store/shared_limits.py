@@ -14,11 +14,10 @@ Each process still keeps its own adaptive limit (core/llm/concurrency.py) under 
 from __future__ import annotations
 
 import os
-import threading
 import time
 import zlib
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Iterator
 
 SCHEMA = [
     "CREATE TABLE IF NOT EXISTS sensemaker_llm_buckets (endpoint TEXT NOT NULL, kind TEXT NOT NULL, "
@@ -114,18 +113,8 @@ class SharedLimits:
                            "WHERE endpoint = %s AND kind = 'tokens'", [max(1.0, per_minute / 6.0), tokens, self.endpoint])
 
 
-_POOLS: dict[str, Any] = {}
-_LOCK = threading.Lock()
-
-
 def _pool(url: str):
-    with _LOCK:
-        pool = _POOLS.get(url)
-        if pool is None:
-            from psycopg_pool import ConnectionPool
-            # a connection per call in flight (each holds its slot's lock), and a few to wait with
-            pool = ConnectionPool(url, min_size=1, max_size=int(os.environ.get("SENSEMAKER_PG_SLOTS_POOL") or 40),
-                                  kwargs={"autocommit": True, "connect_timeout": 10},
-                                  timeout=120, open=True, name="sensemaker-llm-limits")
-            _POOLS[url] = pool
-        return pool
+    """The team database's pool: a connection per call in flight (each holds its slot's lock),
+    and a few to wait with."""
+    from core.store.postgres import pool_for
+    return pool_for(url, None, int(os.environ.get("SENSEMAKER_PG_SLOTS_POOL") or 40), purpose="model slots")

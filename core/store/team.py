@@ -152,18 +152,16 @@ class PostgresTeam(TeamStore):
         self._lock = threading.Lock()
         self._create()
 
-    def _connect(self):
-        import psycopg
-        from psycopg.rows import dict_row
-        return psycopg.connect(self.url, row_factory=dict_row, connect_timeout=10)
-
     def _read(self, sql: str, params: tuple) -> list[dict[str, Any]]:
-        with self._connect() as db:
-            return [dict(r) for r in db.execute(sql.replace("?", "%s"), params).fetchall()]
+        from psycopg.rows import dict_row
+        from core.store.postgres import pg_sql, pool_for
+        with pool_for(self.url, purpose="team").connection() as db, db.cursor(row_factory=dict_row) as cur:
+            return [dict(r) for r in cur.execute(pg_sql(sql), params).fetchall()]
 
     def _write(self, sql: str, params: tuple) -> None:
-        with self._lock, self._connect() as db:
-            db.execute(sql.replace("?", "%s"), params)
+        from core.store.postgres import pg_sql, pool_for
+        with self._lock, pool_for(self.url, purpose="team").connection() as db:
+            db.execute(pg_sql(sql), params)
 
 
 def open_team(root: str | Path, env: Mapping[str, str] = os.environ) -> TeamStore:
