@@ -47,5 +47,20 @@ def render(prompt_name: str, workspace: str | Path | None = None, /, **values: o
     return template.format(**values)
 
 
+def overrides(workspace: str | Path) -> dict[str, str]:
+    """The workspace's own prompt files, name -> text (a queued run carries them to its worker)."""
+    folder = Path(workspace) / "prompts"
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.txt"))} if folder.is_dir() else {}
+
+
+def write_overrides(workspace: str | Path, texts: dict[str, str]) -> None:
+    """Put prompt files in a workspace folder, as overrides() read them."""
+    if texts:
+        folder = Path(workspace) / "prompts"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in texts.items():
+            (folder / f"{Path(name).name}.txt").write_text(text, encoding="utf-8")
+
+
 def all_prompts() -> list[str]:
     return sorted(p.stem for p in PROMPTS_DIR.glob("*.txt"))

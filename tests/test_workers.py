@@ -195,15 +195,44 @@ def test_the_corpus_page_shows_a_queued_run_and_cancels_it(team, monkeypatch):
     assert current_run(store) is None
 
 
-def test_a_worker_that_cannot_see_the_workspace_folder_says_so_in_the_run(team, tmp_path):
+def test_a_worker_on_another_machine_runs_the_job_with_the_settings_and_prompts_it_was_queued_with(
+        team, tmp_path, monkeypatch):
+    """The worker's machine has no workspaces folder: the run's settings and the workspace's prompt
+    override reach it through the database, and the model it asks is the run's, not its own."""
     from core.index.worker import run_job
+    from core.prompts import load_prompt
+    url, folder = team
+    rule = "House rule: every tenant of the plant is an organization."
+    with SimServer(0.0, quiet=True) as server:
+        for k, v in _env(url, server.url).items():
+            monkeypatch.setenv(k, v)
+        store = store_at(folder)
+        ingest_paths(store, SAMPLE[:1], max_bytes=10_000_000)
+        (folder / "prompts").mkdir()
+        (folder / "prompts" / "extract_graph.txt").write_text(load_prompt("extract_graph") + "\n" + rule + "\n")
+        run_id = start_index(folder, load_settings(folder, engine="llm"), store=store)
+        elsewhere = tmp_path / "other-machine" / folder.name
+        monkeypatch.setenv("SENSEMAKER_HOME", str(elsewhere.parent))
+        monkeypatch.delenv("SENSEMAKER_CHAT_MODEL")
+        run_job(str(elsewhere), run_id, store.schema)
+    run = store.get("runs", run_id)
+    assert run["status"] == "finished", run["error"]
+    assert not elsewhere.parent.exists()  # nothing was made on the worker's side
+    asked = store.rows("llm_cache", select="model, request", order_by=None)
+    extractions = [r for r in asked if "EXAMPLE-CORP hired" in r["request"]]
+    assert asked and {r["model"] for r in asked} == {"test-model"}  # the run's model: the worker's env names none
+    assert extractions and all(rule in r["request"] for r in extractions)
+    assert store.count("entities") > 0 and current_run(store) is None
+
+
+def test_a_job_of_a_deleted_workspace_is_dropped_without_making_it_again(team):
+    from core.index.worker import run_job
+    from core.store.postgres import schema_exists
     url, folder = team
     store = store_at(folder)
     ingest_paths(store, SAMPLE[:1], max_bytes=10_000_000)
     run_id = start_index(folder, load_settings(folder, engine="offline"), store=store)
-    elsewhere = tmp_path / "not-mounted" / folder.name  # the path as another machine would lack it
-    with pytest.raises(UserError, match="cannot see the workspace folder"):
-        run_job(str(elsewhere), run_id, store.schema)
-    run = store.get("runs", run_id)
-    assert run["status"] == "failed" and "SENSEMAKER_HOME" in run["error"]
-    assert not elsewhere.exists()  # no empty workspace made there
+    schema = store.schema
+    drop_tables(folder)
+    run_job(str(folder), run_id, schema)
+    assert not schema_exists(url, schema)

@@ -90,7 +90,10 @@ def start_index(workspace: str | Path, settings: Settings, api_key: str | None =
                            "cost": 0.0}])
     if queued:  # team mode: a worker runs it (its own environment holds the model key)
         from core.index import jobs
-        store.update("runs", run_id, job=jobs.enqueue(queued, workspace, run_id, lock=store.schema))  # type: ignore[attr-defined]
+        from core.prompts import overrides
+        # the run carries what a worker on another machine cannot read from this folder
+        store.update("runs", run_id, prompts=overrides(workspace),
+                     job=jobs.enqueue(queued, workspace, run_id, lock=store.schema))  # type: ignore[attr-defined]
         return run_id
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     key = api_key or settings.api_key

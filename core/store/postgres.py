@@ -410,3 +410,11 @@ def drop_schema(url: str, schema: str) -> None:
     _forget_pool(url, schema)
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as raw:
         raw.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def schema_exists(url: str, schema: str) -> bool:
+    """Does the database hold this workspace's schema (it is gone once the workspace is deleted)?"""
+    import psycopg
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as raw:
+        return raw.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s",
+                           [schema]).fetchone() is not None

@@ -69,6 +69,7 @@ TABLES: dict[str, dict[str, type]] = {
         "cost": float, "error": str, "heartbeat_at": str, "progress": str, "pid": int,
         "operation": str, "changes": str,  # index / remove / replace / reindex; the change summary
         "job": int,  # team mode: the run's job on the queue (core.index.jobs)
+        "prompts": str,  # team mode: the workspace's prompt overrides when the run was queued
     },
     "run_steps": {
         "id": str, "human_readable_id": int, "run_id": str, "stage": str, "item": str,
@@ -113,7 +114,7 @@ JSON_COLUMNS: dict[str, tuple[str, ...]] = {
     "relationships": ("text_unit_ids",),
     "communities": ("children", "entity_ids", "relationship_ids", "text_unit_ids"),
     "community_reports": ("findings",),
-    "runs": ("settings", "counts", "progress", "changes"),
+    "runs": ("settings", "counts", "progress", "changes", "prompts"),
     "query_traces": ("params", "trace"),
 }
 
