@@ -31,6 +31,7 @@ from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
+from core.text.lexical import without_source
 from core.query.types import LocalParams, SearchResult
 from core.store.db import Store
 
@@ -61,7 +62,8 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
                  if v != {"max_tokens": budget, "answer_tokens": cap}[k]}
         params = dataclasses.replace(params, max_tokens=budget, answer_tokens=cap)
         result.params.update(context_window=window, max_tokens=budget, answer_tokens=cap, asked=asked)
-    entities, how = entry_entities(store, question, params, llm)
+    topic = without_source(question)  # "what does the podcast say about X" looks for X
+    entities, how = entry_entities(store, topic, params, llm)
     t1 = time.perf_counter()
     tables, records = build_context(store, entities, params)
     text = "\n\n".join(tables[k].text for k in TABLE_ORDER if tables[k].text)
@@ -79,7 +81,7 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
-        result.answer = _offline_answer(question, tables, params, store, entities)
+        result.answer = _offline_answer(topic, tables, params, store, entities)
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,

@@ -3,11 +3,14 @@ trigram index for Chinese, Japanese and Korean text, which the word tokenizer ca
 mixin of core.store.db.Store: it reads through the store's query() and count()."""
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
+from collections import Counter
 from typing import Any
 
 from core.store.schema import FTS, decode
+from core.text.lexical import query_words, terms
 from core.textutil import has_cjk
 
 
@@ -106,13 +109,38 @@ class FullTextSearch:
         return self.query(f"select * from [{table}] where {' or '.join(clauses)} limit 2000", params)
 
     def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
-        q = fts_query(query)
-        if not q:
+        """The backend's word index finds the rows holding any of the query's words; they are
+        ranked here, by one BM25 over this module's terms, so a question ranks the same rows the
+        same way on either backend (their own scorers, FTS5's bm25 and ts_rank_cd, do not)."""
+        words = dict(list(query_words(query).items())[:64])
+        if not words:
             return []
-        sql = (f"select [{table}].*, bm25([{table}_fts]) as _rank from [{table}] "
-               f"join [{table}_fts] on [{table}].rowid = [{table}_fts].rowid "
-               f"where [{table}_fts] match ? order by _rank limit ?")
-        return [decode(table, r) for r in self.query(sql, [q, limit])]
+        chosen = list(words)
+        rows = self._rows_with_any(table, chosen, CANDIDATES + 1)
+        if len(rows) > CANDIDATES:  # common words: look up the rarest words that fit the budget
+            counts = {w: len(self._rows_with_any(table, [w], CANDIDATES + 1, select="id")) for w in chosen}
+            chosen, total = [], 0
+            for w in sorted(counts, key=lambda w: (counts[w], w)):
+                if chosen and total + counts[w] > CANDIDATES:
+                    break
+                chosen.append(w)
+                total += counts[w]
+            rows = self._rows_with_any(table, chosen, CANDIDATES)
+        return [decode(table, r) for r in rank_bm25(rows, FTS[table], set(words.values()), self._mean_length(table),
+                                                    self.count(table))[:limit]]
+
+    def _rows_with_any(self, table: str, words: list[str], limit: int, select: str = "*") -> list[dict[str, Any]]:
+        """Up to `limit` rows whose word index holds one of the words (lowercase letters and
+        digits only), first rows first."""
+        match = " OR ".join(f'"{w}"' for w in words)
+        return self.query(f"select {select} from [{table}] where rowid in (select rowid from [{table}_fts] "
+                          f"where [{table}_fts] match ?) order by human_readable_id limit ?", [match, limit])
+
+    def _mean_length(self, table: str) -> float:
+        """The mean length in characters of the text a table's word index holds."""
+        total = " + ".join(f"length(coalesce([{c}], ''))" for c in FTS[table])
+        row = self.query(f"select avg({total}) as mean from [{table}]")
+        return float((row[0]["mean"] if row else 0) or 0.0)
 
     def _search_cjk(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
         terms = cjk_terms(query)
@@ -128,13 +156,27 @@ class FullTextSearch:
         return [decode(table, r) for r in rows[:limit]]
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+CANDIDATES = 5000  # rows ranked per search at most
 
 
-def fts_query(text: str) -> str:
-    """Turn free text into an FTS5 OR-query of quoted terms (no operators from user input)."""
-    terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))
-    return " OR ".join(f'"{t}"' for t in terms[:64])
+def rank_bm25(rows: list[dict[str, Any]], cols: tuple[str, ...], wanted: set[str], mean_length: float, n: int,
+              k1: float = 1.2, b: float = 0.75) -> list[dict[str, Any]]:
+    """The rows holding one of the wanted terms, best first by Okapi BM25 (document frequencies
+    counted among the rows, lengths in characters), ties by human_readable_id; each gets _rank,
+    its score negated (lower is better, as FTS5's bm25)."""
+    found = []
+    for r in rows:
+        text = " ".join(str(r.get(c) or "") for c in cols)
+        tf = Counter(t for t in terms(text) if t in wanted)
+        if tf:
+            found.append((r, tf, len(text)))
+    df = Counter(t for _, tf, _ in found for t in tf)
+    idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+    mean = mean_length or 1.0
+    for r, tf, length in found:
+        r["_rank"] = -sum(idf[t] * f * (k1 + 1) / (f + k1 * (1 - b + b * length / mean)) for t, f in tf.items())
+    found.sort(key=lambda x: (x[0]["_rank"], x[0].get("human_readable_id") or 0))
+    return [r for r, _, _ in found]
 
 
 def cjk_terms(text: str) -> list[str]:

@@ -20,14 +20,13 @@ from typing import Any, Iterable, Iterator
 from core.access import LOCAL, Principal
 from core.errors import UserError
 from core.store.db import Store
-from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, StoreError, check_table, decode
+from core.store.schema import FTS, INDEXES, SCHEMA_VERSION, TABLES, StoreError, check_table
 from core.textutil import has_cjk
 
 TYPES = {str: "TEXT", int: "BIGINT", float: "DOUBLE PRECISION", bytes: "BYTEA"}
 # the text search configuration: English stemming, as SQLite's porter tokenizer
 CONFIG = "english"
 _IDENT = re.compile(r"\[(\w+)\]")
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 @lru_cache(maxsize=2048)
@@ -172,13 +171,6 @@ def _fts_expr(table: str, alias: str | None = None) -> str:
     pre = f'"{alias}".' if alias else ""
     cols = " || ' ' || ".join(f"coalesce({pre}\"{c}\", '')" for c in FTS[table])
     return f"to_tsvector('{CONFIG}', {cols})"
-
-
-def _tsquery(text: str) -> str:
-    """Free text as an OR of its words (word characters only: nothing from user input is
-    tsquery syntax)."""
-    terms = list(dict.fromkeys(t.lower() for t in _WORD.findall(text or "")))[:64]
-    return " | ".join(terms)
 
 
 class PostgresStore(Store):
@@ -362,15 +354,9 @@ class PostgresStore(Store):
     def fulltext_problems(self) -> list[tuple[str, str]]:
         return []  # expression indexes: PostgreSQL keeps them in step with their rows
 
-    def _search_words(self, table: str, query: str, limit: int) -> list[dict[str, Any]]:
-        q = _tsquery(query)
-        if not q:
-            return []
-        expr = _fts_expr(table, "t")
-        rows = self.query(f"select t.*, -ts_rank_cd({expr}, q) as _rank from [{table}] t, "
-                          f"to_tsquery('{CONFIG}', ?) q where {expr} @@ q order by _rank, t.human_readable_id limit ?",
-                          [q, limit])
-        return [decode(table, r) for r in rows]
+    def _rows_with_any(self, table: str, words: list[str], limit: int, select: str = "*") -> list[dict[str, Any]]:
+        return self.query(f"select {select} from [{table}] where {_fts_expr(table)} @@ to_tsquery('{CONFIG}', ?) "
+                          f"order by human_readable_id limit ?", [" | ".join(words), limit])
 
     def _cjk_candidates(self, table: str, terms: list[str]) -> list[dict[str, Any]]:
         """Rows holding one of the terms, by LIKE (pg_trgm's index where there is one)."""

@@ -60,6 +60,38 @@ def terms(text: str, drop_stopwords: bool = True) -> list[str]:
     return out
 
 
+# what a question calls the documents themselves: "what does the podcast say about X", "according
+# to the book", "during the call". Such a word names where to look, not what to look for.
+_KIND = (r"(?:earnings )?(?:books?|novels?|novellas?|stor(?:y|ies)|texts?|documents?|docs|documentation|pages?|"
+         r"articles?|papers?|reports?|transcripts?|calls?|podcasts?|episodes?|interviews?|guides?|specs?|"
+         r"specifications?|peps?|speech(?:es)?|letters?|chapters?|passages?|sources?|corpus|data|"
+         r"conversations?|discussions?|authors?|narrators?|writers?|hosts?)")
+_SAYS = (r"(?:say|says|said|tell|tells|told|mention|mentions|mentioned|describe|describes|described|explain|"
+         r"explains|explained|write|writes|wrote|report|reports|reported|discuss|discusses|discussed|cover|"
+         r"covers|covered|state|states|stated|suggest|suggests|suggested|claim|claims|claimed|reveal|reveals)")
+SOURCE_REFERENCE = re.compile(
+    rf"\b(?:(?:according to|in|from|during|throughout|across) (?:the|this|these|that|our) {_KIND}\b"
+    rf"|(?:the|this|these|that|our) {_KIND}(?= {_SAYS} (?:about|of|on|regarding)\b))", re.I)
+
+
+def without_source(question: str) -> str:
+    """The question without the words that name the documents it asks ("What does the podcast
+    say about GitHub Copilot?" is about GitHub Copilot, not podcasts)."""
+    out = re.sub(r"[ \t]{2,}", " ", SOURCE_REFERENCE.sub(" ", question or "")).strip()
+    return out if terms(out) else (question or "")  # a question about the documents as such
+
+
+def query_words(text: str) -> dict[str, str]:
+    """The words of a query worth looking up in a full-text index, lowercased as written, each
+    with its term (as terms() makes it); CJK runs are left to the CJK search."""
+    out: dict[str, str] = {}
+    for cjk, word in _TOKEN.findall(text or ""):
+        w = word.lower()
+        if not cjk and len(w) >= 2 and w not in STOPWORDS:
+            out.setdefault(w, _stem(w))
+    return out
+
+
 class BM25:
     """Okapi BM25 over a fixed list of documents (each a list of terms)."""
 
