@@ -53,6 +53,25 @@ def test_full_text_search_follows_updates_and_ignores_fts_syntax(tmp_path, backe
     assert {r["id"] for r in store.search("entities", 'scrooge AND "NEAR(')} == {"a", "b"}
 
 
+def test_search_ranks_the_same_rows_in_the_same_order_on_either_backend(tmp_path, backend):
+    # one scorer (BM25 over core.text's terms) whatever index found the rows: a short passage naming
+    # Copilot once outranks a long one naming it three times, equal texts rank by their ids, a
+    # plural finds the singular, and the question's stop words find nothing by themselves
+    filler = " ".join(["the guests talked about music, childhood and the future of computing"] * 12)
+    store = store_at(tmp_path)
+    store.insert("text_units", [
+        {"id": "long", "text": f"{filler} Copilot came up, then Copilot again, and Copilot once more. {filler}"},
+        {"id": "same1", "text": "Thank you for being on the podcast today."},
+        {"id": "short", "text": "GitHub Copilot writes code."},
+        {"id": "same2", "text": "Thank you for being on the podcast today."},
+        {"id": "companies", "text": "Two companies and a company."},
+    ])
+    assert [r["id"] for r in store.search("text_units", "What does it say about Copilot?")] == ["short", "long"]
+    assert [r["id"] for r in store.search("text_units", "podcast")] == ["same1", "same2"]
+    assert [r["id"] for r in store.search("text_units", "which company")] == ["companies"]
+    assert store.search("text_units", "what is the") == []
+
+
 def test_a_bulk_insert_is_found_by_both_full_text_indexes(tmp_path, backend):
     # a batch this large indexes once for the batch instead of by a trigger per row; the word and
     # the trigram index must still find every new row, old rows must stay findable, the triggers

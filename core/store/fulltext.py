@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from core.store.schema import FTS, decode
-from core.text.lexical import query_words, terms
+from core.text.lexical import query_words, term_counter
 from core.textutil import has_cjk
 
 
@@ -165,9 +165,10 @@ def rank_bm25(rows: list[dict[str, Any]], cols: tuple[str, ...], wanted: set[str
     counted among the rows, lengths in characters), ties by human_readable_id; each gets _rank,
     its score negated (lower is better, as FTS5's bm25)."""
     found = []
+    count = term_counter(wanted)
     for r in rows:
         text = " ".join(str(r.get(c) or "") for c in cols)
-        tf = Counter(t for t in terms(text) if t in wanted)
+        tf = count(text)
         if tf:
             found.append((r, tf, len(text)))
     df = Counter(t for _, tf, _ in found for t in tf)

@@ -92,6 +92,28 @@ def query_words(text: str) -> dict[str, str]:
     return out
 
 
+def term_counter(wanted: Iterable[str]):
+    """A function counting, in a text, the words whose term (as terms() makes it) is one of the
+    wanted Latin-script terms: Counter(terms(text)) kept to those, without splitting the whole text."""
+    wanted = frozenset(t for t in wanted if not _CJK_RUN.search(t))
+    if not wanted:
+        return lambda text: Counter()
+    heads = sorted({t[:-1] if t.endswith("y") else t for t in wanted}, key=len, reverse=True)
+    pattern = re.compile(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, heads))})[^\W_{_CJK}]*", re.I)
+
+    def count(text: str) -> Counter:
+        found = Counter()
+        for m in pattern.finditer(text or ""):
+            w = m.group(0).lower()
+            if w not in STOPWORDS and (t := _stem(w)) in wanted:
+                found[t] += 1
+        return found
+    return count
+
+
+_CJK_RUN = re.compile(f"[{_CJK}]")
+
+
 class BM25:
     """Okapi BM25 over a fixed list of documents (each a list of terms)."""
 
