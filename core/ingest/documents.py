@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from core.ingest.rst import rst_to_text
 from core.ingest.structure import locate_headings, markdown_to_text
 from core.ingest.loaders import (ARCHIVE_EXT, ARCHIVE_MSG, DOCX_MIME, HTML_EXT, JSONL_EXT, SUPPORTED,
                           TABLE_EXT, TEXT_COLUMNS, TEXT_EXT, IngestError, LoadedDocument, _Bad,
@@ -258,10 +259,10 @@ def _load(source: str, data: bytes, max_bytes: int, text_column: str | None) -> 
     text, gutenberg = strip_gutenberg(text)
     if html_headings:
         base["structure"] = locate_headings(text, html_headings).to_dict()
-    if mime == "text/markdown":
-        text, structure = markdown_to_text(text)
+    if mime in ("text/markdown", "text/x-rst"):
+        text, structure = markdown_to_text(text) if mime == "text/markdown" else rst_to_text(text)
         if not text:
-            raise _Bad("this Markdown file has no text")
+            raise _Bad(f"this {'Markdown' if mime == 'text/markdown' else 'reStructuredText'} file has no text")
         base["structure"] = structure.to_dict()
     return [make_document(source, source, mime, text, {**base, **gutenberg})]
 

@@ -11,7 +11,8 @@ reads "Header: cell; Header: cell". Structure records spans of that text:
   more often emphasis);
 - items: [start, end] of list items and table rows, whose first words are often the names a
   page lists ("ChromaDB, for vector lookups");
-- skip: [start, end] of code blocks, which hold no prose.
+- skip: [start, end] of code blocks, which hold no prose;
+- links: [start, end] of link texts, which name what they point to more often than not.
 """
 from __future__ import annotations
 
@@ -32,21 +33,23 @@ class Structure:
     strong: list[list[int]] = field(default_factory=list)    # [start, end]
     skip: list[list[int]] = field(default_factory=list)      # [start, end]
     items: list[list[int]] = field(default_factory=list)     # [start, end]
+    links: list[list[int]] = field(default_factory=list)     # [start, end]
 
     def to_dict(self) -> dict:
-        return {"headings": self.headings, "strong": self.strong, "skip": self.skip, "items": self.items}
+        return {"headings": self.headings, "strong": self.strong, "skip": self.skip, "items": self.items,
+                "links": self.links}
 
     def within(self, start: int, end: int) -> dict:
         """The spans inside [start, end) of the document, relative to start (a text unit's)."""
         def cut(spans: list[list[int]]) -> list[list[int]]:
             return [[max(s, start) - start, min(e, end) - start] for s, e, *_ in spans if s < end and e > start]
         return {"headings": cut(self.headings), "strong": cut(self.strong), "skip": cut(self.skip),
-                "items": cut(self.items)}
+                "items": cut(self.items), "links": cut(self.links)}
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Structure":
         d = d or {}
-        return cls(*([list(x) for x in d.get(k) or []] for k in ("headings", "strong", "skip", "items")))
+        return cls(*([list(x) for x in d.get(k) or []] for k in ("headings", "strong", "skip", "items", "links")))
 
 
 class _Writer:
@@ -56,7 +59,8 @@ class _Writer:
         self.structure = Structure()
 
     def block(self, text: str, kind: str = "text", level: int = 0,
-              strong: list[tuple[int, int]] | None = None, item: tuple[int, int] | None = None) -> None:
+              strong: list[tuple[int, int]] | None = None, item: tuple[int, int] | None = None,
+              links: list[tuple[int, int]] | None = None) -> None:
         lead = len(text) - len(text.lstrip())
         text = text.strip()
         if not text:
@@ -74,18 +78,21 @@ class _Writer:
         elif kind == "item":
             a, b = item if item is not None else (0, len(text))
             self.structure.items.append([start + a, start + b])
-        for a, b in strong or []:
-            a, b = max(a - lead, 0), min(b - lead, len(text))
-            if a < b:
-                self.structure.strong.append([start + a, start + b])
+        for spans, into in ((strong, self.structure.strong), (links, self.structure.links)):
+            for a, b in spans or []:
+                a, b = max(a - lead, 0), min(b - lead, len(text))
+                if a < b:
+                    into.append([start + a, start + b])
 
 
-def _inline(token) -> tuple[str, list[tuple[int, int]]]:
-    """The visible text of an inline token (link text, no emphasis markers, no HTML tags) and
-    the spans of its bold parts."""
+def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The visible text of an inline token (link text, no emphasis markers, no HTML tags), the
+    spans of its bold parts and of its links' texts."""
     out: list[str] = []
     strong: list[tuple[int, int]] = []
+    links: list[tuple[int, int]] = []
     opened: list[int] = []
+    linked: list[int] = []
     n = 0
     for child in token.children or []:
         piece = ""
@@ -99,6 +106,12 @@ def _inline(token) -> tuple[str, list[tuple[int, int]]]:
             a = opened.pop()
             if n > a:
                 strong.append((a, n))
+        elif child.type == "link_open":
+            linked.append(n)
+        elif child.type == "link_close" and linked:
+            a = linked.pop()
+            if n > a:
+                links.append((a, n))
         elif child.type == "html_inline":
             piece = ""
         if piece:
@@ -115,7 +128,7 @@ def _inline(token) -> tuple[str, list[tuple[int, int]]]:
         j = bisect.bisect_left(keep, i)
         return index[keep[j]] if j < len(keep) else len(collapsed)
 
-    return collapsed, [(at(a), at(b)) for a, b in strong]
+    return collapsed, [(at(a), at(b)) for a, b in strong], [(at(a), at(b)) for a, b in links]
 
 
 def markdown_to_text(markdown: str) -> tuple[str, Structure]:
@@ -141,12 +154,12 @@ def markdown_to_text(markdown: str) -> tuple[str, Structure]:
         elif t == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
             row.append(_inline(tok)[0])
         elif t == "inline":
-            text, strong = _inline(tok)
+            text, strong, links = _inline(tok)
             if heading_level:
                 w.block(text, "heading", heading_level)
             else:
                 w.block(text, "item" if in_item and tokens[i - 1].type == "paragraph_open"
-                        and tokens[i - 2].type == "list_item_open" else "text", strong=strong)
+                        and tokens[i - 2].type == "list_item_open" else "text", strong=strong, links=links)
         elif t in ("fence", "code_block"):
             w.block(tok.content, "code")
         elif t == "html_block":

@@ -35,6 +35,7 @@ from typing import Any, Sequence
 
 from core.engine import Extraction, ReportInput
 from core.ingest.structure import masked
+from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
@@ -77,6 +78,7 @@ class OfflineEngine:
             text = masked(text, 0, (structure.get("headings") or []) + (structure.get("skip") or []))
         marked = [(a, b) for a, b in structure.get("strong") or []]
         heads = {a: b for a, b in structure.get("items") or []}
+        links = [(a, b) for a, b in structure.get("links") or []]
         # a structured document's unit ends at a block's end, and its list items and table rows
         # end without a full stop: none of them is a sentence a chunk boundary cut in half
         spans = split_sentences(text) if structure else whole_sentences(text, split_sentences(text),
@@ -97,7 +99,7 @@ class OfflineEngine:
                 c.count += 1
                 c.mid += not m.initial
                 c.strong |= m.strong or name_shaped(m.surface) or \
-                    _marked_name(text, spans[i][0] + m.start, spans[i][0] + m.end, marked, heads)
+                    _marked_name(text, spans[i][0] + m.start, spans[i][0] + m.end, marked, heads, links)
                 c.lower_check |= m.lower_check
                 c.votes.update(m.votes)
                 if i not in c.sentences:
@@ -214,21 +216,32 @@ TOO_RARE = "a single capitalised word seen too rarely to tell it from a sentence
 
 def name_shaped(surface: str) -> bool:
     """A word whose shape no sentence start explains: a capital or a digit inside it
-    (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2), the way products and technologies are named."""
-    return any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w) and not w.isupper()
-               for w in surface.split())
+    (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2), the way products and technologies are named, or
+    an acronym with its number ("PEP 621", "UTF-8")."""
+    return bool(_SERIES.fullmatch(surface)) or any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w)
+                                                   and not w.isupper() for w in surface.split())
+
+
+_SERIES = re.compile(r"[A-Z]{2,6}[ -]\d{1,5}")  # "PEP 621", "RFC 822", "UTF-8", "GPT-4"
 
 
 _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
 
 
-def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]], heads: dict[int, int]) -> bool:
+def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]], heads: dict[int, int],
+                 links: list[tuple[int, int]] = ()) -> bool:
     """A structured document marks a name: written in bold (a defined term), or the whole of
     a list item or a table cell, or its first words before a separator ("ChromaDB, for vector
-    lookups"; not "Click Apply to save", an instruction)."""
+    lookups"; not "Click Apply to save", an instruction). One English word heading an item
+    ("Format: string", "Synonyms") is marked only as a link's text ("Poetry: name", linked):
+    else the corpus decides, as for any word a sentence opens with (core.offline.corpus_names)."""
     if start in heads:
-        if " " not in text[start:end] and ly_adverb(text[start:end].lower()):
+        word = text[start:end]
+        if " " not in word and ly_adverb(word.lower()):
             return False  # "Additionally, ...", "Currently, ...": an item's opening adverb
+        if " " not in word and word.isalpha() and common_word(word.lower()) and \
+                not any(a <= start and end <= b for a, b in links):
+            return False
         return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
     return any(a <= start and end <= b for a, b in marked)
 

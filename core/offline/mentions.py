@@ -207,6 +207,12 @@ def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> di
     return {k: hits[k] for k in ranked[:limit]}
 
 
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# a number after an acronym that names one of a series: not a year ("FY 2024"), an amount or a share
+_NUMBERED = re.compile(r" (?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)")
+
+
 def _content(w: str) -> bool:
     return len(w) >= 3 and w not in STOPWORDS and not w.endswith("ly") and w not in SPEECH
 
@@ -223,18 +229,23 @@ def en_mentions(sentence: str) -> list[Mention]:
         stop_after = False
         if "-" in w:
             parts = w.split("-")
-            keep = 1
-            while keep < len(parts) and parts[keep][:1].isupper():
+            keep = 1  # "UTF-8", "GPT-4": a capitalised name and its number are one name
+            while keep < len(parts) and (parts[keep][:1].isupper() or (parts[keep].isdigit() and parts[0][:1].isupper()
+                                                                 and not _YEAR.fullmatch(parts[keep]))):
                 keep += 1
             if keep < len(parts):
                 w, stop_after = "-".join(parts[:keep]), True
+        end = a + len(w)
+        numbered = _NUMBERED.match(s, m.end()) if _ACRONYM.fullmatch(w) else None
+        if numbered:  # "PEP 621", "RFC 822", "ISO 8601": a series' name and its number
+            w, end = s[a:numbered.end()], numbered.end()
         poss = bool(_POSS.search(w))
         if poss:
             w = w[:-2]
         # "Subject:", "Copied to:" starting a line: a header, never the rest of the line above
         header = "\n" in gap and bool(_HEADER_START.match(s, a))
         toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
-        prev_end = m.end()
+        prev_end = max(m.end(), end)
     out: list[Mention] = []
     i = 0
     n = len(toks)

@@ -1,0 +1,144 @@
+"""A reStructuredText document's structure, read by docutils into the same plain text and
+`Structure` as a Markdown document (core.ingest.structure): section titles are headings, list
+items, definition terms, fields and table rows are items, literal blocks are code, bold is
+strong; targets, comments, substitution definitions and docutils' own messages are left out.
+
+Documents are untrusted: file inclusion and raw passthrough are off, configuration files are not
+read, and nothing is reported or raised for markup docutils cannot read (a Sphinx-only role keeps
+its text, an unknown directive is dropped). A header block of "Key: value" lines before the first
+blank line (a PEP's, an e-mail's) is read as one block per field."""
+from __future__ import annotations
+
+import re
+
+from core.ingest.structure import Structure, _Writer
+
+_SETTINGS = {"report_level": 5, "halt_level": 5, "file_insertion_enabled": False, "raw_enabled": False,
+             "_disable_config": True, "warning_stream": False, "input_encoding": "unicode",
+             "doctitle_xform": False, "sectsubtitle_xform": False}
+_FIELD = re.compile(r"([A-Z][\w-]*):[ \t]+(\S.*)")
+_ROLE = re.compile(r":[\w.+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")  # ":class:`Foo`", ":ref:`text <target>`": the text
+_SKIP = frozenset({"comment", "target", "substitution_definition", "system_message", "footnote_reference",
+                   "citation_reference", "pending", "raw"})
+_CODE = frozenset({"literal_block", "doctest_block", "math_block"})
+
+
+def _header(source: str) -> tuple[list[tuple[str, str]], str]:
+    """The fields of a leading "Key: value" block (continuation lines indented) and the rest."""
+    lines = source.splitlines()
+    fields: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines) and lines[i].strip():
+        m = _FIELD.fullmatch(lines[i].rstrip())
+        if m:
+            fields.append((m.group(1), m.group(2).strip()))
+        elif fields and lines[i][:1] in (" ", "\t"):
+            fields[-1] = (fields[-1][0], f"{fields[-1][1]} {lines[i].strip()}")
+        else:
+            return [], source
+        i += 1
+    return (fields, "\n".join(lines[i:])) if len(fields) >= 2 else ([], source)
+
+
+def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The visible text of a paragraph-like node and the spans of its bold parts and links."""
+    parts: list[str] = []
+    strong: list[tuple[int, int]] = []
+    links: list[tuple[int, int]] = []
+    n = 0
+
+    def walk(x) -> None:
+        nonlocal n
+        if x.tagname == "#text":
+            piece = str(x).replace("\n", " ")
+            parts.append(piece)
+            n += len(piece)
+            return
+        if x.tagname in _SKIP:
+            return
+        if x.tagname == "problematic":  # markup docutils could not read: keep its words
+            piece = _ROLE.sub(r"\1", x.astext()).replace("\n", " ")
+            parts.append(piece)
+            n += len(piece)
+            return
+        a = n
+        for c in x.children:
+            walk(c)
+        if n > a and x.tagname in ("strong", "reference"):
+            (strong if x.tagname == "strong" else links).append((a, n))
+
+    for child in node.children:
+        walk(child)
+    text = "".join(parts)
+    collapsed = re.sub(r"[ \t]+", " ", text)
+    if collapsed == text:
+        return text, strong, links
+    return collapsed, [], []  # spacing changed: the spans would be off; the words matter more
+
+
+def rst_to_text(source: str) -> tuple[str, Structure]:
+    """(plain text, structure) of a reStructuredText document."""
+    from docutils.core import publish_doctree
+    fields, body = _header(source)
+    w = _Writer()
+    for key, value in fields:
+        w.block(f"{key}: {value}")  # a header's values ("Status: Final") are no list of names
+    try:
+        doc = publish_doctree(body, settings_overrides=dict(_SETTINGS))
+    except Exception:  # docutils could not read it at all: the plain text, as any text file
+        for para in re.split(r"\n\s*\n", body):
+            w.block(" ".join(para.split()))
+        return "".join(w.parts), w.structure
+
+    def visit(node, depth: int, first_in_item: bool = False) -> None:
+        tag = node.tagname
+        if tag in _SKIP or tag == "#text":
+            return
+        if tag == "section":
+            for c in node.children:
+                if c.tagname == "title":
+                    w.block(_inline(c)[0], "heading", min(depth + 1, 6))
+                else:
+                    visit(c, depth + 1)
+        elif tag == "title":  # a topic's or an admonition's title
+            w.block(_inline(node)[0], "heading", min(depth + 1, 6))
+        elif tag in ("paragraph", "line", "attribution", "caption", "rubric"):
+            text, strong, links = _inline(node)
+            w.block(text, "item" if first_in_item else "text", strong=strong, links=links)
+        elif tag in _CODE:
+            w.block(node.astext(), "code")
+        elif tag in ("list_item", "definition"):
+            for i, c in enumerate(node.children):
+                visit(c, depth, first_in_item=tag == "list_item" and i == 0 and c.tagname == "paragraph")
+        elif tag == "term":
+            text, strong, links = _inline(node)
+            w.block(text, "item", strong=strong, links=links)
+        elif tag == "field":
+            name = _inline(node.children[0])[0] if node.children else ""
+            value = " ".join(node.children[1].astext().split()) if len(node.children) > 1 else ""
+            if value:
+                w.block(f"{name}: {value}", "item", item=(len(name) + 2, len(name) + 2 + len(value)))
+        elif tag == "row":
+            _row(node)
+        else:
+            for c in node.children:
+                visit(c, depth)
+
+    header: list[str] = []
+
+    def _row(row) -> None:
+        nonlocal header
+        cells = [" ".join(_inline(p)[0] for p in e.children if p.tagname == "paragraph") or " ".join(e.astext().split())
+                 for e in row.children]
+        if row.parent is not None and row.parent.tagname == "thead":
+            header = cells
+            return
+        labelled = header and len(header) == len(cells)
+        pairs = [(f"{h}: " if labelled and h else "", c) for h, c in zip(header if labelled else cells, cells) if c]
+        if pairs:
+            w.block("; ".join(lead + c for lead, c in pairs), "item",
+                    item=(len(pairs[0][0]), len(pairs[0][0]) + len(pairs[0][1])))
+
+    for child in doc.children:
+        visit(child, 0)
+    return "".join(w.parts), w.structure

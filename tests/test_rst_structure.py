@@ -1,0 +1,87 @@
+"""A reStructuredText document (a PEP, a Sphinx page) keeps its structure as Markdown does: plain
+text without reST markup, section titles as headings that are never entities, list items and
+table rows as items, a leading "Key: value" header read as plain fields; its names are found as
+a reader finds them: the tools a list links to, "PEP 621", "UTF-8". Markup docutils cannot read
+keeps its words, and nothing outside the document is ever read into it."""
+from __future__ import annotations
+
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.ingest.rst import rst_to_text
+from core.settings import Settings
+from core.store.db import Store
+
+PEP = """PEP: 9999
+Title: Storing harbour schedules in berth.toml
+Author: Ines Okafor <ines@example.org>,
+        Tomas Lindqvist <tomas@example.org>
+Status: Final
+Type: Standards Track
+
+Abstract
+========
+
+This PEP specifies how a port writes its schedules in a ``berth.toml`` file, encoded as UTF-8,
+for the tools that plan cranes, following :pep:`621` and :rfc:`822`. See :class:`Berth` too.
+
+Tools
+-----
+
+Each tool names the field in its own way:
+
+- Harbourline_: ``name``
+- Quaywise_: ``title``
+- Format: string
+
+.. _Harbourline: https://example.org/harbourline
+.. _Quaywise: https://example.org/quaywise
+
+.. include:: /etc/passwd
+
+.. raw:: html
+
+   <script>alert(1)</script>
+
+=========  ===========================
+Tool       What it plans
+=========  ===========================
+Cranewise  the cranes of a berth
+=========  ===========================
+
+.. code-block:: python
+
+   schedule = load("berth.toml")
+"""
+
+
+def test_rst_becomes_plain_text_with_headings_items_and_links_recorded():
+    text, st = rst_to_text(PEP)
+    for markup in ("====", "``", ":pep:", ".. _", "code-block", "<script>", "root:"):
+        assert markup not in text
+    assert "PEP 621" in text and "RFC 822" in text and "See Berth too." in text
+    headings = [text[a:b] for a, b, _ in st.headings]
+    assert headings == ["Abstract", "Tools"]
+    items = [text[a:b] for a, b in st.items]
+    assert "Harbourline: name" in items and "Tool: Cranewise; What it plans: the cranes of a berth" in "\n".join(
+        text.split("\n\n")) and "Cranewise" in items
+    assert "Final" not in items  # the header's fields are no list of names
+    assert {"Harbourline", "Quaywise", "PEP 621"} <= {text[a:b] for a, b in st.links}
+    assert text.startswith("PEP: 9999\n\nTitle: Storing harbour schedules in berth.toml\n\nAuthor: Ines Okafor")
+    assert any(text[a:b].startswith('schedule = load("berth.toml")') for a, b in st.skip)
+
+
+def test_a_pep_names_its_tools_and_standards_and_never_its_headings_or_field_labels(tmp_path):
+    store = Store(tmp_path / "ws")
+    report = ingest_files(store, [("pep-9999.rst", PEP.encode())], max_bytes=1_000_000)
+    assert not report.rejected
+    run_index(store, Settings(engine="offline"))
+    titles = {e["title"] for e in store.rows("entities")}
+    assert {"HARBOURLINE", "QUAYWISE", "PEP 621", "UTF-8", "INES OKAFOR"} <= titles, titles
+    assert not titles & {"ABSTRACT", "TOOLS", "FORMAT", "FINAL", "STATUS", "TYPE"}, titles
+    doc = store.rows("documents")[0]
+    assert "root:" not in doc["text"] and "<script>" not in doc["text"]
+
+
+def test_text_docutils_cannot_read_stays_readable():
+    text, _ = rst_to_text("Title\n=====\n\n.. unknown-directive:: x\n\n   body\n\nA line with `unclosed markup.\n")
+    assert "A line with" in text and "unclosed markup" in text
