@@ -46,6 +46,11 @@ def test_auto_sends_a_list_question_to_basic_and_themes_to_global():
     assert listing.method == "basic" and "list" in listing.reason
     themes = route_question("What are the main themes?", available=("global", "local", "basic"))
     assert themes.method == "global"
+    # the kinds of a concrete thing are its members; the kinds of themes are still themes
+    kinds = route_question("What kinds of input files can the indexing pipeline ingest?",
+                           available=("global", "local", "basic"))
+    assert kinds.method == "basic" and '"input files"' in kinds.reason
+    assert route_question("What kinds of themes recur?", available=("global", "local", "basic")).method == "global"
 
 
 def test_a_list_question_gets_the_documents_list_each_item_cited(tmp_path):

@@ -123,6 +123,9 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
 
 
+_KINDS_OF = re.compile(r"(?:kinds|types|categories|range) of", re.I)
+
+
 def _shown(title: str) -> str:
     """An entity title as the reason names it: "MARIA OKAFOR" as "Maria Okafor"."""
     return title.title() if title.isupper() else title
@@ -139,7 +142,9 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
     sig = signals(question, entity_titles, concept_titles, background_titles)
     kind = list_kind(question)
     wholes = [w for w in sig["wholes"] if not w.startswith("which ")]  # not the "which X" form itself
-    if kind is not None and not (sig["broad"] or sig["weak_broad"] or wholes or DISCUSSION.search(question)):
+    # "what kinds of input files ...": the kinds of a concrete thing are a list, not the corpus's themes
+    broad = [b for b in sig["broad"] if not _KINDS_OF.fullmatch(b)] if kind is not None else sig["broad"]
+    if kind is not None and not (broad or sig["weak_broad"] or wholes or DISCUSSION.search(question)):
         # the members of a kind of thing, not what the corpus's people say: where the documents list them
         sig["list"] = [kind]
         method = "basic" if "basic" in available else "local"
