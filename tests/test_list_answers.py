@@ -79,3 +79,38 @@ def test_a_list_of_a_kind_the_graph_types_lists_those_entities(indexed_home):
     items = [l for l in r.answer.splitlines() if l.startswith("- ")]
     cited = [int(m) for i in items for m in re.findall(r"Entities \((\d+)\)", i)]
     assert len(items) >= 2 and set(cited) <= places
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Who are the members of the Paranormal Military Squad?", "members"),
+    ("Who were the guests?", "guests"),
+    ("Which of Bob Cratchit's children are named in the book?", "children"),
+    ("In which countries did she live as a child?", "countries"),
+    ("Who are the Cratchits?", None),  # a name, not a kind of people
+    ("Who is Bob?", None),
+])
+def test_people_of_a_kind_are_asked_for_as_lists(question, kind):
+    assert list_kind(question) == kind
+
+
+SQUAD = """Operation Lantern
+
+Agent Alex Mercer led the squad through the gate of the northern base. Agent Jordan Hayes decoded
+the signal on the main console while Agent Taylor Cruz gave the orders. Sam Rivera, the youngest
+agent, worked the relay beside Jordan Hayes. Alex Mercer trusted Taylor Cruz and Sam Rivera with
+the night watch, and Jordan Hayes briefed Alex Mercer at dawn.
+
+Far away in Geneva, Dr. Elena Park and Dr. Victor Lund studied old radio records. Elena Park wrote
+to Victor Lund every week, and Victor Lund answered Elena Park from the archive.
+"""
+
+
+def test_the_people_of_a_kind_tied_to_what_the_question_names_are_listed(tmp_path):
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("lantern.txt", SQUAD.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    result = run_method("auto", store, "Which agents are on Alex Mercer's team?")
+    assert result.method == "basic"
+    listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
+    assert {"Jordan Hayes", "Taylor Cruz", "Sam Rivera"} <= set(listed), result.answer
+    assert "Elena Park" not in listed and "Victor Lund" not in listed and "Alex Mercer" not in listed

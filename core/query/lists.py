@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import re
 
+from core.offline.mentions import TITLES
 from core.offline.reports import display_name
+from core.text import wordnet
 from core.text.lexical import cite, terms
+from core.textutil import split_sentences
 
-_KIND = r"((?:[\w-]+ ){0,3}?[\w-]+s)\b"
+_KIND = r"((?:[\w-]+ ){0,3}?(?:[\w-]+s|children|people|men|women))\b"
 LIST_FORMS = [
-    re.compile(r"^\s*which " + _KIND, re.I),
+    re.compile(r"^\s*which of (?:the |these |those |(?:[\w-]+ ){0,3}?[\w-]+['\u2019]s )?" + _KIND, re.I),
+    re.compile(r"^\s*(?:(?:in|on|at|from|for|with|to|by|of) )?which " + _KIND, re.I),
+    # "who are the members of ...": people of a kind (a lower-case kind: "who are the Cratchits" names them)
+    re.compile(r"^\s*who (?:are|were) (?:the |all (?:the )?)?(?-i:((?:[a-z-]+ ){0,2}?[a-z-]+s))\b(?! (?:is|was)\b)", re.I),
     re.compile(r"^\s*what (?:are|were) (?:the |all |some )?" + _KIND + r"(?: (?:of|in|for|that|which|does|do|did)\b|\s*\??\s*$)", re.I),
     re.compile(r"^\s*what " + _KIND + r" (?:does|do|did|can|could|will|would|is|are|were)\b", re.I),
     re.compile(r"^\s*(?:list|name|enumerate) (?:the |all |every )?" + _KIND, re.I),
@@ -139,17 +145,36 @@ KIND_TYPES = {
     "event": {"event", "meeting", "conference", "festival", "war", "incident"},
 }
 LIST_MAX = 12
+_IRREGULAR = {"children": "child", "men": "man", "women": "woman", "wives": "wife", "feet": "foot"}
 
 
 def _singular(word: str) -> str:
     w = word.lower()
     if w == "people":
         return "person"
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
     if w.endswith(("sses", "shes", "ches", "xes")):
         return w[:-2]
     return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+
+
+def _ties(store, question: str) -> dict[str, float]:
+    """Entity title -> the weight of its relationships to the entities the question names."""
+    from core.query.local_search import title_matches
+    named = [e["title"] for e in title_matches(store, question)]
+    if not named:
+        return {}
+    marks = ",".join("?" * len(named))
+    out: dict[str, float] = {}
+    for r in store.rows("relationships", f"source in ({marks}) or target in ({marks})", named + named,
+                        select="source, target, weight"):
+        other = r["target"] if r["source"] in named else r["source"]
+        if other not in named:
+            out[other] = out.get(other, 0.0) + float(r.get("weight") or 1.0)
+    return out
 
 
 def entity_list(store, question: str) -> str | None:
@@ -162,6 +187,8 @@ def entity_list(store, question: str) -> str | None:
         return None
     head = _singular(kind.split()[-1])
     wanted_type = next((t for t, words in KIND_TYPES.items() if head in words), None)
+    if wanted_type is None and (head in TITLES or wordnet.kind_of(head, senses=1) == "person"):
+        wanted_type = "person"  # "agents" (a title: "Agent Cruz"), "children", "maintainers" (WordNet)
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases",
                       order_by="degree desc")
@@ -172,14 +199,20 @@ def entity_list(store, question: str) -> str | None:
             continue  # the question names it: not one of what it asks for
         if head in words or (wanted_type is not None and str(e.get("type") or "").lower() == wanted_type):
             picked.append(e)
-        if len(picked) >= LIST_MAX:
-            break
+    # "Bob Cratchit's children", "the members of the squad": those tied to what the question names
+    ties = _ties(store, question)
+    tied = [e for e in picked if ties.get(e["title"])]
+    if len(tied) >= 2:
+        picked = sorted(tied, key=lambda e: -ties[e["title"]])
+    picked = picked[:LIST_MAX]
     if len(picked) < 2:
         return None
     lines = []
     for e in picked:
         name = display_name(str(e["title"]), e)
-        first = re.split(r"(?<=[.!?])\s+", (e.get("description") or "").strip(), maxsplit=1)[0][:200]
+        desc = (e.get("description") or "").strip()
+        spans = split_sentences(desc)  # "Mrs. Cratchit, wife of ...": no sentence ends at "Mrs."
+        first = (desc[spans[0][0]:spans[0][1]] if spans else desc)[:200]
         text = f"{name}: {first}" if first else name
         lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id'])]})}")
     return f"The {kind} the documents name, the best connected first:\n" + "\n".join(lines)

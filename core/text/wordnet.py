@@ -233,3 +233,34 @@ def irregular_verb(word: str) -> str | None:
     wn = _wordnet()
     forms = wn.exc["v"].get(word.lower()) if wn is not None else None
     return forms[0] if forms else None
+
+
+# the synsets a kind of thing is checked against (WordNet 3.0 noun offsets)
+_KINDS = {"person": 7846, "organization": 8008335, "geo": 27167, "event": 29378}
+
+
+@functools.lru_cache(maxsize=65536)
+def kind_of(noun: str, senses: int = 2) -> str | None:
+    """"person", "organization", "geo" or "event" when the first senses of the noun (any base
+    form: "children") are kinds of a person, an organisation, a location or an event in WordNet's
+    hypernym tree ("guest", "author": person; "company": organization); the first sense reaching
+    one decides. Instances (the lemma "fields" is W. C. Fields) are no kind. None when no sense
+    reaches one, or without WordNet."""
+    wn = _wordnet()
+    if wn is None or not noun.isalpha():
+        return None
+    roots = {off: kind for kind, off in _KINDS.items()}
+    for base, pos in wn.bases(noun.lower()):
+        if pos != "n":
+            continue
+        for off in wn.offsets(base, "n")[:senses]:
+            seen, todo = set(), [off]
+            while todo:
+                o = todo.pop()
+                if o in roots:
+                    return roots[o]
+                if o in seen or len(seen) > 200:
+                    continue
+                seen.add(o)
+                todo += [x for sym, x, p in wn.synset(o, "n")[1] if sym == "@" and p == "n"]  # no instances: a name's
+    return None
