@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -221,6 +222,10 @@ def load_settings(workspace: str | Path | None = None, env: Mapping[str, str] | 
 
 
 def save_settings(workspace: str | Path, settings: Settings) -> Path:
+    """Write the settings whole or not at all: a session reading them meanwhile (another analyst's
+    page, a run starting) sees the old file or the new one, never half of one."""
     path = Path(workspace) / SETTINGS_FILE
-    path.write_text(json.dumps(settings.to_dict(), indent=2), encoding="utf-8")
+    tmp = path.with_name(f".{SETTINGS_FILE}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(settings.to_dict(), indent=2), encoding="utf-8")
+    os.replace(tmp, path)
     return path

@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -54,13 +55,18 @@ def _index_queue_worker_ask(tmp_path: Path, width: int) -> None:
             page.goto(app_url)
             _settle(page)
             _new_workspace(page, "harbour team")
-            assert (home / "harbour-team" / "postgresql.json").is_file()  # its tables are in PostgreSQL
+            marker = home / "harbour-team" / "postgresql.json"  # its tables are in PostgreSQL
+            end = time.monotonic() + 30  # (a loaded machine may still be creating it when the page settles)
+            while not marker.is_file() and time.monotonic() < end:
+                time.sleep(0.2)
+            assert marker.is_file()
             page.locator('input[type="file"]').set_input_files([
                 {"name": "harbour-notes.txt", "mimeType": "text/plain", "buffer": DOCUMENT.encode()}])
             _settle(page)
             expect(page.get_by_text("Added 1 document: harbour-notes.txt")).to_be_visible()
             page.get_by_role("button", name="Index the corpus").click()
-            expect(page.get_by_text("Queued for a worker", exact=False)).to_be_visible(timeout=30_000)
+            # the run panel's words (the documents table says "queued for a worker" too, in lower case)
+            expect(page.get_by_text(re.compile("Queued for a worker"))).to_be_visible(timeout=30_000)
             _shot(page, f"queued-{width}")
             env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
             worker = subprocess.Popen([sys.executable, "-m", "core.cli.main", "worker", "--name", "w1"], cwd=str(ROOT),

@@ -229,7 +229,7 @@ _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
 
 
 def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]], heads: dict[int, int],
-                 links: list[tuple[int, int]] = ()) -> bool:
+                 links: Sequence[tuple[int, int]] = ()) -> bool:
     """A structured document marks a name: written in bold (a defined term), or the whole of
     a list item or a table cell, or its first words before a separator ("ChromaDB, for vector
     lookups"; not "Click Apply to save", an instruction). One English word heading an item

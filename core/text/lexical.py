@@ -102,7 +102,7 @@ def term_counter(wanted: Iterable[str]):
     pattern = re.compile(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, heads))})[^\W_{_CJK}]*", re.I)
 
     def count(text: str) -> Counter:
-        found = Counter()
+        found: Counter[str] = Counter()
         for m in pattern.finditer(text or ""):
             w = m.group(0).lower()
             if w not in STOPWORDS and (t := _stem(w)) in wanted:
