@@ -20,7 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-_MID = re.compile(r"(?<=[a-z0-9,)\]] )([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*)")
+from core.text.wordnet import common_word
+
+_MID = re.compile(r"(?<=[a-z0-9,)\]] )([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*|[A-Z]{2,}\d*\b)")
 _WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
 # one of a list of names: "Accenture, Adobe and BlackRock", "with Kroger, Siemens, ..."
 _LISTED = re.compile(r"(?:(?<=, )(" + _WORD + r")(?=,| and | or )|(?<=[a-z] )(" + _WORD + r")(?=, [A-Z])|"
@@ -37,9 +39,13 @@ class CorpusNames:
 
     def named(self, word: str) -> bool:
         """Does the corpus write this word as a name: capitalised mid-sentence more often than in
-        lower case, at least twice or once among other names of a list?"""
+        lower case, at least twice, or once among other names of a list, or once when it is no
+        common English word?"""
         w = word.lower()
-        return (self.mid[w] >= MIN_MID or self.listed[w] > 0) and self.mid[w] > self.lower[w]
+        # once mid-sentence is enough for a word that is no common English word ("Pakistan",
+        # "MIT": WordNet holds them only as names, or not at all); "Windows" must show it twice
+        return (self.mid[w] >= MIN_MID or self.listed[w] > 0 or (self.mid[w] >= 1 and not common_word(w))) \
+            and self.mid[w] > self.lower[w]
 
 
 def corpus_names(texts: Iterable[str]) -> CorpusNames:

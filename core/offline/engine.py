@@ -35,6 +35,7 @@ from typing import Any, Sequence
 
 from core.engine import Extraction, ReportInput
 from core.ingest.structure import masked
+from core.text import wordnet
 from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
@@ -54,6 +55,7 @@ class _Cand:
     votes: Counter = field(default_factory=Counter)
     sentences: list[int] = field(default_factory=list)
     phrase: bool = False    # a repeated lower-case noun phrase (noun_phrases), kept on purpose
+    after_name: int = 0     # mentions right after another name and a comma ("Ha Trinh, Senior Data Scientist")
 
 
 class OfflineEngine:
@@ -115,8 +117,11 @@ class OfflineEngine:
                 if i not in c.sentences:
                     c.sentences.append(i)
                 mentions[i].append((phrase, Mention(sentences[i][a:b], a, b)))
-        for keyed in mentions:
+        for i, keyed in enumerate(mentions):
             keyed.sort(key=lambda km: km[1].start)
+            for (_, a), (key, b) in zip(keyed, keyed[1:]):
+                if sentences[i][a.end:b.start] == ", ":
+                    cands[key].after_name += 1
         lower = Counter(w for w in WORD.findall(text) if w.islower())
         out = Extraction()
         accepted: dict[str, str] = {}
@@ -249,6 +254,8 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
 def _generic(c: _Cand, lower: Counter) -> str | None:
     """Why a capitalised candidate is a common phrase, not a name (None when it may be a name):
     - an adverb ("Unexpectedly", "Solemnly" at a sentence start);
+    - several common English words ending in a kind of person, written after a name and a comma
+      ("Ha Trinh, Senior Data Scientist"): the person's role;
     - several words, each also written in lower case in the unit, with no name-like part (no
       first name, known organisation, or organisation, place or event head word), and either a
       role as head ("Chief Executive", "Terminal Supervisor") or capitalised at most once
@@ -265,6 +272,9 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
         return "a role, not a name"  # "Chief Executive", "Chief of Staff"
     if any(w in FIRST_NAMES or w in KNOWN_ORGS or w in TITLES for w in ws):
         return None
+    if c.after_name and wordnet.kind_of(ws[-1], senses=1) == "person" and \
+            all(w.isalpha() and wordnet.common_word(w) for w in ws):
+        return "a role or title, not a name"  # "Ha Trinh, Senior Data Scientist"
     if not all(lower.get(w.rstrip("."), 0) or lower.get(w.rstrip(".") + "s", 0) for w in ws):
         return None
     head = ws[ws.index("of") - 1] if "of" in ws[1:] else ws[-1]

@@ -99,7 +99,8 @@ def ly_adverb(word: str) -> bool:
     return word.endswith("ly") and len(word) > 4 and word not in FIRST_NAMES
 
 
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['\u2019][A-Za-z]+)*(?:-[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*)*")
+# a word of any Latin-script language ("Fernández", "Sébastien", "Ørsted"), with its apostrophes and hyphens
+WORD = re.compile(r"[^\W\d_][^\W_]*(?:['\u2019][^\W\d_]+)*(?:-[^\W_]+(?:['\u2019][^\W\d_]+)*)*")
 _LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-9]|[A-Za-z]")
 _LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*"
                         r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")

@@ -240,27 +240,37 @@ _KINDS = {"person": 7846, "organization": 8008335, "geo": 27167, "event": 29378}
 
 
 @functools.lru_cache(maxsize=65536)
-def kind_of(noun: str, senses: int = 2) -> str | None:
+def kind_of(noun: str, senses: int = 2, every: bool = False) -> str | None:
     """"person", "organization", "geo" or "event" when the first senses of the noun (any base
     form: "children") are kinds of a person, an organisation, a location or an event in WordNet's
-    hypernym tree ("guest", "author": person; "company": organization); the first sense reaching
-    one decides. Instances (the lemma "fields" is W. C. Fields) are no kind. None when no sense
-    reaches one, or without WordNet."""
+    hypernym tree ("guest", "author": person; "company": organization): the first sense reaching
+    one decides, or with every=True all of the first senses must reach the same one ("engineer";
+    not "guide", a person and a book). Instances (the lemma "fields" is W. C. Fields) are no kind.
+    None otherwise, or without WordNet."""
     wn = _wordnet()
     if wn is None or not noun.isalpha():
         return None
     roots = {off: kind for kind, off in _KINDS.items()}
+
+    def reach(off: int) -> str | None:
+        seen, todo = set(), [off]
+        while todo:
+            o = todo.pop()
+            if o in roots:
+                return roots[o]
+            if o in seen or len(seen) > 200:
+                continue
+            seen.add(o)
+            todo += [x for sym, x, p in wn.synset(o, "n")[1] if sym == "@" and p == "n"]  # no instances: a name's
+        return None
+
     for base, pos in wn.bases(noun.lower()):
         if pos != "n":
             continue
-        for off in wn.offsets(base, "n")[:senses]:
-            seen, todo = set(), [off]
-            while todo:
-                o = todo.pop()
-                if o in roots:
-                    return roots[o]
-                if o in seen or len(seen) > 200:
-                    continue
-                seen.add(o)
-                todo += [x for sym, x, p in wn.synset(o, "n")[1] if sym == "@" and p == "n"]  # no instances: a name's
+        found = [reach(off) for off in wn.offsets(base, "n")[:senses]]
+        if every:
+            if found and found[0] is not None and all(k == found[0] for k in found):
+                return found[0]
+        elif any(found):
+            return next(k for k in found if k)
     return None
