@@ -25,3 +25,11 @@ def test_accented_names_numbered_names_and_no_job_titles():
     assert {"ALONSO GUEVARA FERNÁNDEZ", "SÉBASTIEN EUSTACE", "JONATHAN LARSON", "PEP 621", "UTF-8", "GPT-4"} <= titles, titles
     assert not titles & {"PRINCIPAL SOFTWARE ARCHITECT", "SENIOR PRINCIPAL DATA ARCHITECT", "SENIOR DATA SCIENTIST",
                          "FY 2024", "FERN", "FY"}, titles
+
+
+def test_names_listed_with_a_person_are_people():
+    text = ("The report was signed by Dr. Ines Okafor <ines@example.org>, Tomas Lindqvist <tomas@example.org>, "
+            "Aino Virtanen and Kwame Mensah.")
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0})
+    types = {e["title"]: e["type"] for e in got.entities}
+    assert all(types.get(n) == "person" for n in ("Tomas Lindqvist", "Aino Virtanen", "Kwame Mensah")), types

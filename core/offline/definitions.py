@@ -136,9 +136,10 @@ def _with(sents: list[Sentence], pat: re.Pattern | None) -> list[Sentence]:
 
 
 def local_answer(store: Store, question: str, entities: list[dict[str, Any]], extra_units: list[dict],
-                 answer_tokens: int, max_sentences: int = 8) -> str:
+                 answer_tokens: int, max_sentences: int = 8, documents: set[str] | None = None) -> str:
     """See the module docstring. entities: the entry entities, the main one first; extra_units:
-    the text units of the local context (searched besides the main entity's own)."""
+    the text units of the local context (searched besides the main entity's own); documents: the
+    ids of the documents the question names, whose units alone are read when they hold any."""
     if not entities:
         return ""
     main = _subject(question, entities)
@@ -150,8 +151,10 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         units.setdefault(u["id"], u)
     who = is_who_question(question)
     if not who:  # a fact may sit in a unit that names none of the entities: full-text search finds it
-        for u in store.search("text_units", _search_words(question), limit=8):
+        for u in store.search("text_units", _search_words(question), limit=40 if documents else 8):
             units.setdefault(u["id"], u)
+    if documents and any(u.get("document_id") in documents for u in units.values()):
+        units = {k: u for k, u in units.items() if u.get("document_id") in documents}
     sents = in_language_of(question, unit_sentences(list(units.values())))
     if not sents:
         return ""

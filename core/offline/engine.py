@@ -122,6 +122,7 @@ class OfflineEngine:
             for (_, a), (key, b) in zip(keyed, keyed[1:]):
                 if sentences[i][a.end:b.start] == ", ":
                     cands[key].after_name += 1
+            _share_list_type(keyed, sentences[i], cands)
         lower = Counter(w for w in WORD.findall(text) if w.islower())
         out = Extraction()
         accepted: dict[str, str] = {}
@@ -231,6 +232,29 @@ _SERIES = re.compile(r"[A-Z]{2,6}[ -]\d{1,5}")  # "PEP 621", "RFC 822", "UTF-8",
 
 
 _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
+
+
+_LIST_GAP = re.compile(r"\s*(?:<[^<>\n]{1,80}>\s*)?(?:,\s*(?:and\s+)?|and\s+)")
+
+
+def _share_list_type(keyed: list, sentence: str, cands: dict) -> None:
+    """Names listed together ("Geoffrey Thomas <...>, Matthias Klose, Filipe Laíns and Donald
+    Stufft") are of one kind: when some of a list are people by their cues and none is anything
+    else, the rest are people too."""
+    runs: list[list[str]] = []
+    for n, (key, m) in enumerate(keyed):
+        if n and _LIST_GAP.fullmatch(sentence[keyed[n - 1][1].end:m.start]):
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    for run in runs:
+        if len(run) < 3:
+            continue
+        votes = [cands[k].votes for k in run]
+        if any(v.get("person", 0) >= 0.75 for v in votes) and \
+                not any(v.get(t, 0) for v in votes for t in ("organization", "geo", "event")):
+            for v in votes:
+                v["person"] = max(v.get("person", 0), 0.75)
 
 
 def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]], heads: dict[int, int],

@@ -15,6 +15,7 @@ from core.errors import UserError
 from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.doc_scope import about_answer, document_units, named_documents, scope
 from core.query.lists import entity_list, list_answer
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
@@ -66,15 +67,21 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
         budget, cap = fit_budget(llm, budget, fixed, cap)
         result.params.update(max_tokens=budget, answer_tokens=cap)
     index = UnitIndex(store, llm)
-    ranked = index.rank(question, limit=params.top_k)
-    packed, cut = pack_sources([r.unit for r in ranked], budget)
+    named = named_documents(store, question)  # "what does the visualization guide recommend": that guide's passages
+    ranked = index.rank(question, limit=params.top_k * (20 if named else 1))
+    units = scope([r.unit for r in ranked], named)[:params.top_k]
+    if named and not units:  # none of its passages shares a word with the question: its opening ones
+        units = document_units(store, named)[:params.top_k]
+    packed, cut = pack_sources(units, budget)
     t1 = time.perf_counter()
     result.context = {"sources": [int(u["human_readable_id"]) for u in packed.records],
                       "cut": [int(u["human_readable_id"]) for u in cut], "ranking": index.method,
-                      "ranked": len(ranked), "tokens": {"sources": packed.tokens}, "budget": budget,
+                      "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
+                      "documents": [d["title"] for d in named],
                       "context_text": packed.text}
-    listed = (list_answer(question, packed.records) or entity_list(store, question)) if llm is None else None
-    if listed:  # a list question: the documents' own list, or the graph's entities of its kind
+    listed = (about_answer(store, question, named) or list_answer(question, packed.records)
+              or entity_list(store, question)) if llm is None else None
+    if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind
         result.answer = listed
     elif not packed.records:
         result.no_data = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from core.offline.mentions import TITLES
+from core.query.doc_scope import document_units, named_documents
 from core.offline.reports import display_name
 from core.text import wordnet
 from core.text.lexical import cite, terms
@@ -190,8 +191,12 @@ def entity_list(store, question: str) -> str | None:
     if wanted_type is None and (head in TITLES or wordnet.kind_of(head, senses=1) == "person"):
         wanted_type = "person"  # "agents" (a title: "Agent Cruz"), "children", "maintainers" (WordNet)
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
-    rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases",
+    rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases, text_unit_ids",
                       order_by="degree desc")
+    named = named_documents(store, question)  # "the authors of PEP 668": those its text names
+    if named:
+        inside = {u["id"] for u in document_units(store, named)}
+        rows = [e for e in rows if inside & set(e.get("text_unit_ids") or [])]
     picked = []
     for e in rows:
         words = [_singular(w) for w in re.findall(r"[\w'-]+", str(e["title"]).lower())]

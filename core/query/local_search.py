@@ -29,6 +29,7 @@ from core.query import offline_answer as offline
 from core.query.attribution import attribute_local
 from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
+from core.query.doc_scope import about_answer, named_documents, scope
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.text.lexical import without_source
@@ -64,13 +65,15 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
         result.params.update(context_window=window, max_tokens=budget, answer_tokens=cap, asked=asked)
     topic = without_source(question)  # "what does the podcast say about X" looks for X
     entities, how = entry_entities(store, topic, params, llm)
+    named = named_documents(store, question)  # "in the visualization guide": that guide's passages
     t1 = time.perf_counter()
-    tables, records = build_context(store, entities, params)
+    tables, records = build_context(store, entities, params, named)
     text = "\n\n".join(tables[k].text for k in TABLE_ORDER if tables[k].text)
     result.context = {
         "entry_entities": [e["human_readable_id"] for e in entities], "entry_method": how,
         **{k: [r["human_readable_id"] for r in tables[k].records] for k in TABLE_ORDER},
         "tokens": {k: tables[k].tokens for k in TABLE_ORDER}, "context_text": text,
+        "documents": [d["title"] for d in named],
     }
     t2 = time.perf_counter()
     if not entities:
@@ -81,7 +84,8 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
-        result.answer = _offline_answer(topic, tables, params, store, entities)
+        result.answer = about_answer(store, question, named) or _offline_answer(topic, tables, params, store,
+                                                                                entities, named)
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,
@@ -233,11 +237,13 @@ def rank_claims(store: Store, entities: list[dict]) -> list[dict]:
                       keys + keys)
 
 
-def build_context(store: Store, entities: list[dict],
-                  params: LocalParams) -> tuple[dict[str, Packed], dict[str, list[dict]]]:
-    """Each kind's table packed to its share of params.max_tokens (see module doc)."""
+def build_context(store: Store, entities: list[dict], params: LocalParams,
+                  documents: list[dict] | None = None) -> tuple[dict[str, Packed], dict[str, list[dict]]]:
+    """Each kind's table packed to its share of params.max_tokens (see module doc); documents:
+    those the question names, whose passages are the only sources when the entities have any there."""
+    ranked = rank_text_units(store, entities)
     records = {
-        "sources": rank_text_units(store, entities),
+        "sources": scope(ranked, documents or []) or ranked,
         "reports": rank_reports(store, entities),
         "entities": list(entities),
         "relationships": rank_relationships(store, entities, params.top_k_relationships),
@@ -254,9 +260,11 @@ def build_context(store: Store, entities: list[dict],
 
 
 def _offline_answer(question: str, tables: dict[str, Packed], params: LocalParams,
-                    store: Store | None = None, entities: list[dict] | None = None) -> str:
+                    store: Store | None = None, entities: list[dict] | None = None,
+                    documents: list[dict] | None = None) -> str:
     if store is not None and entities:  # who or what it is, its ties, the rest (core/offline/definitions)
-        answer = local_answer(store, question, entities, tables["sources"].records, params.answer_tokens)
+        answer = local_answer(store, question, entities, tables["sources"].records, params.answer_tokens,
+                              documents={d["id"] for d in documents or []})
         if answer:
             return answer
     candidates: list[tuple[str, int, str]] = []

@@ -104,13 +104,16 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     # what every document is about narrows a question only when nothing in it is broad ("Who is
     # Maria Okafor?" stays narrow; "the main growth drivers Microsoft discusses" does not)
     behind = bool(sig.get("background")) and not broad
-    narrow = 2.0 * bool(sig["entities"]) + 1.0 * bool(sig["names"] or sig.get("concepts") or behind) \
+    narrow = 2.0 * bool(sig["entities"] or sig.get("documents")) \
+        + 1.0 * bool(sig["names"] or sig.get("concepts") or behind) \
         + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
         return "broad", f"it asks about the corpus as a whole ({cues})"
     if narrow > 0:
-        if sig["entities"]:
+        if sig.get("documents"):
+            what = "it names the document " + ", ".join(sig["documents"][:2])
+        elif sig["entities"]:
             what = "it names " + ", ".join(_shown(t) for t in sig["entities"][:3])
         elif sig["names"] or sig.get("concepts") or sig.get("background"):
             what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])]
@@ -134,12 +137,15 @@ def _shown(title: str) -> str:
 def route_question(question: str, entity_titles: list[str] | None = None, has_reports: bool = True,
                    available: list[str] | tuple[str, ...] = ("global", "local"),
                    concept_titles: list[str] | tuple[str, ...] = (),
-                   background_titles: list[str] | tuple[str, ...] = ()) -> Route:
+                   background_titles: list[str] | tuple[str, ...] = (),
+                   documents: list[str] | tuple[str, ...] = ()) -> Route:
     """The method for a question, given the entities of the graph it names (concept_titles:
     those of them the documents write in lower case, "revenue growth": they weigh as a name;
     background_titles: those most of the units name, "Microsoft" in its calls: they weigh
-    nothing, since naming what every document is about narrows nothing)."""
+    nothing, since naming what every document is about narrows nothing; documents: the titles of
+    the documents it names, core.query.doc_scope: a question about one document is narrow)."""
     sig = signals(question, entity_titles, concept_titles, background_titles)
+    sig["documents"] = list(documents)
     kind = list_kind(question)
     wholes = [w for w in sig["wholes"] if not w.startswith("which ")]  # not the "which X" form itself
     # "what kinds of input files ...": the kinds of a concrete thing are a list, not the corpus's themes
@@ -175,8 +181,10 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
     behind = [t for t in titles if background(store, t)]
+    from core.query.doc_scope import named_documents
     return route_question(question, titles, bool(store.count("community_reports")), available,
-                          [t for t in titles if t not in behind and written_as_concept(store, t)], behind)
+                          [t for t in titles if t not in behind and written_as_concept(store, t)], behind,
+                          [d["title"] for d in named_documents(store, question)])
 
 
 BACKGROUND = 0.4  # share of the text units naming an entity for it to be what the documents are about

@@ -64,8 +64,14 @@ def terms(text: str, drop_stopwords: bool = True) -> list[str]:
 # to the book", "during the call". Such a word names where to look, not what to look for.
 _KIND = (r"(?:earnings )?(?:books?|novels?|novellas?|stor(?:y|ies)|texts?|documents?|docs|documentation|pages?|"
          r"articles?|papers?|reports?|transcripts?|calls?|podcasts?|episodes?|interviews?|guides?|specs?|"
-         r"specifications?|peps?|speech(?:es)?|letters?|chapters?|passages?|sources?|corpus|data|"
-         r"conversations?|discussions?|authors?|narrators?|writers?|hosts?)")
+         r"specifications?|peps?|rfcs?|speech(?:es)?|letters?|chapters?|passages?|sources?|corpus|data|"
+         r"conversations?|discussions?|authors?|narrators?|writers?|hosts?|memos?|minutes|manuals?|"
+         r"tutorials?|readme|notes|bulletins?|newsletters?|posts?|overview)")
+
+
+def document_word(word: str) -> bool:
+    """Does the word name a kind of document ("guide", "episode", "PEP", "memo")?"""
+    return bool(re.fullmatch(_KIND, word or "", re.I))
 _SAYS = (r"(?:say|says|said|tell|tells|told|mention|mentions|mentioned|describe|describes|described|explain|"
          r"explains|explained|write|writes|wrote|report|reports|reported|discuss|discusses|discussed|cover|"
          r"covers|covered|state|states|stated|suggest|suggests|suggested|claim|claims|claimed|reveal|reveals)")
