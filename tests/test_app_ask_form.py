@@ -39,3 +39,13 @@ def test_the_core_refuses_a_question_longer_than_a_question(home, capsys):
         run_method("local", Store(home / "test"), "x" * 200_000)
     assert main(["query", "x" * 200_000, "-w", str(home / "test"), "--method", "basic"]) == 2
     assert "at most 2,000 characters" in capsys.readouterr().err
+
+
+def test_a_question_naming_a_document_says_it_read_only_that_document(home, monkeypatch):
+    at = _open(_app(home, monkeypatch), "pages/ask.py")
+    at.get("button_group")[0].set_value("basic").run()
+    _ask(at, "What does the Calloway memo say about the hose?")
+    assert not at.exception
+    notes = [c.value for c in at.caption]  # (escaped Markdown: the file name is a document's, untrusted)
+    assert any(n.startswith("Read only 2024") and "calloway" in n and "the document the question names" in n
+               for n in notes), notes[:8]

@@ -59,3 +59,12 @@ def test_a_question_naming_a_document_is_answered_from_it(tmp_path):
     about = run_method("auto", store, "What is PEP 9999 about?").answer
     assert about.startswith("**Storing harbour schedules in berth.toml**:"), about
     assert "Status: Final" not in about and "[Data: Sources (" in about
+
+
+def test_how_it_was_made_says_which_document_was_read(tmp_path):
+    from core.cli.query import render_text
+    store = _workspace(tmp_path)
+    result = run_method("basic", store, "What does the visualization guide say about layouts?")
+    text = render_text(result, store)
+    assert "- read only visualization_guide.md, the document the question names" in text
+    assert "Force Atlas" in result.answer

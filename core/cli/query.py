@@ -144,6 +144,9 @@ def render_text(result, store=None) -> str:
     route = (result.params or {}).get("route")
     if route:
         lines.append(f"- auto chose {route['reason']} (override with --method)")
+    named = (result.context or {}).get("documents")
+    if named:
+        lines.append(f"- read only {', '.join(named)}, the document the question names")
     method = METHODS.get(result.method)
     if method is not None and method.describe is not None:
         lines += method.describe(result, engine, store)

@@ -80,6 +80,9 @@ def route_banner(result: SearchResult) -> None:
     if r:
         st.info(ui.md(f"Auto chose {r['reason']}") + " Pick another method above to ask it another way.",
                 icon=":material/alt_route:")
+    named = (result.context or {}).get("documents")
+    if named:  # core.query.doc_scope: the question names a document; its passages alone were read
+        st.caption(ui.md("Read only " + ", ".join(named) + ", the document the question names."))
 
 
 def drift_how(result: SearchResult) -> None:
