@@ -38,3 +38,19 @@ def test_the_cli_says_it_and_the_trace_keeps_it(home, capsys):
     assert out["answer"].startswith("The documents do not mention Cedar Grove Clinic.")
     assert out["absent"] == ["Cedar Grove Clinic"]
     assert load_trace(Store(home / "test"), out["trace_id"]).absent == ["Cedar Grove Clinic"]
+
+
+def test_a_number_of_a_series_the_documents_never_reach_is_said_first(tmp_path):
+    # the documents name PEP 621 and RFC 822; a question about PEP 810 must not read "PEP" as present
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_files
+    from core.settings import Settings
+    from tests.test_rst_structure import PEP
+    ws = Store(tmp_path / "ws")
+    ingest_files(ws, [("pep-9999.rst", PEP.encode())], max_bytes=1_000_000)
+    run_index(ws, Settings(engine="offline"))
+    r = run_method("auto", ws, "What does PEP 810 propose for lazy imports?")
+    assert r.absent == ["PEP 810"] and r.answer.startswith("The documents do not mention PEP 810.")
+    assert run_method("auto", ws, "What does PEP 621 say about metadata?").absent == []
+    from core.query.methods.frame import absent_series
+    assert absent_series(ws, "What happened in FY 2024?") == []  # a year: no number of a series

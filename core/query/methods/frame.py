@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -143,7 +144,8 @@ def say_what_is_absent(store, result: SearchResult) -> None:
     from core.verify.names import Names
     if result.absent:  # said already (auto runs the method it picks through this frame)
         return
-    result.absent = absent_names(question_claim(result.question), Names(store))
+    named = absent_names(question_claim(result.question), Names(store))
+    result.absent = named + [n for n in absent_series(store, result.question) if n not in named]
     if result.absent and result.answer:
         names = " or ".join(result.absent) if len(result.absent) < 3 else \
             ", ".join(result.absent[:-1]) + " or " + result.absent[-1]
@@ -152,6 +154,16 @@ def say_what_is_absent(store, result: SearchResult) -> None:
     if result.absent and result.trace_id:  # the method stored its trace before this line was written
         from core.query.traces import save_trace
         save_trace(store, result)
+
+
+# one of a numbered series: "PEP 810", "RFC 9999", "GPT-5" (not a year: "FY 2024")
+_SERIES = re.compile(r"\b[A-Z]{2,6}[ -](?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d)")
+
+
+def absent_series(store, question: str) -> list[str]:
+    """The numbered names of the question ("PEP 810") no text unit holds, though the documents
+    may name the series ("PEP 621"): the name reader sees "PEP", which they hold."""
+    return [m.group(0) for m in _SERIES.finditer(question or "") if not store.units_with(m.group(0), 1)]
 
 
 def question_claim(question: str) -> str:
