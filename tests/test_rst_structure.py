@@ -14,9 +14,11 @@ from core.store.db import Store
 PEP = """PEP: 9999
 Title: Storing harbour schedules in berth.toml
 Author: Ines Okafor <ines@example.org>,
-        Tomas Lindqvist <tomas@example.org>
+        Tomas Lindqvist <tomas@example.org>, Jukka Lehtosalo <jukka.lehtosalo@example.org>
+BDFL-Delegate:
 Status: Final
 Type: Standards Track
+Post-History: `09-Aug-2024 <https://example.org/t/1>`__
 
 Abstract
 ========
@@ -67,6 +69,7 @@ def test_rst_becomes_plain_text_with_headings_items_and_links_recorded():
     assert "Final" not in items  # the header's fields are no list of names
     assert {"Harbourline", "Quaywise", "PEP 621"} <= {text[a:b] for a, b in st.links}
     assert text.startswith("PEP: 9999\n\nTitle: Storing harbour schedules in berth.toml\n\nAuthor: Ines Okafor")
+    assert "Post-History: 09-Aug-2024\n" in text  # a header's link, as its text
     assert any(text[a:b].startswith('schedule = load("berth.toml")') for a, b in st.skip)
 
 
@@ -77,7 +80,9 @@ def test_a_pep_names_its_tools_and_standards_and_never_its_headings_or_field_lab
     run_index(store, Settings(engine="offline"))
     titles = {e["title"] for e in store.rows("entities")}
     assert {"HARBOURLINE", "QUAYWISE", "PEP 621", "UTF-8", "INES OKAFOR"} <= titles, titles
-    assert not titles & {"ABSTRACT", "TOOLS", "FORMAT", "FINAL", "STATUS", "TYPE"}, titles
+    assert not titles & {"ABSTRACT", "TOOLS", "FORMAT", "FINAL", "STATUS", "TYPE", "STANDARDS TRACK", "POST-HISTORY",
+                         "BDFL-DELEGATE", "AUTHOR", "PEP", "AUG"}, titles
+    assert "JUKKA LEHTOSALO" in titles  # his address writes his name in lower case; the text does not
     doc = store.rows("documents")[0]
     assert "root:" not in doc["text"] and "<script>" not in doc["text"]
 
@@ -85,3 +90,15 @@ def test_a_pep_names_its_tools_and_standards_and_never_its_headings_or_field_lab
 def test_text_docutils_cannot_read_stays_readable():
     text, _ = rst_to_text("Title\n=====\n\n.. unknown-directive:: x\n\n   body\n\nA line with `unclosed markup.\n")
     assert "A line with" in text and "unclosed markup" in text
+
+
+def test_the_authors_of_a_named_pep_are_its_header_s(tmp_path):
+    from core.query.methods import run_method
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("pep-9999.rst", PEP.encode()), ("notes.md", b"# Notes\n\nAnna Berg wrote the notes.\n")],
+                 max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    answer = run_method("auto", store, "Who are the authors of PEP 9999?").answer
+    assert answer.splitlines()[0] == "The authors of pep-9999.rst, as its header gives them:"
+    assert [line.split(" [Data:")[0] for line in answer.splitlines()[1:]] == \
+        ["- Ines Okafor", "- Tomas Lindqvist", "- Jukka Lehtosalo"], answer

@@ -6,7 +6,8 @@ strong; targets, comments, substitution definitions and docutils' own messages a
 Documents are untrusted: file inclusion and raw passthrough are off, configuration files are not
 read, and nothing is reported or raised for markup docutils cannot read (a Sphinx-only role keeps
 its text, an unknown directive is dropped). A header block of "Key: value" lines before the first
-blank line (a PEP's, an e-mail's) is read as one block per field."""
+blank line (a PEP's, an e-mail's) is read as one block per field: the fields naming people
+(Author, Editor, From ...) as text, the others as metadata extraction skips, as it skips code."""
 from __future__ import annotations
 
 import re
@@ -16,8 +17,11 @@ from core.ingest.structure import Structure, _Writer
 _SETTINGS = {"report_level": 5, "halt_level": 5, "file_insertion_enabled": False, "raw_enabled": False,
              "_disable_config": True, "warning_stream": False, "input_encoding": "unicode",
              "doctitle_xform": False, "sectsubtitle_xform": False}
-_FIELD = re.compile(r"([A-Z][\w-]*):[ \t]+(\S.*)")
+_FIELD = re.compile(r"([A-Z][\w-]*):(?:[ \t]+(\S.*))?")  # "BDFL-Delegate:" may be empty
 _ROLE = re.compile(r":[\w.+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")  # ":class:`Foo`", ":ref:`text <target>`": the text
+_LINK = re.compile(r"`([^`<]*?)\s*<[^>]*>`_{1,2}")
+_PEOPLE_FIELD = re.compile(r"author|editor|maintainer|contributor|delegate|sponsor|owner|reviewer|^from$|^to$|^cc$|^by$",
+                           re.I)
 _SKIP = frozenset({"comment", "target", "substitution_definition", "system_message", "footnote_reference",
                    "citation_reference", "pending", "raw"})
 _CODE = frozenset({"literal_block", "doctest_block", "math_block"})
@@ -31,7 +35,7 @@ def _header(source: str) -> tuple[list[tuple[str, str]], str]:
     while i < len(lines) and lines[i].strip():
         m = _FIELD.fullmatch(lines[i].rstrip())
         if m:
-            fields.append((m.group(1), m.group(2).strip()))
+            fields.append((m.group(1), (m.group(2) or "").strip()))
         elif fields and lines[i][:1] in (" ", "\t"):
             fields[-1] = (fields[-1][0], f"{fields[-1][1]} {lines[i].strip()}")
         else:
@@ -82,7 +86,13 @@ def rst_to_text(source: str) -> tuple[str, Structure]:
     fields, body = _header(source)
     w = _Writer()
     for key, value in fields:
-        w.block(f"{key}: {value}")  # a header's values ("Status: Final") are no list of names
+        value = _LINK.sub(r"\1", value).replace("``", "")  # "`10-Apr-2025 <https://...>`__": its text
+        # a header's fields are metadata ("Status: Final", "Post-History: 01-Oct-2015"): skipped
+        # by extraction, except those that name people (authors, editors, delegates, senders)
+        people = bool(_PEOPLE_FIELD.search(key)) and bool(value)
+        w.block(f"{key}: {value}", "text" if people else "code")
+        if people:  # its label is no name either ("BDFL-Delegate")
+            w.structure.skip.append([w.pos - len(value) - len(key) - 2, w.pos - len(value)])
     try:
         doc = publish_doctree(body, settings_overrides=dict(_SETTINGS))
     except Exception:  # docutils could not read it at all: the plain text, as any text file

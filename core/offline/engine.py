@@ -36,6 +36,7 @@ from typing import Any, Sequence
 from core.engine import Extraction, ReportInput
 from core.ingest.structure import masked
 from core.text import wordnet
+from core.text.lexical import document_word
 from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
@@ -123,7 +124,8 @@ class OfflineEngine:
                 if sentences[i][a.end:b.start] == ", ":
                     cands[key].after_name += 1
             _share_list_type(keyed, sentences[i], cands)
-        lower = Counter(w for w in WORD.findall(text) if w.islower())
+        # words written in lower case (an e-mail address or a URL writes names so: "jukka.lehtosalo@")
+        lower = Counter(w for w in WORD.findall(_ADDRESS.sub(" ", text)) if w.islower())
         out = Extraction()
         accepted: dict[str, str] = {}
         tentative: dict[str, str] = {}
@@ -234,6 +236,7 @@ _SERIES = re.compile(r"[A-Z]{2,6}[ -]\d{1,5}")  # "PEP 621", "RFC 822", "UTF-8",
 _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
 
 
+_ADDRESS = re.compile(r"\S+@\S+|https?://\S+|www\.\S+")
 _LIST_GAP = re.compile(r"\s*(?:<[^<>\n]{1,80}>\s*)?(?:,\s*(?:and\s+)?|and\s+)")
 
 
@@ -287,6 +290,8 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
     ws = [w for w in c.key.lower().replace("'", " ").split() if w not in CONNECTORS]
     if len(ws) == 1:
         w = ws[0]
+        if document_word(w):
+            return "a kind of document ('this PEP', 'the memo'), not a name"
         if ly_adverb(w) and (not c.strong or not c.mid):  # "Additionally, a log ...": no apposition
             return "an adverb, not a name"
         return None

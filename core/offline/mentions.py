@@ -14,6 +14,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
+from core.text.wordnet import common_word
 from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
 
 DEFAULT_TYPES = ("organization", "person", "geo", "event")
@@ -298,6 +299,10 @@ def _adjacent(toks, k: int) -> bool:
         return False
     if not gap.strip():
         return True
+    if gap.strip() == "." and len(toks[k - 1][0]) == 1 and toks[k - 1][0].isupper() and k >= 2 \
+            and _cap(toks[k - 2][0]) and not toks[k - 1][6].strip() \
+            and (toks[k - 2][0].lower() in FIRST_NAMES or not common_word(toks[k - 2][0].lower())):
+        return True  # a middle initial after a first name: "Nathaniel J. Smith" (not "Berth A. Ships")
     return gap.strip() == "." and toks[k - 1][0].lower() in ABBREVIATIONS and toks[k - 1][0].lower() in TITLES
 
 

@@ -330,7 +330,8 @@ def _summary(inp, ents, rels, subs, top, nm, zh: bool) -> str:
         head += f"，以及{len(subs)}个子社区的报告。" if subs else "。"
     else:
         head = (f"This community centres on {_join(top, False)}. " if top else "") + \
-            f"The report covers {n} entities and {m} relationships" + \
+            f"The report covers {n} {'entity' if n == 1 else 'entities'} and {m} " \
+            f"{'relationship' if m == 1 else 'relationships'}" + \
             (f", and the reports of {len(subs)} sub-communities." if subs else ".")
     parts = [head]
     if ents and ents[0].get("description"):

@@ -16,7 +16,7 @@ from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
-from core.query.lists import entity_list, list_answer
+from core.query.lists import entity_list, field_list, list_answer
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_rows, source_row
@@ -79,8 +79,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
-    listed = (about_answer(store, question, named) or list_answer(question, packed.records)
-              or entity_list(store, question)) if llm is None else None
+    listed = (about_answer(store, question, named) or field_list(store, question)
+              or list_answer(question, packed.records) or entity_list(store, question)) if llm is None else None
     if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind
         result.answer = listed
     elif not packed.records:

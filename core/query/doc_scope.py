@@ -3,7 +3,8 @@
 the whole corpus's. A document's name is its title or file name, read as words and numbers
 ("visualization_guide.md": visualization guide; "pep-0750.rst": pep 750;
 "TranscriptFY24Q4.txt": transcript fy 24 q 4). Two of its words in a row in the question name
-it when one of them is a number or a kind of document, unless they name half the corpus or more
+it when one of them is a number or a kind of document, or the word after them is ("the config init
+page" names config_init.md), unless they name half the corpus or more
 ("episode 35" of a corpus of that one episode names none)."""
 from __future__ import annotations
 
@@ -33,14 +34,26 @@ def _pairs(words: list[str]) -> set[tuple[str, str]]:
             if a.isdigit() or b.isdigit() or document_word(a) or document_word(b)}
 
 
+def _all_pairs(words: list[str]) -> set[tuple[str, str]]:
+    kept = [w for w in words if w not in _NOT_NAMING]
+    return set(zip(kept, kept[1:]))
+
+
+def _asked(question: str) -> set[tuple[str, str]]:
+    """The pairs of the question that may name a document: those _pairs keeps, and any two words
+    the question calls a document by the word after them ("the config init page")."""
+    words = [w for w in name_words(question) if w not in _NOT_NAMING]
+    return _pairs(words) | {(a, b) for a, b, c in zip(words, words[1:], words[2:]) if document_word(c)}
+
+
 def named_documents(store: Store, question: str) -> list[dict]:
     """The documents (id, title) the question names, in the corpus's order; [] when it names none."""
-    asked = _pairs(name_words(question))
+    asked = _asked(question)
     if not asked:
         return []
     docs = store.rows("documents", select="id, human_readable_id, title, source_name")
-    hits = [d for d in docs if asked & (_pairs(name_words(d.get("title") or "")) |
-                                        _pairs(name_words(d.get("source_name") or "")))]
+    hits = [d for d in docs if asked & (_all_pairs(name_words(d.get("title") or "")) |
+                                        _all_pairs(name_words(d.get("source_name") or "")))]
     return hits if hits and len(hits) * 2 <= len(docs) else []
 
 

@@ -178,6 +178,28 @@ def _ties(store, question: str) -> dict[str, float]:
     return out
 
 
+def field_list(store, question: str) -> str | None:
+    """A list question about a named document whose header has a field of that kind ("Who are the
+    authors of PEP 517?": its "Author:" line): the field's entries, addresses left out, cited."""
+    kind = list_kind(question)
+    named = named_documents(store, question) if kind else []
+    if kind is None or not named:
+        return None
+    head = _singular(kind.split()[-1])
+    field = re.compile(rf"(?mi)^{re.escape(head)}s?: (.+)$")
+    lines = []
+    for d in named:
+        for u in document_units(store, [d])[:2]:
+            m = field.search(u.get("text") or "")
+            if m:
+                entries = [e.strip() for e in re.split(r",|\band\b", re.sub(r"<[^<>]*>|\([^()]*@[^()]*\)", "", m.group(1)))]
+                lines += [f"- {cite(e, {'Sources': [int(u['human_readable_id'])]})}" for e in entries if e]
+                break
+    if not lines:
+        return None
+    return f"The {kind} of {', '.join(d['title'] for d in named)}, as its header gives them:\n" + "\n".join(lines)
+
+
 def entity_list(store, question: str) -> str | None:
     """The entities of the graph of the kind a list question asks for: those whose name has the
     kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind

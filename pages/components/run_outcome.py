@@ -20,7 +20,7 @@ ENDED = "_run_ended"
 
 
 def first_steps() -> None:
-    st.info("**Start here.** 1. Drop your documents in the box below (text, Markdown, PDF, Word, "
+    st.info("**Start here.** 1. Drop your documents in the box below (text, Markdown, reStructuredText, PDF, Word, "
             "HTML, CSV or JSONL). 2. Press **Index the corpus**: Sensemaker finds the entities, "
             "their relationships and communities, and writes a report on each. 3. Read the "
             "reports on **Communities**, or ask questions on **Ask**.", icon=":material/flag:")

@@ -52,8 +52,9 @@ def usage_line(result: SearchResult) -> None:
         st.caption("Offline engine: lexical scores for the map step and an extractive answer "
                    "that keeps the references; no model was called.")
     elif result.engine == "offline":
-        st.caption("Offline engine: an extractive answer from the entities' neighbourhood that "
-                   "keeps the references; no model was called.")
+        where = "the best passages" if result.method in ("basic", "lazy") else "the entities' neighbourhood"
+        st.caption(f"Offline engine: an extractive answer from {where} that keeps the references; "
+                   "no model was called.")
     elif u.get("cost"):
         st.caption(f"Cost: ${u['cost']:.4f} at the prices in the settings.")
 
