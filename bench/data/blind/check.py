@@ -1,6 +1,7 @@
 """Check bench/data/blind/questions_heldout.jsonl against the corpora (and the entity samples' doc paths).
 
     python3 bench/data/blind/check.py [questions.jsonl]      # exit 1 on any failure
+    python3 bench/data/blind/check.py bench/data/blind2/questions.jsonl   # another set, its samples beside it
 
 Per question: fields present, id unique, method "auto", method_hint in local/global/basic, kind allowed;
 docs resolve (a `zip::member` entry may be a glob over members; a plain path may be a glob too);
@@ -117,7 +118,7 @@ def main(argv: list[str]) -> int:
             errors.append(f"{rid}: list with fewer than 2 items")
 
     # entity samples: docs exist
-    for f in sorted(HERE.glob("entity_sample_*.json")):
+    for f in sorted(path.parent.glob("entity_sample_*.json")):  # the samples beside the questions
         s = json.loads(f.read_text(encoding="utf-8"))
         text = ""
         for d in s.get("docs", []):
