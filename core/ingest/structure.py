@@ -89,29 +89,22 @@ def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
     """The visible text of an inline token (link text, no emphasis markers, no HTML tags), the
     spans of its bold parts and of its links' texts."""
     out: list[str] = []
-    strong: list[tuple[int, int]] = []
-    links: list[tuple[int, int]] = []
-    opened: list[int] = []
-    linked: list[int] = []
+    spans: dict[str, list[tuple[int, int]]] = {"strong": [], "link": []}  # bold parts, link texts
+    opened: dict[str, list[int]] = {"strong": [], "link": []}
     n = 0
     for child in token.children or []:
         piece = ""
+        kind, _, edge = child.type.rpartition("_")
         if child.type in ("text", "code_inline"):
             piece = child.content
         elif child.type in ("softbreak", "hardbreak"):
             piece = " "
-        elif child.type == "strong_open":
-            opened.append(n)
-        elif child.type == "strong_close" and opened:
-            a = opened.pop()
+        elif kind in spans and edge == "open":
+            opened[kind].append(n)
+        elif kind in spans and edge == "close" and opened[kind]:
+            a = opened[kind].pop()
             if n > a:
-                strong.append((a, n))
-        elif child.type == "link_open":
-            linked.append(n)
-        elif child.type == "link_close" and linked:
-            a = linked.pop()
-            if n > a:
-                links.append((a, n))
+                spans[kind].append((a, n))
         elif child.type == "html_inline":
             piece = ""
         if piece:
@@ -128,7 +121,7 @@ def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
         j = bisect.bisect_left(keep, i)
         return index[keep[j]] if j < len(keep) else len(collapsed)
 
-    return collapsed, [(at(a), at(b)) for a, b in strong], [(at(a), at(b)) for a, b in links]
+    return collapsed, [(at(a), at(b)) for a, b in spans["strong"]], [(at(a), at(b)) for a, b in spans["link"]]
 
 
 def markdown_to_text(markdown: str) -> tuple[str, Structure]:

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 from core.engine import Extraction, ReportInput
 from core.ingest.structure import masked
 from core.text import wordnet
-from core.text.lexical import document_word
+from core.text.lexical import NUMBERED_NAME, document_word
 from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
@@ -226,11 +226,10 @@ def name_shaped(surface: str) -> bool:
     """A word whose shape no sentence start explains: a capital or a digit inside it
     (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2), the way products and technologies are named, or
     an acronym with its number ("PEP 621", "UTF-8")."""
-    return bool(_SERIES.fullmatch(surface)) or any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w)
+    return bool(NUMBERED_NAME.fullmatch(surface)) or any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w)
                                                    and not w.isupper() for w in surface.split())
 
 
-_SERIES = re.compile(r"[A-Z]{2,6}[ -]\d{1,5}")  # "PEP 621", "RFC 822", "UTF-8", "GPT-4"
 
 
 _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")

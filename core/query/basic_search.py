@@ -79,8 +79,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
-    listed = (about_answer(store, question, named) or field_list(store, question)
-              or list_answer(question, packed.records) or entity_list(store, question)) if llm is None else None
+    listed = (about_answer(store, question, named) or field_list(store, question, named)
+              or list_answer(question, packed.records) or entity_list(store, question, named)) if llm is None else None
     if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind
         result.answer = listed
     elif not packed.records:

@@ -29,8 +29,7 @@ def _pairs(words: list[str]) -> set[tuple[str, str]]:
     """Two words of a name in a row that could name a document: one of them a number or a kind of
     document ("pep 750", "visualization guide", "episode 35"); "lantern wharf" in
     "gazette_lantern_wharf_unveiled.md" is what the document is about, and other documents too."""
-    kept = [w for w in words if w not in _NOT_NAMING]
-    return {(a, b) for a, b in zip(kept, kept[1:])
+    return {(a, b) for a, b in _all_pairs(words)
             if a.isdigit() or b.isdigit() or document_word(a) or document_word(b)}
 
 

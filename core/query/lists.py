@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from core.offline.mentions import TITLES
-from core.query.doc_scope import document_units, named_documents
+from core.query.doc_scope import document_units
 from core.offline.reports import display_name
 from core.text import wordnet
 from core.text.lexical import cite, terms
@@ -178,11 +178,11 @@ def _ties(store, question: str) -> dict[str, float]:
     return out
 
 
-def field_list(store, question: str) -> str | None:
-    """A list question about a named document whose header has a field of that kind ("Who are the
-    authors of PEP 517?": its "Author:" line): the field's entries, addresses left out, cited."""
+def field_list(store, question: str, named: list[dict]) -> str | None:
+    """A list question about a named document (named: core.query.doc_scope.named_documents) whose
+    header has a field of that kind ("Who are the authors of PEP 517?": its "Author:" line): the
+    field's entries, addresses left out, cited."""
     kind = list_kind(question)
-    named = named_documents(store, question) if kind else []
     if kind is None or not named:
         return None
     head = _singular(kind.split()[-1])
@@ -200,7 +200,7 @@ def field_list(store, question: str) -> str | None:
     return f"The {kind} of {', '.join(d['title'] for d in named)}, as its header gives them:\n" + "\n".join(lines)
 
 
-def entity_list(store, question: str) -> str | None:
+def entity_list(store, question: str, named: list[dict] | None = None) -> str | None:
     """The entities of the graph of the kind a list question asks for: those whose name has the
     kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind
     ("companies": organisations), the best connected first, each with the first sentence of its
@@ -215,8 +215,7 @@ def entity_list(store, question: str) -> str | None:
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases, text_unit_ids",
                       order_by="degree desc")
-    named = named_documents(store, question)  # "the authors of PEP 668": those its text names
-    if named:
+    if named:  # the documents the question names ("the authors of PEP 668"): those their text names
         inside = {u["id"] for u in document_units(store, named)}
         rows = [e for e in rows if inside & set(e.get("text_unit_ids") or [])]
     picked = []

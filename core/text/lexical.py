@@ -69,6 +69,10 @@ _KIND = (r"(?:earnings )?(?:books?|novels?|novellas?|stor(?:y|ies)|texts?|docume
          r"tutorials?|readme|notes|bulletins?|newsletters?|posts?|overview)")
 
 
+# one of a numbered series: "PEP 621", "RFC 822", "UTF-8", "GPT-4" (not a year: "FY 2024"; not an amount)
+NUMBERED_NAME = re.compile(r"\b[A-Z]{2,6}[ -](?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)")
+
+
 def document_word(word: str) -> bool:
     """Does the word name a kind of document ("guide", "episode", "PEP", "memo")?"""
     return bool(re.fullmatch(_KIND, word or "", re.I))

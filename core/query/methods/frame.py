@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from core.errors import UserError
 from core.query.types import SearchResult
+from core.text.lexical import NUMBERED_NAME
 from core.store.access import require
 
 
@@ -156,14 +156,10 @@ def say_what_is_absent(store, result: SearchResult) -> None:
         save_trace(store, result)
 
 
-# one of a numbered series: "PEP 810", "RFC 9999", "GPT-5" (not a year: "FY 2024")
-_SERIES = re.compile(r"\b[A-Z]{2,6}[ -](?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d)")
-
-
 def absent_series(store, question: str) -> list[str]:
     """The numbered names of the question ("PEP 810") no text unit holds, though the documents
     may name the series ("PEP 621"): the name reader sees "PEP", which they hold."""
-    return [m.group(0) for m in _SERIES.finditer(question or "") if not store.units_with(m.group(0), 1)]
+    return [m.group(0) for m in NUMBERED_NAME.finditer(question or "") if not store.units_with(m.group(0), 1)]
 
 
 def question_claim(question: str) -> str:
