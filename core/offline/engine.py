@@ -41,6 +41,7 @@ from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
+from core.offline.lower_names import lower_names
 from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
 
@@ -89,6 +90,11 @@ class OfflineEngine:
         sentences = [text[a:b] for a, b in spans]
         found = [[] if skip_sentence(s) else (zh_mentions(s) if has_cjk(s) else en_mentions(s)) for s in sentences]
         drop_initial_verbs(found)
+        for i, s in enumerate(sentences):  # tools and models written in lower case ("lancedb", "gpt-4o")
+            if not skip_sentence(s) and not has_cjk(s):
+                taken = [(m.start, m.end) for m in found[i]]
+                found[i] += [Mention(w, a, b, strong=True) for w, a, b in lower_names(s, spans[i][0], links)
+                             if not any(x < b and a < y for x, y in taken)]
         cands: dict[str, _Cand] = {}
         mentions: list[list[tuple[str, Mention]]] = []
         for i, ms in enumerate(found):

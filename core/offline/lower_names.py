@@ -1,0 +1,76 @@
+"""Names written in lower case, the way technical text writes tools, packages and models
+("lancedb", "mypy", "gpt-4o", "ollama"). A lower-case word that is no English word is a name
+where the text shows it is one:
+- it is the whole text of a link ("[ollama](https://ollama.com/)");
+- it stands in a list beside another name ("gpt-4o, gpt-4o-mini, and o1", "distutils/setuptools",
+  "the built-in lancedb, Azure AI Search, and CosmosDB");
+- it is an example after "such as", "like" or "including" ("type checkers such as mypy").
+Anywhere else the same word may be a command, a key or a file, and it is left alone. Code
+identifiers (with "_", a call's "(", an option's "--") and paths never qualify."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from core.text.wordnet import english_word
+from core.textutil import ABBREVIATIONS, STOPWORDS
+
+# a lower-case word, maybe with digits and inner "-" or "." ("gpt-4o", "pytest-cov", "settings.yaml"),
+# not part of an identifier, a path, an address or an option
+_TOKEN = re.compile(r"(?<![\w.@:#$%\\-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w(=@\\]|[-.:][\w])")
+_PATH = re.compile(r"\S*/\S*/\S*|(?<!\S)\.?/\S+|\S+/(?=\s|$)")  # paths and addresses, masked: "./ragtest", "a/b/c"
+_GAP = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*/\s*)"
+_NEXT = re.compile(_GAP + r"(?P<w>[\w.-]+)")
+_PREV = re.compile(r"(?P<w>[\w.-]+)" + _GAP + r"$")
+_EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\be\.g\.,?)\s+$", re.I)
+_ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
+
+
+_MADE = ("s", "or", "ors", "able", "ables", "ter", "ters")  # "linters", "iterator", "awaitables", "formatters"
+
+
+def _english(part: str) -> bool:
+    """An English word, or one made from one by a plural or an agent's or ability's ending."""
+    return english_word(part) or part in ABBREVIATIONS or part in ("etc", "al") or any(
+        part.endswith(suf) and len(part) - len(suf) >= 3 and (english_word(part[:-len(suf)]) or english_word(part[:-len(suf)] + "e"))
+        for suf in _MADE)
+
+
+def unknown_word(token: str) -> bool:
+    """No English word and no stop word: "lancedb", "gpt-4o", "pytest-cov" (a part with a digit
+    or one that is no English word), not "built-in" or "e.g"."""
+    if len(token) < 2 or token in STOPWORDS or _ABBREVIATION.fullmatch(token):
+        return False
+    parts = [p for p in re.split(r"[-.]", token) if p]
+    if not any(ch.isalpha() for ch in token):
+        return False
+    return any(any(ch.isdigit() for ch in p) or (p.isalpha() and not _english(p) and p not in STOPWORDS)
+               for p in parts)
+
+
+def _name_like(word: str, at_start: bool) -> bool:
+    """A neighbour in a list that is a name: capitalised where no sentence starts, or a lower-case
+    word that is no English word."""
+    if word[:1].isupper():
+        return not at_start
+    return unknown_word(word.lower()) and word.islower()
+
+
+def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = ()) -> list[tuple[str, int, int]]:
+    """(word, start, end) in the sentence of each lower-case name it shows as one; offset is the
+    sentence's start in the text the link spans are of."""
+    out = []
+    masked = _PATH.sub(lambda m: " " * len(m.group(0)), sentence)
+    for m in _TOKEN.finditer(masked):
+        word, s, e = m.group(0), m.start(), m.end()
+        if not unknown_word(word):
+            continue
+        linked = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
+                     and not sentence[e:b - offset].strip() for a, b in links)
+        after = _NEXT.match(sentence, e)
+        before = _PREV.search(sentence[:s])
+        listed = (after is not None and _name_like(after.group("w"), False)) or \
+            (before is not None and _name_like(before.group("w"), not sentence[:before.start("w")].strip()))
+        if linked or listed or _EXAMPLE.search(sentence[:s]):
+            out.append((word, s, e))
+    return out
