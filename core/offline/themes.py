@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core.offline.reports import display_name
-from core.offline.mentions import SPEECH
+from core.offline.mentions import SPEECH, ly_adverb
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
 from core.text.lexical import cite, terms
+from core.text.wordnet import bases_of, common_noun
 from core.store.db import Store
 from core.textutil import has_cjk
 from core.tokens import count_tokens
@@ -75,8 +76,8 @@ _cache_lock = threading.Lock()
 
 
 def _unit_df(store: Store) -> tuple[int, Counter]:
-    """(number of text units, document frequency of each term over them), cached per workspace
-    state."""
+    """(number of text units, document frequency of each term over them, and of each section
+    (core.offline.themes._section) under ("section", title)), cached per workspace state."""
     n, last = store.count("text_units"), store.newest("text_units", "human_readable_id")
     key = (str(getattr(store, "path", id(store))), n, last)
     with _cache_lock:
@@ -84,10 +85,12 @@ def _unit_df(store: Store) -> tuple[int, Counter]:
             return _cache[key]
     df: Counter = Counter()
     step = max(1, n // DF_SAMPLE)  # a large corpus: an even sample of its units, scaled
-    rows = store.rows("text_units", f"(human_readable_id % {step}) = 0", select="text") if step > 1 \
-        else store.rows("text_units", select="text")
+    rows = store.rows("text_units", f"(human_readable_id % {step}) = 0", select="text, headings") if step > 1 \
+        else store.rows("text_units", select="text, headings")
     for u in rows:
         df.update(set(terms(u.get("text") or "")))
+        if isinstance(u.get("headings"), list) and _section(u["headings"]):
+            df[("section", _section(u["headings"]))] += 1  # how much of the corpus a section holds
     if step > 1:
         scale = n / max(1, len(rows))
         df = Counter({t: f * scale for t, f in df.items()})
@@ -257,8 +260,11 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     hrid = int(rep["human_readable_id"])
     lead = [display_name(e["title"], e) for e in ents[:2]]
     words = [surface[t].most_common(1)[0][0] for t in top_words]
+    topic = None if zh else _topic(units, [s for s, _ in pool], name_terms, df, n_units)
     if zh:
         title = "、".join(lead) + ("：" + "、".join(words) if words else "")
+    elif topic:
+        title = topic[:1].upper() + topic[1:] + (f" ({', '.join(lead)})" if lead else "")
     else:
         title = " and ".join(lead) + (": " + ", ".join(words) if words else "")
     title = title or (rep.get("title") or "")
@@ -267,6 +273,73 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     quotes = [cite(s.text, {"Sources": [s.unit]}) for s in chosen]
     return Theme(title=title, sentences=quotes, report=hrid, key_entities=frozenset(e["id"] for e in ents[:2]),
                  words=tuple(top_words))
+
+
+_PHRASE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+# a part's label, which numbers a part and names no topic: "Chapter 4", "STAVE THREE.", "Part II:"
+_LABEL = re.compile(r"^\s*[A-Za-z]+\s+(?:\d+|[IVXLC]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                    r"twelve|first|second|third|fourth|fifth|last)\b[.:\s\u2013\u2014-]*", re.I)
+
+
+def _section(headings: list) -> str:
+    """A unit's section: its nearest heading, after its parent's when it is one word ("Fields"
+    says little alone: "Language Model Selection: Fields"); a part's label ("Chapter 4") is no
+    topic and is left out."""
+    path = [x for x in (_LABEL.sub("", str(h)).strip(" .:-\u2013\u2014") for h in headings) if x]
+    if not path:
+        return ""
+    if len(path) > 1 and len(path[-1].split()) == 1:
+        return f"{path[-2]}: {path[-1]}"
+    return path[-1]
+
+
+def _verb_only(word: str) -> bool:
+    """WordNet knows the word (or its base form) as a verb and never as a noun or adjective."""
+    kinds = {pos for _, pos in bases_of(word)}
+    return "v" in kinds and not kinds & {"n", "a", "s"}
+
+
+def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counter, n_units: int) -> str | None:
+    """What a community is about in the corpus's own words: the section heading most of its units
+    sit under (in a structured document), else the phrase of two or three plain words ("vector
+    store", "operating income"; no names, no stop words) that its sentences repeat
+    most and the rest of the corpus uses least. None when nothing repeats."""
+    heads = Counter(_section(u["headings"]) for u in units
+                    if isinstance(u.get("headings"), list) and u["headings"] and _section(u["headings"]))
+    if heads:
+        head, k = heads.most_common(1)[0]
+        # a section that holds half the corpus is the document's title, not what sets this apart
+        if (k >= 2 or len(units) == 1) and df.get(("section", head), 0) <= n_units / 2:
+            return head
+    count: Counter = Counter()
+    surface: dict[tuple, Counter] = {}
+    for s in sents:
+        words = [(m.group(0), m.start()) for m in _PHRASE_WORD.finditer(s.text)]
+        seen = set()
+        for n in (2, 3):
+            for i in range(len(words) - n + 1):
+                ws = [w for w, _ in words[i:i + n]]
+                between = s.text[words[i][1]:words[i + n - 1][1]]
+                if any(w[:1].isupper() for w in ws) or any(ch in between for ch in ",.;:!?()\"\u201c\u201d"):
+                    continue  # a name, or words a comma or a stop keeps apart
+                ts = [t for w in ws for t in _word_terms(w.lower())]
+                if len(ts) != n or any(t in name_terms or t in FILLER or len(t) < 3 for t in ts) \
+                        or any("'" in w or "\u2019" in w for w in ws) or not common_noun(ws[-1].lower()) \
+                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
+                    continue  # a noun phrase: "vector store", "operating income", not "remain unaltered"
+                key = tuple(ts)
+                if key not in seen:
+                    seen.add(key)
+                    count[key] += 1
+                    surface.setdefault(key, Counter())[" ".join(w.lower() for w in ws)] += 1
+    scored = [(k * sum(math.log((n_units + 1) / (df.get(t, 0) + 1) + 1) for t in key) / len(key), key)
+              for key, k in count.items() if k >= 2]
+    if not scored:
+        return None
+    best = max(scored, key=lambda x: (x[0], len(x[1]), x[1]))[1]
+    return surface[best].most_common(1)[0][0]
 
 
 def themes_answer(store: Store, question: str, points: list[Point], answer_tokens: int, level: Any = None) -> str:

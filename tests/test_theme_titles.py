@@ -1,0 +1,43 @@
+"""A global themes answer names each theme in the corpus's own words: the section its community's
+text sits under in a structured document, else a phrase its sentences repeat; never a chapter's
+label or the document's own title, which name no topic."""
+from __future__ import annotations
+
+import re
+
+from core.index.pipeline import run_index
+from core.ingest.documents import ingest_files
+from core.offline.themes import _section
+from core.query.methods import run_method
+from core.settings import Settings
+from core.store.db import Store
+
+SECTION = ("Harbourline keeps its vectors in LanceDB by default. LanceDB stores the embeddings next to "
+           "the output tables. Qdrant and Milvus can hold the vectors instead, and Harbourline writes "
+           "the embeddings to Qdrant or Milvus when the vector store setting names them.")
+QUERY = ("Harbourline answers global questions with a map step over the community reports. The map "
+         "step scores each report, and Harbourline keeps the reports whose map score is above zero. "
+         "Harbourline then reduces the kept reports into one answer.")
+SOURCES = ("Harbourline reads PDF files through Docling and Word files through Pandoc. Docling keeps the "
+           "tables of a PDF file, and Pandoc keeps the headings of a Word file, so the readers keep the "
+           "structure of the documents.")
+
+
+def test_a_section_heading_names_the_theme_and_a_chapter_label_does_not(tmp_path):
+    page = (f"# Harbourline guide\n\n## Vector stores\n\n{SECTION}\n\n## Global questions\n\n{QUERY}\n\n"
+            f"## Document readers\n\n{SOURCES}\n")
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("guide.md", page.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline", chunk_size=60, chunk_overlap=0))
+    answer = run_method("global", store, "What are the main topics of the guide?").answer
+    titles = re.findall(r"^\d+\. \*\*(.+?)\*\*", answer, re.M)
+    assert titles, answer
+    assert any(t.startswith(("Vector stores", "Global questions", "Document readers")) for t in titles), titles
+    assert not any(t.startswith("Harbourline guide") for t in titles), titles
+
+
+def test_part_labels_are_no_topic():
+    assert _section(["Operation Dulce", "Chapter 4"]) == "Operation Dulce"
+    assert _section(["Chapter 4: The Descent"]) == "The Descent"
+    assert _section(["STAVE THREE."]) == ""
+    assert _section(["Language Model Selection", "Fields"]) == "Language Model Selection: Fields"
