@@ -11,7 +11,7 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|all]
+                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|blind3|all]
 
 Questions asked with method "auto" go through run_method as the app and the CLI ask them; an
 "unanswerable" question is right when its answer's first sentence says the documents do not
@@ -51,6 +51,7 @@ DEV2 = ROOT / "bench" / "data" / "offline_questions_dev2.jsonl"  # more dev ques
 DEV3 = ROOT / "bench" / "data" / "offline_questions_dev3.jsonl"  # list and unanswerable questions, Markdown pages
 BLIND = ROOT / "bench" / "data" / "blind"  # written blind: measured once, before and after (its README)
 BLIND2 = ROOT / "bench" / "data" / "blind2"  # the second such set (session 22)
+BLIND3 = ROOT / "bench" / "data" / "blind3"  # the third (session 23)
 GENRE = {"christmas_carol": "fiction", "operation_dulce": "fiction", "behind_the_tech_podcasts": "transcript",
          "msft_earnings_calls": "financial call", "graphrag_docs_md": "technical docs",
          "python_peps": "technical docs", "graphrag_articles_zh": "articles (Chinese)",
@@ -63,7 +64,7 @@ if not CORPORA.exists():  # a worktree sits one level deeper than the main check
 def load_questions(which: str = "dev") -> list[dict]:
     files = {"dev": [QUESTIONS], "dev2": [DEV2], "dev3": [DEV3], "heldout": [HELDOUT],
              "blind": [BLIND / "questions_heldout.jsonl"],
-             "blind2": [BLIND2 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
+             "blind2": [BLIND2 / "questions.jsonl"], "blind3": [BLIND3 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
     return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
@@ -196,6 +197,7 @@ def category_scores(store: Store, sample: dict) -> dict:
     found: set[tuple[str, str]] = set()
     typed: set[tuple[str, str]] = set()
     tp = fp = 0
+    extra: list[str] = []
     for e in store.query("select title, type from entities"):
         key = normalize_title(e["title"])
         hit = alias_of.get(key)
@@ -206,6 +208,7 @@ def category_scores(store: Store, sample: dict) -> dict:
             tp += 1
         elif key not in neutral:
             fp += 1
+            extra.append(f"{e['title']} ({e['type']})")
     out: dict = {}
     for cat in _CATEGORIES:
         gold = [(cat, c) for c in (sample.get(cat) or {})]
@@ -215,6 +218,8 @@ def category_scores(store: Store, sample: dict) -> dict:
     gold_all = [(c, n) for c in _CATEGORIES for n in (sample.get(c) or {})]
     out["recall"] = round(sum(g in found for g in gold_all) / len(gold_all), 3) if gold_all else None
     out["precision"] = round(tp / (tp + fp), 3) if tp + fp else 0.0
+    out["missed"] = [n for g in gold_all if g not in found for n in [g[1]]]
+    out["not_labelled"] = sorted(extra)
     return out
 
 
@@ -295,10 +300,10 @@ def main() -> None:
     ap.add_argument("--corpus", nargs="*")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--name", default="offline_answers")
-    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "dev3", "heldout", "blind", "blind2", "all"],
+    ap.add_argument("--set", default="dev", choices=["dev", "dev2", "dev3", "heldout", "blind", "blind2", "blind3", "all"],
                     help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; dev3: list and "
                          "unanswerable questions; heldout: offline_questions_heldout.jsonl; blind: "
-                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2: bench/data/blind2, the same")
+                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2, blind3: bench/data/blind2 and blind3, the same")
     args = ap.parse_args()
     qs = load_questions(args.set)
     # one index per corpus and document list (the held-out set uses other documents of a corpus)
@@ -309,7 +314,7 @@ def main() -> None:
     for (c, _), group in groups.items():
         if args.corpus and c not in args.corpus:
             continue
-        r = run_corpus(c, group, args.show, blind=args.set in ("blind", "blind2"))
+        r = run_corpus(c, group, args.show, blind=args.set in ("blind", "blind2", "blind3"))
         out.append(r)
         e = r["entities"]
         ent = (f"; persons/places P {e['precision']:.2f} R {e['recall']:.2f} ({e['found']}/{e['labelled']}), "
@@ -329,7 +334,8 @@ def main() -> None:
         g[1] += r["questions"]
     print("by genre: " + "; ".join(f"{g} {h}/{n}" for g, (h, n) in sorted(genres.items())))
     print(f"all: keywords {hits}/{total} ({hits / total:.0%})")
-    samples = run_samples({"blind": BLIND, "blind2": BLIND2}[args.set]) if args.set in ("blind", "blind2") else []
+    samples = run_samples({"blind": BLIND, "blind2": BLIND2, "blind3": BLIND3}[args.set]) \
+        if args.set in ("blind", "blind2", "blind3") else []
     print(f"  -> {write_result(args.name, {'corpora': out, 'keywords_all': round(hits / total, 3), 'entity_samples': samples})}")
 
 
