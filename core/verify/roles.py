@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.verify import facts as fx
 from core.verify.actors import same_person
+from core.text.wordnet import english_word
 
 _DET = r"(?:[Tt]he|[Aa]n?|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Ii]ts|[Tt]his)"
 _END = r"(?=\s+(?:of|at|for|in|on|to|from|by|and|who|which|that|with)\b|\s*[,.;:!?)\u2014]|\s*$)"
@@ -40,6 +41,8 @@ class Binding:
 def bindings(text: str) -> list[Binding]:
     out = []
     for n in fx.names(text):
+        if n.initial and len(n.words) == 1 and english_word(n.words[0]):
+            continue  # "Interestingly, the father was a biologist": a sentence's opening word, no one's name
         m = _AFTER.match(text[n.end:n.end + 80])
         if m:
             role = _terms(m.group(1))

@@ -273,11 +273,13 @@ def test_a_name_that_mixes_two_peoples_is_fabricated():
 
 def test_a_role_given_by_a_bare_apposition():
     """"Name, role, Name, role" (a call's introduction) gives each person a role: the chief
-    financial officer is Amy Hood, not Satya Nadella (it was "supported")."""
+    financial officer is Amy Hood, not Satya Nadella (it was "supported"). The role rule is not
+    trusted alone (under 0.9 on the blind claim sets), so it asks for a check with its reason."""
     doc = _doc(CALLS, "FY24Q3")
     v = _check(doc, "Satya Nadella is the chief financial officer.", INTRO)
-    assert v.verdict == "contradicted", (v.verdict, v.facts)
-    assert v.reason == "name \u201cSatya Nadella\u201d: the source gives Amy Hood as the chief financial officer"
+    assert v.verdict == "partial" and v.rule == "role", (v.verdict, v.facts)
+    assert v.reason.startswith("name \u201cSatya Nadella\u201d: the source gives Amy Hood as the chief financial officer")
+    assert "not trusted alone" in v.reason
     assert _check(doc, "Amy Hood is the chief financial officer.", INTRO).verdict == "supported"
 
 
@@ -317,13 +319,13 @@ def test_a_possessive_ends_a_name(fy24q3_call):
     assert not v.fabricated
 
 
-def test_a_role_the_text_gives_another_person_is_contradicted():
+def test_a_role_the_text_gives_another_person_is_flagged():
     doc = _doc(PODCASTS, "Kevin Scott_Podcast_with_Andrew Ng-part1.txt")
     if "I'm your host, Kevin Scott" not in doc and "I\u2019m your host, Kevin Scott" not in doc:
         pytest.skip("the greeting is in another part")
     ev = "your host, Kevin Scott"
     v = _check(doc, "Christina Warren is the host of Behind the Tech", ev, 750, 750)
-    assert v.verdict == "contradicted", v.reason  # before: supported
+    assert v.verdict == "partial" and v.rule == "role", v.reason  # before: supported
     f = v.failing
     assert f.text == "Christina Warren" and "Kevin Scott" in f.note
     assert "host" in f.evidence.text and "Kevin Scott" in f.evidence.text
