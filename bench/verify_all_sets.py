@@ -27,7 +27,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "sensemaker-claims"))
     args = ap.parse_args()
-    sets = [s for s in sorted((ROOT / "bench" / "data").glob("claims*.jsonl")) if "model_subset" not in s.name]
+    data = ROOT / "bench" / "data"
+    # bench/data/blind's claim sets too, once measured (their README says which are spent)
+    sets = [s for s in [*sorted(data.glob("claims*.jsonl")), *sorted((data / "blind").glob("claims_fresh*.jsonl"))]
+            if "model_subset" not in s.name]
     claims = []
     for s in sets:
         for c in load_claims(s):

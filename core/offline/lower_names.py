@@ -26,12 +26,14 @@ _EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\be\.g\.,?)\s+$", re.I)
 _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
 
 
-_MADE = ("s", "or", "ors", "able", "ables", "ter", "ters")  # "linters", "iterator", "awaitables", "formatters"
+_MADE = ("s", "or", "ors", "able", "ables", "ter", "ters", "less")  # "linters", "iterator", "awaitables", "windowless"
+_PREFIXES = ("multi", "non", "pre", "post", "anti", "sub", "inter", "cross", "semi", "co", "re", "un", "self")  # "multi-cloud"
+_ARCHAIC = ("thy", "thee", "thou", "thine", "hath", "doth", "ye", "etc", "al")  # no names, and no words WordNet holds
 
 
 def _english(part: str) -> bool:
     """An English word, or one made from one by a plural or an agent's or ability's ending."""
-    return english_word(part) or part in ABBREVIATIONS or part in ("etc", "al") or any(
+    return english_word(part) or part in ABBREVIATIONS or part in _ARCHAIC or any(
         part.endswith(suf) and len(part) - len(suf) >= 3 and (english_word(part[:-len(suf)]) or english_word(part[:-len(suf)] + "e"))
         for suf in _MADE)
 
@@ -42,6 +44,8 @@ def unknown_word(token: str) -> bool:
     if len(token) < 2 or token in STOPWORDS or _ABBREVIATION.fullmatch(token):
         return False
     parts = [p for p in re.split(r"[-.]", token) if p]
+    if len(parts) > 1 and parts[0] in _PREFIXES and all(_english(p) for p in parts[1:]):
+        return False  # "multi-cloud", "non-blocking": an English word with a prefix
     if not any(ch.isalpha() for ch in token):
         return False
     return any(any(ch.isdigit() for ch in p) or (p.isalpha() and not _english(p) and p not in STOPWORDS)
