@@ -181,3 +181,20 @@ def test_a_concept_the_offline_engine_took_for_an_entity_does_not_make_a_questio
                           background_titles=["Microsoft"]).method == "local"  # a graph to walk, not passages
     narrow = route(store, "What did Amy Hood say about the quarter?")
     assert narrow.method == "local" and "Amy Hood" in narrow.reason.title(), narrow.reason
+
+
+def test_chinese_fact_questions_periods_and_main_characters_route_as_analysts_mean_them():
+    from core.query.route import route_question
+    everything = ("global", "local", "basic")
+    # a Chinese question asking for one list or one figure is narrow (it went to global themes)
+    for q in ("生成社区报告的提示要求报告包含哪五个部分？", "论文实验中采用的文本块大小是多少？"):
+        assert route_question(q, [], available=everything).family == "narrow", q
+    assert route_question("GraphRAG 的主要主题是什么？", [], available=everything).method == "global"
+    # a fiscal period the graph holds dates a themes question; it does not make it narrow
+    q = "What were the main themes of Microsoft's FY22 Q2 earnings call?"
+    assert route_question(q, ["FY22", "Q2", "Microsoft"], background_titles=["Microsoft"]).method == "global"
+    # the main character every unit names, asked about with a word like "evolving": still narrow
+    q = "How does Sam Rivera describe the evolving alien signals?"
+    assert route_question(q, ["Sam Rivera"], available=everything, background_titles=["Sam Rivera"]).method == "local"
+    assert route_question("How do the characters' views of Sam Rivera evolve overall?", ["Sam Rivera"],
+                          available=everything, background_titles=["Sam Rivera"]).method == "global"

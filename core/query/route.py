@@ -44,10 +44,14 @@ DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|b
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|"
                          r"how (much|many|long|old)|what (year|date|time|day))\b", re.I)
+# a Chinese question asking for one fact or one list: "哪些", "哪五个部分", "多少", "是什么", "谁", "何时"
+ZH_NARROW = re.compile(r"哪(?:些|几|[一二三四五六七八九十两]?[个种项部类条位家步])|多少|几[个种项部类条位家步]|是什么|是谁|"
+                       r"什么时候|何时|哪里|哪儿|哪一|分别是")
 FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:what (?:was|is|were) the(?! (?:main|major|key|common|biggest|most important|overall|general) \w+s\b)|"
                        r"what happened (?:when|at|to|on|in the)|according to|how much|how many|"
                        r"what percentage|what amount|exact))\b")
 NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
+_PERIOD = re.compile(r"(?:FY ?\d{2,4}|Q[1-4])(?: (?:FY ?\d{2,4}|Q[1-4]))?", re.I)
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
 _NOT_NAMES = {"What", "Who", "How", "When", "Where", "Which", "Why", "Is", "Are", "Do", "Does", "Did", "The",
@@ -76,7 +80,8 @@ def signals(question: str, entity_titles: list[str] | None = None,
     q = question or ""
     concept = {t.lower() for t in concept_titles}
     behind = {t.lower() for t in background_titles}  # what the documents are about: narrows nothing
-    titles = [t for t in entity_titles or [] if t.lower() not in behind]
+    # a fiscal period the graph holds ("FY22", "Q2") dates a question; it names nothing it is about
+    titles = [t for t in entity_titles or [] if t.lower() not in behind and not _PERIOD.fullmatch(t.strip())]
     out: dict[str, list[str]] = {"entities": [t for t in titles if t.lower() not in concept],
                                  "concepts": [t for t in titles if t.lower() in concept],
                                  "background": [t for t in entity_titles or [] if t.lower() in behind]}
@@ -90,7 +95,7 @@ def signals(question: str, entity_titles: list[str] | None = None,
     names = [m.group(1) for m in PROPER.finditer(q) if m.group(1) not in _NOT_NAMES]
     named = {t.lower() for t in out["entities"] + out["concepts"] + out["background"]}
     out["names"] = [n for n in dict.fromkeys(names) if n.lower() not in named]
-    m = NARROW_OPEN.match(q)
+    m = NARROW_OPEN.match(q) or ZH_NARROW.search(q)
     out["opening"] = [m.group(0).strip().lower()] if m and not which else []
     out["facts"] = [m.group(0) for m in FACT_FORM.finditer(q)] + [m.group(0) for m in NUMBER.finditer(q)] \
         + [m.group(0) for m in QUOTED.finditer(q)]
@@ -103,7 +108,8 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     broad = 1.0 * min(2, len(sig["broad"])) + 0.5 * bool(sig["weak_broad"]) + 1.0 * bool(sig["wholes"])
     # what every document is about narrows a question only when nothing in it is broad ("Who is
     # Maria Okafor?" stays narrow; "the main growth drivers Microsoft discusses" does not)
-    behind = bool(sig.get("background")) and not broad
+    # a word like "evolving" or "compare" alone does not make a question about a main character broad
+    behind = bool(sig.get("background")) and not (sig["broad"] or sig["wholes"])
     narrow = 2.0 * bool(sig["entities"] or sig.get("documents")) \
         + 1.0 * bool(sig["names"] or sig.get("concepts") or behind) \
         + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
@@ -181,10 +187,13 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
     behind = [t for t in titles if background(store, t)]
-    from core.query.doc_scope import named_documents
+    from core.query.doc_scope import document_units, named_documents
+    named = named_documents(store, question)
+    if named and len(document_units(store, named)) * 2 > store.count("text_units"):
+        named = []  # the document it names is most of the corpus: naming it narrows nothing
     return route_question(question, titles, bool(store.count("community_reports")), available,
                           [t for t in titles if t not in behind and written_as_concept(store, t)], behind,
-                          [d["title"] for d in named_documents(store, question)])
+                          [d["title"] for d in named])
 
 
 BACKGROUND = 0.4  # share of the text units naming an entity for it to be what the documents are about
