@@ -114,3 +114,51 @@ def test_the_people_of_a_kind_tied_to_what_the_question_names_are_listed(tmp_pat
     listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
     assert {"Jordan Hayes", "Taylor Cruz", "Sam Rivera"} <= set(listed), result.answer
     assert "Elena Park" not in listed and "Victor Lund" not in listed and "Alex Mercer" not in listed
+
+
+# a call's paragraph in the shape of ../shared/corpora/msft_earnings_calls (FY22 Q2): the members a
+# question asks for are named in one sentence with what it says of them, beside other companies
+CALL = """Satya Nadella: We saw strong demand across our cloud this quarter, and Contoso Inc., Fabrikam
+Corp and Northwind Bank renewed their agreements with us. Contoso Inc. and Northwind Bank also
+signed new Teams contracts, and Fabrikam Corp joined Northwind Bank in a security pilot.
+
+Our commercial cloud is the platform of choice. This quarter, Acme Health Inc., Globex Corp,
+Initech Inc. and Umbrella Bank all chose Azure as their preferred cloud provider.
+
+Amy Hood: Revenue grew 20% this quarter, driven by Azure and by Teams at Contoso Inc., Fabrikam
+Corp and Northwind Bank. Contoso Inc. and Fabrikam Corp expanded their use of Dynamics.
+"""
+
+
+def test_a_list_question_that_says_more_than_its_kind_gets_the_sentence_that_says_it(tmp_path):
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("call.txt", CALL.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    result = run_method("auto", store, "Which customers chose Azure as their preferred cloud provider?")
+    assert result.method == "basic"
+    for name in ("Acme Health", "Globex", "Initech", "Umbrella Bank"):
+        assert name in result.answer, result.answer
+    assert "Northwind" not in result.answer and "Fabrikam" not in result.answer, result.answer
+    assert not result.answer.startswith("The customers the documents name"), result.answer
+
+
+# a podcast's opening in the shape of ../shared/corpora/behind_the_tech_podcasts (episode 14)
+SHOW = """CHRISTINA WARREN: Hello and welcome to the show. I'm Christina Warren.
+KEVIN SCOTT: And I'm Kevin Scott. Today our guest is Neha Narkhede, cofounder of Confluent.
+CHRISTINA WARREN: Neha is on the Lumen list of the top self-made women in America. It is an amazing
+list. Beyonce is on this list, Serena Williams and Oprah are on it. It also has women in tech like
+Sheryl Sandberg and Safra Catz.
+KEVIN SCOTT: Neha and I worked together, and Jay Kreps and Jun Rao built Kafka with her.
+CHRISTINA WARREN: Neha talked with Kevin Scott about Kafka and about Confluent.
+KEVIN SCOTT: Jay Kreps, Jun Rao and Neha Narkhede started Confluent together.
+"""
+
+
+def test_the_people_a_list_question_describes_are_those_named_where_the_text_says_it(tmp_path):
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("show.txt", SHOW.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    result = run_method("auto", store, "Which women on the Lumen list of self-made women does Christina Warren name?")
+    listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
+    assert {"Serena Williams", "Sheryl Sandberg"} <= set(listed), result.answer
+    assert not {"Jay Kreps", "Jun Rao", "Kevin Scott"} & set(listed), result.answer

@@ -10,18 +10,21 @@ introduces it, each item cited.
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from core.offline.mentions import TITLES
 from core.query.doc_scope import document_units
 from core.offline.reports import display_name
+from core.offline.sentence_rank import name_pattern
 from core.text import wordnet
 from core.text.lexical import cite, terms
 from core.textutil import split_sentences
 
 _KIND = r"((?:[\w-]+ ){0,3}?(?:[\w-]+s|children|people|men|women))\b"
+_LEAD = r"^\s*(?:[^,?]{1,60},\s*){0,3}"  # an opening phrase: "Besides id and title, which columns ..."
 LIST_FORMS = [
     re.compile(r"^\s*which of (?:the |these |those |(?:[\w-]+ ){0,3}?[\w-]+['\u2019]s )?" + _KIND, re.I),
-    re.compile(r"^\s*(?:(?:in|on|at|from|for|with|to|by|of) )?which " + _KIND, re.I),
+    re.compile(_LEAD + r"(?:(?:in|on|at|from|for|with|to|by|of) )?which " + _KIND, re.I),
     # "who are the members of ...": people of a kind (a lower-case kind: "who are the Cratchits" names them)
     re.compile(r"^\s*who (?:are|were) (?:the |all (?:the )?)?(?-i:((?:[a-z-]+ ){0,2}?[a-z-]+s))\b(?! (?:is|was)\b)", re.I),
     re.compile(r"^\s*what (?:are|were) (?:the |all |some )?" + _KIND + r"(?: (?:of|in|for|that|which|does|do|did)\b|\s*\??\s*$)", re.I),
@@ -136,6 +139,98 @@ def list_answer(question: str, units: list[dict]) -> str | None:
     return "\n".join(([head] if head else []) + [f"- {cite(i, refs)}" for i in items])
 
 
+# what a list question says about its list rather than what the members share: "which companies
+# does the call name", "list the people mentioned"
+_LIST_VERBS = frozenset(terms("name names named mention mentions mentioned list lists listed include includes "
+                              "included give gives given document documents text say says said"))
+_CAPITAL = re.compile(r"(?<=[\s(\u201c\"])[A-Z][\w&'\u2019.+-]*")
+
+
+def _said(question: str, kind: str, named: Iterable[str] = ()) -> set[str]:
+    """The terms a list question says of its members beyond their kind, the names it gives and
+    the words for listing ("which customers chose Microsoft's cloud": chose, cloud...)."""
+    return set(terms(question)) - set(terms(kind)) - _LIST_VERBS - {t for n in named for t in terms(n)}
+
+
+_TURN = re.compile(r"\s*[A-Z][A-Z.'\u2019 -]+:\s")  # a transcript's speaker label: another turn
+NEAR = 4  # sentences after one saying what a list question says of its members, where they are named
+
+
+RARE = 0.02  # the share of the text units a word may be in and still single out where a list is
+
+
+def _rare(store, question: str, said: set[str]) -> set[str]:
+    """The terms of `said` that few text units hold ("Forbes", not "family" or "dinner")."""
+    most = max(2, int(RARE * store.count("text_units")))
+    out = set()
+    for w in dict.fromkeys(re.findall(r"[^\W_]+", question)):
+        t = set(terms(w)) & said
+        if t and 0 < len(store.search("text_units", w, limit=most + 1)) <= most:
+            out |= t
+    return out
+
+
+def _named_near(store, said: set[str], picked: list[dict], rare: set[str]) -> list[dict]:
+    """The picked entities named in a sentence that says what the question says of its members
+    (two of those words, or its only one, among them a rare one) or in the NEAR sentences after
+    it, in the order the text names them; [] when no sentence says it."""
+    if not said or not picked or not rare:
+        return []
+    need = min(2, len(said))
+    first: dict[str, tuple[int, int]] = {}
+    pats = {e["title"]: name_pattern([str(e["title"]), display_name(str(e["title"]), e)]) for e in picked}
+    for rank, u in enumerate(store.search("text_units", " ".join(sorted(said)), limit=8)):
+        text = u.get("text") or ""
+        spans = split_sentences(text)
+        sents = [text[a:b] for a, b in spans]
+        for h, sent in enumerate(sents):
+            have = set(terms(sent))
+            if len(have & said) < need or not have & rare:
+                continue
+            end = h + 1  # the sentences after it in its paragraph or speaker's turn
+            while end < min(len(sents), h + NEAR + 1) and "\n\n" not in text[spans[end - 1][1]:spans[end][0]] \
+                    and not _TURN.match(sents[end]):
+                end += 1
+            window = " ".join(sents[h:end])
+            for title, pat in pats.items():
+                m = pat.search(window) if pat is not None else None
+                if m is not None and title not in first:
+                    first[title] = (rank, h * 10000 + m.start())
+    return sorted((e for e in picked if e["title"] in first), key=lambda e: first[e["title"]])
+
+
+def sentence_list(question: str, units: list[dict], named: tuple[str, ...] = ()) -> str | None:
+    """A list the documents write in a sentence ("organizations like Bank of Montreal, Chevron,
+    General Motors and LVMH"): for a list question that says more about its members than their
+    kind ("which customers chose Microsoft's cloud as their preferred provider"), the sentence of
+    the units with a run of names (two commas and an "and" or "or", three capitalised words inside
+    it) that holds most of the question's words, among them one of those that say more; cited.
+    named: the words of the names the question gives (they say which, not what more)."""
+    kind = list_kind(question)
+    if kind is None:
+        return None
+    want = set(terms(question))
+    said = _said(question, kind, named)
+    if not said:
+        return None  # nothing but the kind: the graph's entities of that kind answer it
+    best: tuple[int, int, str, int] | None = None
+    for rank, u in enumerate(units):
+        text = u.get("text") or ""
+        for a, b in split_sentences(text):
+            sent = " ".join(text[a:b].split())
+            if sent.count(",") < 2 or not re.search(r"\b(?:and|or)\b", sent) or len(_CAPITAL.findall(sent)) < 3:
+                continue
+            have = set(terms(sent))
+            if len(have & said) < max(min(2, len(said)), (len(said) + 1) // 2):
+                continue  # most of what the question says of its members, not one common word of it
+            score = len(have & want) + len(have & said)
+            if best is None or score > best[0]:
+                best = (score, rank, sent, int(u["human_readable_id"]))
+    if best is None:
+        return None
+    return cite(best[2].rstrip(), {"Sources": [best[3]]})
+
+
 # the kinds of thing a question asks for that are entity types of the graph
 KIND_TYPES = {
     "organization": {"company", "companies", "organization", "organisation", "firm", "business", "bank",
@@ -218,17 +313,29 @@ def entity_list(store, question: str, named: list[dict] | None = None) -> str | 
     if named:  # the documents the question names ("the authors of PEP 668"): those their text names
         inside = {u["id"] for u in document_units(store, named)}
         rows = [e for e in rows if inside & set(e.get("text_unit_ids") or [])]
-    picked = []
+    picked, untyped = [], []
     for e in rows:
-        words = [_singular(w) for w in re.findall(r"[\w'-]+", str(e["title"]).lower())]
-        if all(w in asked or _singular(w) in asked for w in words):
+        raw = re.findall(r"[\w'-]+", str(e["title"]).lower())
+        words = [_singular(w) for w in raw]
+        if all(w in asked or s in asked for w, s in zip(raw, words)):
             continue  # the question names it: not one of what it asks for
         if head in words or (wanted_type is not None and str(e.get("type") or "").lower() == wanted_type):
             picked.append(e)
+        elif str(e.get("type") or "other").lower() == "other" and not (len(raw) == 1 and wordnet.common_word(raw[0])):
+            untyped.append(e)  # a name the engine could not type ("Oprah"), not a word ("Tech")
+    # "the women on the Forbes list of self-made women": those named where the text says that (a
+    # name the engine could not type counts there too), in the order the text names them
+    from core.query.local_search import title_matches
+    said = _said(question, kind, [e["title"] for e in title_matches(store, question)])
+    near = _named_near(store, said, picked + untyped if wanted_type is not None else picked,
+                       _rare(store, question, said))
+    order = "the best connected first"
+    if len(near) >= 2:
+        picked, order = near, "in the order the text names them"
     # "Bob Cratchit's children", "the members of the squad": those tied to what the question names
     ties = _ties(store, question)
     tied = [e for e in picked if ties.get(e["title"])]
-    if len(tied) >= 2:
+    if len(tied) >= 2 and len(near) < 2:
         picked = sorted(tied, key=lambda e: -ties[e["title"]])
     picked = picked[:LIST_MAX]
     if len(picked) < 2:
@@ -241,4 +348,4 @@ def entity_list(store, question: str, named: list[dict] | None = None) -> str | 
         first = (desc[spans[0][0]:spans[0][1]] if spans else desc)[:200]
         text = f"{name}: {first}" if first else name
         lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id'])]})}")
-    return f"The {kind} the documents name, the best connected first:\n" + "\n".join(lines)
+    return f"The {kind} the documents name, {order}:\n" + "\n".join(lines)
