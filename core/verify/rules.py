@@ -229,12 +229,35 @@ def _same_root(word: str, window_words) -> bool:
     return False
 
 
+_RUN_WORD = re.compile(r"[^\W_]+")
+
+
+def copied_run(claim: str, sentence: str) -> int:
+    """The plain words (lower case, no figure) of the longest run of words the claim and the
+    sentence share in a row (case and punctuation aside): a copied name or figure ("Johns Hopkins
+    Applied Physics Laboratory") is no copied wording."""
+    words = _RUN_WORD.findall(claim)
+    a = [w.lower() for w in words]
+    plain = [w.islower() and w.isalpha() for w in words]
+    b = [w.lower() for w in _RUN_WORD.findall(sentence)]
+    best, prev = 0, [0] * (len(b) + 1)
+    for i, x in enumerate(a):
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, 1):
+            if x == y:
+                cur[j] = prev[j - 1] + plain[i]
+                best = max(best, cur[j])
+        prev = cur
+    return best
+
+
 def _edited_copy(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     """A close copy of the passage (its window holds the "edited_copy" share of the claim's
-    terms or more) with plain words (no name, no figure) the passage does not hold: those words
+    terms or more, or the claim repeats "copied_run" words in a row of its matched sentence) with plain words (no name, no figure) the passage does not hold: those words
     are the claim's edit, the one thing to check (a name, even one opening the sentence, is the
     name rule's). Not found, with the words."""
-    if a.score < p.t("edited_copy") or a.score >= 1.0:
+    if a.score >= 1.0 or (a.score < p.t("edited_copy") and
+                          copied_run(c.claim, a.src.text[a.best.start:a.best.end]) < p.t("copied_run")):
         return []
     missing = c.plain - a.wterms  # names and figures are the name and number rules' to check
     in_figure = [(n.start, n.end) for n in c.nums] + [(n.start, n.end) for n in c.found_names]

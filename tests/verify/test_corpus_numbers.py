@@ -297,8 +297,8 @@ def test_a_clause_too_few_words_hold_says_so_not_a_share():
     doc = _doc(CAROL)
     v = _check(doc, "The hand was pointed straight before them, and the doctor had warned the family.",
                "It gave him no reply. The hand was pointed straight before them.")
-    fail = next(f for f in v.facts if f.kind == "meaning")
-    assert fail.note == "no source sentence shares more than one of its words", fail.note
+    fail = v.failing  # the clause, before the words of the close copy (edited_copy)
+    assert fail.rule == "meaning" and fail.note == "no source sentence shares more than one of its words", fail
 
 
 def test_a_fall_against_a_multiple_is_a_reversal():
