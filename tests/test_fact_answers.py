@@ -90,3 +90,27 @@ def test_earnings_call_facts_come_with_their_numbers(homes):
     assert "On the call with me are" not in first_sentence(ask)  # the fact first, not the cast
     # who-is keeps saying who first
     assert "chief financial officer" in first_sentence(local_search(store, "Who is Amy Hood?", record=False).answer)
+
+
+def test_a_key_written_as_code_ranks_the_sentence_that_writes_it_first():
+    """"allow_general_knowledge" names one setting; its parts are common words that other
+    sentences repeat (after ../shared/corpora/graphrag_docs_md/query_global_search.md)."""
+    from core.offline.sentence_rank import Sentence
+    texts = ["Global search can draw on the general knowledge of the model, and general knowledge "
+             "helps when the knowledge in the data is thin.",
+             "allow_general_knowledge: setting this to True adds real-world knowledge outside the dataset "
+             "to the answer, which may increase hallucinations.",
+             "The reduce step of global search merges the answers of the map step."]
+    sents = [Sentence(t, i, f"u{i}", i) for i, t in enumerate(texts)]
+    ranked = rank_facts("What does the allow_general_knowledge parameter of global search do?", sents)
+    assert ranked[0][1].text.startswith("allow_general_knowledge"), [p.text[:30] for _, p in ranked]
+
+
+def test_a_question_naming_a_key_written_as_code_is_answered_from_the_passages():
+    from core.query.route import route_question
+    r = route_question("What is prepend_metadata in GraphRAG chunking?", ["GraphRAG"],
+                       available=("global", "local", "basic"))
+    assert r.method == "basic" and "prepend_metadata" in r.reason, r.reason
+    assert route_question("What goes in pyproject.toml?", [], available=("global", "local", "basic")).method == "basic"
+    assert route_question("What did Mr. Scrooge say to Bob Cratchit?", ["Scrooge"],
+                          available=("global", "local", "basic")).method == "local"

@@ -223,6 +223,9 @@ def passages(sents: list[Sentence]) -> list[Passage]:
     return out
 
 
+IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+(?![\w])")  # snake_case, dotted.names
+
+
 def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
                k1: float = 1.2, b: float = 0.75) -> list[tuple[float, Passage]]:
     """(score, passage), best first; 0 for a passage sharing no question word."""
@@ -254,6 +257,11 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         score = sum(weights[t] * idf[t] * f * (k1 + 1) / (f + norm) for t, f in tf.items())
         covered = sum(weights[t] * idf[t] for t in tf) / (total or 1.0)
         own.append(score * (0.5 + covered))  # holding more of the question, its rare words above all
+    # a word the question writes as code ("allow_general_knowledge", "easy_install") names one
+    # thing; a passage holding it verbatim is about that thing (its parts alone are common words)
+    codes = [c.lower() for c in IDENTIFIER.findall(question)]
+    if codes:
+        own = [x * (1 + 2 * any(c in p.text.lower() for c in codes)) for x, p in zip(own, cands)]
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
     place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}
     scored = []

@@ -51,6 +51,8 @@ FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:
                        r"what happened (?:when|at|to|on|in the)|according to|how much|how many|"
                        r"what percentage|what amount|exact))\b")
 NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
+CODE = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])|"  # snake_case
+                  r"(?<![\w.])[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+(?![\w(])")     # dotted: chunking.size, pyproject.toml
 _PERIOD = re.compile(r"(?:FY ?\d{2,4}|Q[1-4])(?: (?:FY ?\d{2,4}|Q[1-4]))?", re.I)
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
@@ -164,6 +166,13 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
             "local search (the neighbourhood in the graph of what it names)"
         return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
                      "not in themes.", "narrow", sig)
+    code = CODE.findall(question)
+    if code and "basic" in available and not broad:
+        # "What does allow_general_knowledge do?": a key, option or file of the software, which
+        # the passages that write it answer (the graph holds the words of its parts)
+        sig["code"] = code
+        return Route("basic", f"basic search (the passages most like the question), because it names "
+                     f"{', '.join(code[:2])}, written as code, which the passages that hold it explain.", "narrow", sig)
     family, why = family_of(sig)
     if family == "broad":
         if has_reports and "global" in available:
