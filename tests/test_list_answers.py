@@ -36,6 +36,10 @@ from tests.test_structure import PAGE
     ("What kinds of input files can the indexing pipeline ingest?", "input files"),
     ("What kinds of themes recur?", None),
     ("Which types does it define?", None),
+    # a word ending in s is no plural: the kind goes on to the plural after it
+    ("Which three Christmas spirits visit Scrooge after Marley's ghost?", "three christmas spirits"),
+    # an opening phrase before "which"
+    ("Besides id, text and title, which columns does the documents table have?", "columns"),
 ])
 def test_what_a_list_question_asks_for(question, kind):
     assert list_kind(question) == kind

@@ -43,12 +43,30 @@ _X_TYPES = re.compile(r"^(.+?) (?:types|kinds)$", re.I)
 BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
 
 
+_MORE = re.compile(r"(?:\s+[\w-]+){0,1}?\s+([\w-]+s|children|people|men|women)\b")
+
+
+def _plural(word: str) -> bool:
+    """Is the word a plural ("spirits", "llms", "children"), not a word ending in s ("Christmas")?"""
+    w = word.lower()
+    if w in _IRREGULAR or w in ("people", "children", "men", "women"):
+        return True
+    if not w.endswith("s") or w.endswith("ss"):
+        return False
+    return wordnet.common_word(_singular(w)) or not wordnet.common_word(w)
+
+
 def list_kind(question: str) -> str | None:
     """The kind of thing a list question asks for ("vector databases", "key metrics"), else None."""
     for form in LIST_FORMS:
         m = form.match(question or "")
         if m:
             kind = m.group(1).lower()
+            # "Which three Christmas spirits ...": "Christmas" ends in s but is no plural; the kind
+            # goes on to the plural after it
+            more = _MORE.match(question, m.end(1))
+            if more is not None and not _plural(kind.split()[-1]) and _plural(more.group(1).lower()):
+                kind = f"{kind}{question[m.end(1):more.end(1)].lower()}"
             if (k := _KINDS_OF.match(kind)) is not None:
                 kind = k.group(1)
             elif (k := _X_TYPES.match(kind)) is not None:
@@ -149,7 +167,8 @@ _CAPITAL = re.compile(r"(?<=[\s(\u201c\"])[A-Z][\w&'\u2019.+-]*")
 def _said(question: str, kind: str, named: Iterable[str] = ()) -> set[str]:
     """The terms a list question says of its members beyond their kind, the names it gives and
     the words for listing ("which customers chose Microsoft's cloud": chose, cloud...)."""
-    return set(terms(question)) - set(terms(kind)) - _LIST_VERBS - {t for n in named for t in terms(n)}
+    proper = [w for w in re.findall(r"[^\W\d_][\w'-]*", question)[1:] if w[:1].isupper()]  # "Scrooge", "Azure"
+    return set(terms(question)) - set(terms(kind)) - _LIST_VERBS - {t for n in [*named, *proper] for t in terms(n)}
 
 
 _TURN = re.compile(r"\s*[A-Z][A-Z.'\u2019 -]+:\s")  # a transcript's speaker label: another turn
@@ -221,7 +240,8 @@ def sentence_list(question: str, units: list[dict], named: tuple[str, ...] = ())
             if sent.count(",") < 2 or not re.search(r"\b(?:and|or)\b", sent) or len(_CAPITAL.findall(sent)) < 3:
                 continue
             have = set(terms(sent))
-            if len(have & said) < max(min(2, len(said)), (len(said) + 1) // 2):
+            if len(have & said) < max(min(2, len(said)), (len(said) + 1) // 2) \
+                    or not (have & set(terms(kind)) or len(have & said) >= 2):
                 continue  # most of what the question says of its members, not one common word of it
             score = len(have & want) + len(have & said)
             if best is None or score > best[0]:
