@@ -260,7 +260,10 @@ def test_opposites_said_by_comparatives_and_manner():
     ev = ("Master Scrooge's trunk being by this time tied on to the top of the\nchaise, the children bade the "
           "schoolmaster good-bye right willingly")
     v = _check(carol, "The children were reluctant to bid the schoolmaster good-bye.", ev)
-    assert v.verdict == "contradicted", v.facts
+    # found; the antonym rule alone makes it contradicted only on a close copy (0.85 of the
+    # claim's terms: its precision on the blind claim sets): here it asks for a reading
+    assert _fact(v, "polarity", "contradicted").text == "reluctant", v.facts
+    assert v.verdict == "partial" and "not trusted alone" in v.reason, v.reason
 
 
 def test_a_feeling_word_two_words_off_is_no_reversal():
