@@ -20,6 +20,9 @@ CASES = [
     ("Then, lancedb is used for vectors.", []),
     ("Most linters, formatters and iterators, etc., ship with it.", []),
     ("See https://github.com/dropbox/pyxl and docs/index.md for ollama.", []),
+    # English words with a prefix, and old English (A Christmas Carol, Stave Four)
+    ("He lay, in the dark empty house, unwatched, unwept, uncared for, amongst strangers.", []),
+    ("Multi-cloud, multi-platform and cross-device work, Microsoft said.", []),
 ]
 
 

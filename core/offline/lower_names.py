@@ -28,7 +28,7 @@ _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
 
 _MADE = ("s", "or", "ors", "able", "ables", "ter", "ters", "less")  # "linters", "iterator", "awaitables", "windowless"
 _PREFIXES = ("multi", "non", "pre", "post", "anti", "sub", "inter", "cross", "semi", "co", "re", "un", "self")  # "multi-cloud"
-_ARCHAIC = ("thy", "thee", "thou", "thine", "hath", "doth", "ye", "etc", "al")  # no names, and no words WordNet holds
+_ARCHAIC = ("thy", "thee", "thou", "thine", "hath", "doth", "ye", "amongst", "whilst", "unto", "etc", "al")  # no names, and no words WordNet holds
 
 
 def _english(part: str) -> bool:
@@ -46,6 +46,9 @@ def unknown_word(token: str) -> bool:
     parts = [p for p in re.split(r"[-.]", token) if p]
     if len(parts) > 1 and parts[0] in _PREFIXES and all(_english(p) for p in parts[1:]):
         return False  # "multi-cloud", "non-blocking": an English word with a prefix
+    if len(parts) == 1 and any(token.startswith(p) and len(token) - len(p) >= 4 and _english(token[len(p):])
+                               for p in _PREFIXES):
+        return False  # "unwept", "uncared", "nonblocking": the same, written as one word
     if not any(ch.isalpha() for ch in token):
         return False
     return any(any(ch.isdigit() for ch in p) or (p.isalpha() and not _english(p) and p not in STOPWORDS)
