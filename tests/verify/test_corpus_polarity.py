@@ -237,7 +237,9 @@ def test_a_negation_reaches_no_further_than_a_comma_and_for():
           "filled him with a solemn dread. He knew no more, for the Spirit neither spoke nor moved.")
     v = _check(carol, "As the tall, stately figure came beside him, the Spirit spoke to Scrooge at once and "
                       "explained what it intended.", ev)
-    assert v.verdict == "contradicted", v.facts
+    # found; the negation rule alone contradicts only a close copy (0.75 of the claim's terms: its
+    # precision on the blind claim sets), so this one asks for a reading, with its reason
+    assert v.verdict == "partial" and "not trusted alone" in v.reason, v.facts
     assert _fact(v, "polarity", "contradicted").note == "the source says \u201cneither\u201d"
 
 

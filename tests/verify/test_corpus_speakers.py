@@ -40,7 +40,10 @@ def test_a_first_person_sentence_is_its_speakers():
     v = _check(part, "Kevin Scott bought a Tandy x86 clone in 9th or 10th grade with money from his paper route.", ev,
                before=3000, after=600)
     f = _fact(v, "name", "contradicted")
-    assert v.verdict == "contradicted" and f.text == "Kevin Scott" and f.evidence.text == "CHRIS URMSON"
+    # the first_person rule is not trusted alone (2 of 3 alarms right on the blind claim sets): it
+    # asks for a reading, naming the label
+    assert v.verdict == "partial" and f.text == "Kevin Scott" and f.evidence.text == "CHRIS URMSON"
+    assert "not trusted alone" in v.reason, v.reason
     v = _check(part, "Chris Urmson bought a Tandy x86 clone in 9th or 10th grade with money from his paper route.", ev,
                before=3000, after=600)
     assert v.verdict == "supported", v.facts
