@@ -166,3 +166,24 @@ def test_the_people_a_list_question_describes_are_those_named_where_the_text_say
     listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
     assert {"Serena Williams", "Sheryl Sandberg"} <= set(listed), result.answer
     assert not {"Jay Kreps", "Jun Rao", "Kevin Scott"} & set(listed), result.answer
+
+
+def test_a_sentence_that_introduces_a_list_brings_the_list():
+    from core.ingest.structure import markdown_to_text
+    from core.query.lists import introduced_list
+    # a Markdown page's list (structure items) and a plain-text block of short lines after a colon
+    # (the shape of ../shared/corpora/graphrag_articles_zh/article_3.txt)
+    md, structure = markdown_to_text("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
+                                     "- plain text\n\nIt writes Parquet.\n")
+    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    answer = "Harbourline reads three kinds of files [Data: Sources (4)]. It writes Parquet [Data: Sources (4)]."
+    got = introduced_list(answer, [unit])
+    assert got.splitlines()[1:4] == ["- CSV tables [Data: Sources (4)].", "- JSON lines [Data: Sources (4)].",
+                                     "- plain text [Data: Sources (4)]."], got
+    assert got.endswith("It writes Parquet [Data: Sources (4)].")
+    plain = {"human_readable_id": 9, "text": "从入口实体出发,沿图收集四类材料:\n\n相关的原文块\n相关社区报告\n"
+                                               "实体间的摘要关系\n入口实体的摘要\n\n四类材料组装成一个数据表。"}
+    got = introduced_list("从入口实体出发,沿图收集四类材料 [Data: Sources (9)]。", [plain])
+    assert "- 相关社区报告" in got and "- 入口实体的摘要" in got, got
+    # a sentence that introduces nothing: the answer as it was
+    assert introduced_list("It writes Parquet [Data: Sources (4)].", [unit]) == "It writes Parquet [Data: Sources (4)]."

@@ -16,7 +16,7 @@ from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
-from core.query.lists import entity_list, field_list, list_answer, sentence_list
+from core.query.lists import entity_list, field_list, introduced_list, list_answer, sentence_list
 from core.query.local_search import title_matches
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
@@ -93,7 +93,9 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
             else "no passage of the corpus matches its words")
     elif llm is None:
         candidates = [("Sources", int(u["human_readable_id"]), u.get("text") or "") for u in packed.records]
-        result.answer = offline.extractive_local_answer(question, candidates, cap) or offline.no_data_answer(
+        answer = offline.extractive_local_answer(question, candidates, cap)
+        # a sentence introducing a list ("... modify the following config variables:") brings it
+        result.answer = introduced_list(answer, packed.records) if answer else offline.no_data_answer(
             question, "no sentence of the best passages shares its words")
     else:
         system = render("basic_search", store.workspace, context_data=packed.text,

@@ -17,6 +17,7 @@ from core.query.doc_scope import document_units
 from core.offline.reports import display_name
 from core.offline.sentence_rank import name_pattern
 from core.text import wordnet
+from core.text.citations import parse_citations
 from core.text.lexical import cite, terms
 from core.textutil import split_sentences
 
@@ -132,6 +133,56 @@ def _lead(text: str, at: int) -> str:
     start = max(before.rfind("\n\n"), -1) + 1
     lead = before[start:].strip()
     return lead if lead and len(lead) < 400 else ""
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"[^\w]+", " ", text.lower()).strip()
+
+
+def introduced_list(answer: str, units: list[dict]) -> str:
+    """The answer with the list its first sentence introduces ("After running auto tuning, you
+    should modify the following config variables:" and the items after it in its unit), each item
+    cited, put right after that sentence; the answer as it is when the sentence introduces none."""
+    first = next(iter(parse_citations(answer)), None)
+    if first is None:
+        return answer
+    hrids = first.ids("Sources")
+    unit = next((u for u in units if hrids and int(u["human_readable_id"]) == hrids[0]), None)
+    sentence = _flat(answer[:first.start])
+    if unit is None or len(sentence) < 8:
+        return answer
+    for lead, items in _lists(unit):
+        if lead and sentence in _flat(lead):
+            refs = {"Sources": [hrids[0]]}
+            bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
+            end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
+            rest = answer[end:].lstrip()
+            return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
+    lines = _lines_after(unit.get("text") or "", answer[:first.start].strip())
+    if lines:  # plain text: short lines after a sentence ending in a colon
+        refs = {"Sources": [hrids[0]]}
+        bullets = "\n".join(f"- {cite(x, refs)}" for x in lines[:2 * LIST_MAX])
+        end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
+        rest = answer[end:].lstrip()
+        return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
+    return answer
+
+
+def _lines_after(text: str, sentence: str) -> list[str]:
+    """The block of short lines (two or more, none a sentence of prose) right after the sentence
+    in the text, when the text ends the sentence with a colon; [] otherwise."""
+    head = sentence[:30]
+    at = text.find(head) if len(head) >= 8 else -1
+    if at < 0:
+        return []
+    colon = re.compile(r"[:\uff1a]\s*\n").search(text, at, at + len(sentence) + 40)
+    if colon is None:
+        return []
+    block = text[colon.end():].lstrip("\n").split("\n\n", 1)[0]
+    lines = [x.strip() for x in block.split("\n") if x.strip()]
+    if len(lines) < 2 or any(len(x) > 120 or x.endswith((".", "\u3002")) for x in lines):
+        return []
+    return lines
 
 
 def list_answer(question: str, units: list[dict]) -> str | None:
