@@ -167,7 +167,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
         return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
                      "not in themes.", "narrow", sig)
     code = CODE.findall(question)
-    if code and "basic" in available and not broad:
+    if code and "basic" in available and not broad and not documents:
         # "What does allow_general_knowledge do?": a key, option or file of the software, which
         # the passages that write it answer (the graph holds the words of its parts)
         sig["code"] = code
