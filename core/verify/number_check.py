@@ -66,8 +66,14 @@ def check_numbers(c, a, aligned: float) -> list[Fact]:
                                 f"the source says {other.surface} for it ({hit[0].surface} is another figure's)",
                                 evidence=nsrc.span(other.start, other.end)))
             continue
-        if hit:
+        given = _given_for_subject(c, num) if hit and _names_elsewhere(c, hit[0], hit[1]) else None
+        if hit and given is None:
             out.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
+            continue
+        if given is not None:
+            # "LinkedIn revenue rose 7 percent": the window's 7 percent is Office's; the sentence
+            # naming LinkedIn says 17
+            out.append(_for_subject(num, *given))
             continue
         # a rival in the compared sentence itself first, then in the sentences around it; of
         # several, the one whose words around it are the claim number's ("more than 50% of the
@@ -135,6 +141,8 @@ def check_numbers(c, a, aligned: float) -> list[Fact]:
         elif rival is not None:
             out.append(Fact("number", num.surface, "contradicted", f"the source says {rival.surface}",
                                 evidence=nsrc.span(rival.start, rival.end)))
+        elif hit and _names_elsewhere(c, hit[0], hit[1]) and (given := _given_for_subject(c, num)) is not None:
+            out.append(_for_subject(num, *given))  # 7 percent is Office's; LinkedIn's sentence says 17
         elif hit:
             out.append(Fact("number", num.surface, "found", evidence=hit[1].span(hit[0].start, hit[0].end)))
         else:
@@ -210,6 +218,57 @@ def _in_figure_sentences(c, num: fg.Number, found: list[Fact]) -> tuple[Source, 
         if at is not None:
             return src, sent.start + at[0], sent.start + at[1]
     return None
+
+
+def _for_subject(num: fg.Number, src: Source, x: fg.Number) -> Fact:
+    """The fact for a figure the cited text gives for the claim's subject in its own sentence."""
+    if fg.same_number(num, x):
+        return Fact("number", num.surface, "found", evidence=src.span(x.start, x.end))
+    return Fact("number", num.surface, "contradicted", f"the source says {x.surface} for it "
+                f"({num.surface} is another figure's)", evidence=src.span(x.start, x.end))
+
+
+def _claim_names(c) -> list:
+    return [n for n in c.found_names if not n.initial]
+
+
+def _names_elsewhere(c, x: fg.Number, src: Source) -> bool:
+    """Is figure x, found away from the passage the claim is compared with, in a sentence that
+    leaves out a name of the claim while another sentence of the cited text has them all (the
+    figure belongs to another subject there)?"""
+    names = _claim_names(c)
+    if not names:
+        return False
+    sent = src.sentence_at(x.start)
+    if sent is None or all(w in sent.words for n in names for w in n.words):
+        return False
+    return any(all(w in t.words for n in names for w in n.words) for s in c.sources for t in s.sents)
+
+
+def _given_for_subject(c, num: fg.Number) -> tuple[Source, fg.Number] | None:
+    """The figure the cited text gives for the claim's subject: in a sentence that names every name
+    of the claim and says its name with the word after it ("LinkedIn revenue"), the claim's own
+    figure, else one of its kind that is none of the claim's (the sentence sharing most of the
+    claim's plain terms): (source, figure), else None."""
+    names = _claim_names(c)
+    # the name with the word after it ("LinkedIn revenue"): the sentence saying that is about it
+    after = re.match(r"\W*(\w+)", c.claim[names[0].end:]) if names else None
+    phrase = f"{names[0].surface} {after.group(1)}".lower() if after else None
+    best: tuple[int, Source, fg.Number] | None = None
+    for s in c.sources:
+        for t in s.sents:
+            if not all(w in t.words for n in names for w in n.words) \
+                    or not (phrase and phrase in s.text[t.start:t.end].lower()):
+                continue
+            figures = [x for x in al.numbers(s.text) if t.start <= x.start < t.end and x.start >= s.lead]
+            same = next((x for x in figures if fg.same_number(num, x)), None)
+            other = next((x for x in figures if fg.comparable(num, x) and x.kind == num.kind
+                          and not any(fg.same_number(x, y) for y in c.nums)), None)
+            pick = same or other  # the subject's own sentence saying the claim's figure: found there
+            shared = len(c.plain & t.terms) + (1 if same is not None else 0)
+            if pick is not None and (best is None or shared > best[0]):
+                best = (shared, s, pick)
+    return None if best is None else (best[1], best[2])
 
 
 def _aligned_at(c, x: fg.Number, src: Source, aligned: float) -> bool:

@@ -14,6 +14,10 @@ CASES = [
     ("They have seen two years' worth of digital transformation in three months.", 'call', 'contradicted', 'contradicted', 'two months'),
     ('Scrooge and Marley were partners for seven years.', 'carol', 'not found', 'partial', 'seven years'),
     ('In Q3, revenue was $35 billion, up 15 percent.', 'call', 'found', 'supported', ''),
+    # a figure the passage gives for another subject (a newcomer's Check a text: it came back supported)
+    ('LinkedIn revenue rose 7 percent.', 'call_fy23q1', 'contradicted', 'contradicted', '17 percent'),
+    ('LinkedIn revenue rose 17 percent.', 'call_fy23q1', 'found', 'supported', ''),
+    ('Office commercial revenue grew 7 percent.', 'call_fy23q1', 'found', 'supported', ''),
 ]
 
 
