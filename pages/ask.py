@@ -34,9 +34,15 @@ def _result() -> SearchResult | None:
 
 def _keep(result: SearchResult, reopened: bool = False) -> None:
     st.session_state["ask_result"] = result.to_dict()
-    if reopened:  # the form shows the question as it was asked (set before the form is drawn)
-        st.session_state["ask_pending"] = (result.method, result.question)
+    if reopened:  # the form shows the question as it was asked (set before the form is drawn):
+        # with Auto when Auto chose its method, so the next question is routed again
+        st.session_state["ask_pending"] = (_asked_with(result.method, result.params), result.question)
     drill.close()
+
+
+def _asked_with(method: str, params: dict | None) -> str:
+    """The method a question was asked with: "auto" when Auto routed it (its trace keeps the route)."""
+    return "auto" if isinstance(params, dict) and params.get("route") else method
 
 
 def _reopen_linked(store: Store) -> None:
@@ -145,7 +151,8 @@ def past_queries(store: Store) -> None:
             # the method in the label: the same question asked twice is two answers to tell apart
             label = t["question"] if len(t["question"]) <= 60 else t["question"][:57] + "..."
             when = (t["created_at"] or "").replace("T", " ")[:16]  # "2026-12-01 19:00"
-            label = f"{label} \u00b7 {t['method']}" + (f" \u00b7 {when[11:]}" if len(when) == 16 else "")
+            how = t["method"] if _asked_with(t["method"], t.get("params")) == t["method"] else f"auto: {t['method']}"
+            label = f"{label} \u00b7 {how}" + (f" \u00b7 {when[11:]}" if len(when) == 16 else "")
             if st.button(label, key=f"trace_{t['id']}", width="stretch",
                          type="primary" if t["id"] == current else "secondary",
                          help=f"{ui.md(t['question'])}\n\n{t['method']} search \u00b7 {when}"):

@@ -90,13 +90,17 @@ def test_a_reopened_question_brings_back_its_method_and_text(two_homes, monkeypa
     # each past question says its method: the same question asked twice is told apart
     past = [b for b in at.button if b.key and b.key.startswith("trace_")]
     assert [b.label.rsplit(" \u00b7 ", 1)[0] for b in past] == \
-        ["Who is Maria Okafor? \u00b7 local", "What are the main themes? \u00b7 global"]
+        ["Who is Maria Okafor? \u00b7 local", "What are the main themes? \u00b7 auto: global"]
     assert all(re.fullmatch(r"\d\d:\d\d", b.label.rsplit(" \u00b7 ", 1)[1]) for b in past)  # and when
-    next(b for b in past if b.label.startswith("What are the main themes? \u00b7 global")).click().run()
+    next(b for b in past if b.label.startswith("What are the main themes? \u00b7 auto: global")).click().run()
     assert not at.exception
-    assert at.segmented_control(key="ask_method").value == "global"
+    # asked with Auto, it reopens with Auto (a newcomer's next question went to the routed method)
+    assert at.segmented_control(key="ask_method").value == "auto"
     assert at.text_area(key="ask_question").value == "What are the main themes?"
     assert any(_plain(m.value) == "#### What are the main themes?" for m in at.markdown)
+    past = [b for b in at.button if b.key and b.key.startswith("trace_")]
+    next(b for b in past if b.label.startswith("Who is Maria Okafor? \u00b7 local")).click().run()
+    assert at.segmented_control(key="ask_method").value == "local"
 
 
 def test_reload_keeps_the_open_question(two_homes, monkeypatch):
