@@ -100,3 +100,22 @@ def test_relevance_model_on_the_same_endpoint(tmp_path):
     assert by_model == {"tiny-judge": {"test"}, "test-model": {"other"}}
     assert r.lazy["relevance_model"] == "tiny-judge" and r.model == "test-model"
     assert r.usage["by_stage"]["lazy_relevance"]["llm_calls"] == 9
+
+
+def test_a_heading_is_never_quoted_as_an_answer_sentence(tmp_path):
+    """A newcomer's basic answer about PEP 572 quoted the heading "Lowering operator precedence."
+    as its first sentence, and the chip highlighted another one."""
+    from core.index.pipeline import run_index
+    from core.ingest.documents import ingest_files
+    from core.query.methods import run_method
+    from core.settings import Settings
+    from core.store.db import Store
+    page = ("# Harbour walrus\n\n## Lowering operator precedence.\n\nThe walrus operator binds more loosely "
+            "than the comparison operators in Harbourline scripts. Harbourline keeps the operator precedence "
+            "of the host language.\n\n## Scope\n\nAssignments inside comprehensions bind in the enclosing scope.\n")
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("walrus.md", page.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    answer = run_method("basic", store, "What about lowering operator precedence?").answer
+    assert "binds more loosely" in answer, answer
+    assert not answer.startswith("Lowering operator precedence") and "Lowering operator precedence." not in answer, answer

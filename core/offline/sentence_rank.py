@@ -25,6 +25,7 @@ from core.text.citations import disarm
 from core.text.lexical import BM25, is_prose, terms
 from core.offline.mentions import whole_sentences
 from core.textutil import has_cjk, is_cjk, split_sentences
+from core.ingest.structure import masked
 
 # "Date of report:", "From:", "Prepared by:", "Subject:", "Tags:" ... starting a line
 _HEADER_LINE = re.compile(r"^\s*(?:[-*>]\s*)?[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:\s*\S", re.MULTILINE)
@@ -102,6 +103,17 @@ def _quotable(text: str, inside: bool) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+def prose_text(unit: dict) -> str:
+    """A unit's text with its headings and code blocks blanked (offsets kept), when its structure
+    says where they are: a heading titles what follows and is never quoted as an answer."""
+    text = unit.get("text") or ""
+    structure = unit.get("structure")
+    if not isinstance(structure, dict):
+        return text
+    spans = (structure.get("headings") or []) + (structure.get("skip") or [])
+    return masked(text, 0, spans) if spans else text
+
+
 def unit_sentences(units: Iterable[dict]) -> list[Sentence]:
     """The quotable sentences of text units, in corpus order; a sentence repeated in the
     overlap of two units is kept once (in the first)."""
@@ -110,7 +122,7 @@ def unit_sentences(units: Iterable[dict]) -> list[Sentence]:
     ordered = sorted(units, key=lambda u: (u.get("document_id") or "", u.get("ordinal") or 0,
                                            u.get("human_readable_id") or 0))
     for n, u in enumerate(ordered):
-        for s, a in _quotable(u.get("text") or "", bool(u.get("char_start"))):
+        for s, a in _quotable(prose_text(u), bool(u.get("char_start"))):
             key = _key(s)
             if key in seen:
                 continue

@@ -16,6 +16,7 @@ from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
+from core.offline.sentence_rank import prose_text
 from core.query.lists import entity_list, field_list, introduced_list, list_answer, sentence_list
 from core.query.local_search import title_matches
 from core.query.attribution import attribute_local
@@ -92,7 +93,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
             question, "没有段落与它的词语相符" if offline.has_cjk(question)
             else "no passage of the corpus matches its words")
     elif llm is None:
-        candidates = [("Sources", int(u["human_readable_id"]), u.get("text") or "") for u in packed.records]
+        candidates = [("Sources", int(u["human_readable_id"]), prose_text(u)) for u in packed.records]
         answer = offline.extractive_local_answer(question, candidates, cap)
         # a sentence introducing a list ("... modify the following config variables:") brings it
         result.answer = introduced_list(answer, packed.records) if answer else offline.no_data_answer(
