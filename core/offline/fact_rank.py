@@ -37,7 +37,7 @@ from typing import Iterable
 import snowballstemmer
 
 from core.offline.sentence_rank import Sentence, has_quantity
-from core.text.lexical import terms
+from core.text.lexical import CODE_NAME, terms
 from core.textutil import has_cjk
 
 FRAMING = frozenset("""say says said saying mention mentions mentioned according per talk talks talked
@@ -223,9 +223,6 @@ def passages(sents: list[Sentence]) -> list[Passage]:
     return out
 
 
-IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+(?![\w])")  # snake_case, dotted.names
-
-
 def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
                k1: float = 1.2, b: float = 0.75) -> list[tuple[float, Passage]]:
     """(score, passage), best first; 0 for a passage sharing no question word."""
@@ -259,7 +256,7 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         own.append(score * (0.5 + covered))  # holding more of the question, its rare words above all
     # a word the question writes as code ("allow_general_knowledge", "easy_install") names one
     # thing; a passage holding it verbatim is about that thing (its parts alone are common words)
-    codes = [c.lower() for c in IDENTIFIER.findall(question)]
+    codes = [c.lower() for c in CODE_NAME.findall(question)]
     if codes:
         own = [x * (1 + 2 * any(c in p.text.lower() for c in codes)) for x, p in zip(own, cands)]
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))

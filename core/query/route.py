@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.query.lists import list_kind
+from core.text.lexical import CODE_NAME
 
 STRONG_BROAD = re.compile(
     r"\b(themes?|topics?|overall|overview|trends?|across|recurring|patterns?|general(?:ly)?|broad(?:ly)?|"
@@ -51,8 +52,6 @@ FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:
                        r"what happened (?:when|at|to|on|in the)|according to|how much|how many|"
                        r"what percentage|what amount|exact))\b")
 NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
-CODE = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])|"  # snake_case
-                  r"(?<![\w.])[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+(?![\w(])")     # dotted: chunking.size, pyproject.toml
 _PERIOD = re.compile(r"(?:FY ?\d{2,4}|Q[1-4])(?: (?:FY ?\d{2,4}|Q[1-4]))?", re.I)
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
@@ -166,7 +165,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
             "local search (the neighbourhood in the graph of what it names)"
         return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
                      "not in themes.", "narrow", sig)
-    code = CODE.findall(question)
+    code = CODE_NAME.findall(question)
     if code and "basic" in available and not broad and not documents:
         # "What does allow_general_knowledge do?": a key, option or file of the software, which
         # the passages that write it answer (the graph holds the words of its parts)
@@ -196,9 +195,9 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
         available = ("global", "local")
     titles = [e["title"] for e in title_matches(store, question)] if store.count("entities") else []
     behind = [t for t in titles if background(store, t)]
-    from core.query.doc_scope import document_units, named_documents
+    from core.query.doc_scope import document_unit_count, named_documents
     named = named_documents(store, question)
-    if named and len(document_units(store, named)) * 2 > store.count("text_units"):
+    if named and document_unit_count(store, named) * 2 > store.count("text_units"):
         named = []  # the document it names is most of the corpus: naming it narrows nothing
     return route_question(question, titles, bool(store.count("community_reports")), available,
                           [t for t in titles if t not in behind and written_as_concept(store, t)], behind,
