@@ -151,21 +151,15 @@ def introduced_list(answer: str, units: list[dict]) -> str:
     sentence = _flat(answer[:first.start])
     if unit is None or len(sentence) < 8:
         return answer
-    for lead, items in _lists(unit):
-        if lead and sentence in _flat(lead):
-            refs = {"Sources": [hrids[0]]}
-            bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
-            end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
-            rest = answer[end:].lstrip()
-            return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
-    lines = _lines_after(unit.get("text") or "", answer[:first.start].strip())
-    if lines:  # plain text: short lines after a sentence ending in a colon
-        refs = {"Sources": [hrids[0]]}
-        bullets = "\n".join(f"- {cite(x, refs)}" for x in lines[:2 * LIST_MAX])
-        end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
-        rest = answer[end:].lstrip()
-        return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
-    return answer
+    items = next((items for lead, items in _lists(unit) if lead and sentence in _flat(lead)), None) \
+        or _lines_after(unit.get("text") or "", answer[:first.start].strip())  # plain text: short lines after a colon
+    if not items:
+        return answer
+    refs = {"Sources": [hrids[0]]}
+    bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
+    end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
+    rest = answer[end:].lstrip()
+    return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
 
 
 def _lines_after(text: str, sentence: str) -> list[str]:
@@ -224,8 +218,6 @@ def _said(question: str, kind: str, named: Iterable[str] = ()) -> set[str]:
 
 _TURN = re.compile(r"\s*[A-Z][A-Z.'\u2019 -]+:\s")  # a transcript's speaker label: another turn
 NEAR = 4  # sentences after one saying what a list question says of its members, where they are named
-
-
 RARE = 0.02  # the share of the text units a word may be in and still single out where a list is
 
 
@@ -328,10 +320,14 @@ def _singular(word: str) -> str:
     return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
 
 
-def _ties(store, question: str) -> dict[str, float]:
-    """Entity title -> the weight of its relationships to the entities the question names."""
+def _asked_titles(store, question: str) -> list[str]:
+    """The titles of the graph's entities the question names."""
     from core.query.local_search import title_matches
-    named = [e["title"] for e in title_matches(store, question)]
+    return [e["title"] for e in title_matches(store, question)]
+
+
+def _ties(store, named: list[str]) -> dict[str, float]:
+    """Entity title -> the weight of its relationships to the entities the question names."""
     if not named:
         return {}
     marks = ",".join("?" * len(named))
@@ -366,7 +362,18 @@ def field_list(store, question: str, named: list[dict]) -> str | None:
     return f"The {kind} of {', '.join(d['title'] for d in named)}, as its header gives them:\n" + "\n".join(lines)
 
 
-def entity_list(store, question: str, named: list[dict] | None = None) -> str | None:
+def kind_list(store, question: str, units: list[dict], named: list[dict] | None = None) -> str | None:
+    """A list question's answer where no passage holds its list: the sentence that names its
+    members (sentence_list), else the graph's entities of its kind (entity_list); None for a
+    question that asks for no list."""
+    if list_kind(question) is None:
+        return None
+    asked = _asked_titles(store, question)
+    return sentence_list(question, units, tuple(asked)) or entity_list(store, question, named, asked)
+
+
+def entity_list(store, question: str, named: list[dict] | None = None,
+                asked_titles: list[str] | None = None) -> str | None:
     """The entities of the graph of the kind a list question asks for: those whose name has the
     kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind
     ("companies": organisations), the best connected first, each with the first sentence of its
@@ -396,15 +403,15 @@ def entity_list(store, question: str, named: list[dict] | None = None) -> str | 
             untyped.append(e)  # a name the engine could not type ("Oprah"), not a word ("Tech")
     # "the women on the Forbes list of self-made women": those named where the text says that (a
     # name the engine could not type counts there too), in the order the text names them
-    from core.query.local_search import title_matches
-    said = _said(question, kind, [e["title"] for e in title_matches(store, question)])
+    asked_titles = _asked_titles(store, question) if asked_titles is None else asked_titles
+    said = _said(question, kind, asked_titles)
     near = _named_near(store, said, picked + untyped if wanted_type is not None else picked,
                        _rare(store, question, said))
     order = "the best connected first"
     if len(near) >= 2:
         picked, order = near, "in the order the text names them"
     # "Bob Cratchit's children", "the members of the squad": those tied to what the question names
-    ties = _ties(store, question)
+    ties = _ties(store, asked_titles)
     tied = [e for e in picked if ties.get(e["title"])]
     if len(tied) >= 2 and len(near) < 2:
         picked = sorted(tied, key=lambda e: -ties[e["title"]])
