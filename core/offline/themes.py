@@ -89,8 +89,8 @@ def _unit_df(store: Store) -> tuple[int, Counter]:
         else store.rows("text_units", select="text, headings")
     for u in rows:
         df.update(set(terms(u.get("text") or "")))
-        if isinstance(u.get("headings"), list) and _section(u["headings"]):
-            df[("section", _section(u["headings"]))] += 1  # how much of the corpus a section holds
+        if isinstance(u.get("headings"), list) and (section := _section(u["headings"])):
+            df[("section", section)] += 1  # how much of the corpus a section holds
     if step > 1:
         scale = n / max(1, len(rows))
         df = Counter({t: f * scale for t, f in df.items()})
@@ -306,8 +306,8 @@ def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counte
     sit under (in a structured document), else the phrase of two or three plain words ("vector
     store", "operating income"; no names, no stop words) that its sentences repeat
     most and the rest of the corpus uses least. None when nothing repeats."""
-    heads = Counter(_section(u["headings"]) for u in units
-                    if isinstance(u.get("headings"), list) and u["headings"] and _section(u["headings"]))
+    heads = Counter(section for u in units if isinstance(u.get("headings"), list)
+                    and (section := _section(u["headings"])))
     if heads:
         head, k = heads.most_common(1)[0]
         # a section that holds half the corpus is the document's title, not what sets this apart

@@ -64,11 +64,21 @@ def scope(units: list[dict], documents: list[dict]) -> list[dict]:
     return [u for u in units if u.get("document_id") in ids]
 
 
+def _of_documents(documents: list[dict]) -> tuple[str, list[str]]:
+    ids = [d["id"] for d in documents]
+    return f"document_id in ({','.join('?' * len(ids))})", ids
+
+
 def document_units(store: Store, documents: list[dict]) -> list[dict]:
     """The text units of the documents, in reading order."""
-    ids = [d["id"] for d in documents]
-    return store.rows("text_units", f"document_id in ({','.join('?' * len(ids))})", ids,
-                      order_by="human_readable_id") if ids else []
+    where, ids = _of_documents(documents)
+    return store.rows("text_units", where, ids, order_by="human_readable_id") if ids else []
+
+
+def document_unit_count(store: Store, documents: list[dict]) -> int:
+    """How many text units the documents hold."""
+    where, ids = _of_documents(documents)
+    return store.count("text_units", where, ids) if ids else 0
 
 
 # "What is PEP 668 about?", "What does the visualization guide cover?": what the document is about

@@ -279,7 +279,7 @@ def _aligned_at(c, x: fg.Number, src: Source, aligned: float) -> bool:
         return False
     sent = src.sents[idx]  # the sentence itself: the figure is its fact, not a neighbour's
     wt, words = sent.terms, sent.words
-    names = [n for n in c.found_names if not n.initial]
+    names = _claim_names(c)
     named = bool(names) and all(w in words for n in names for w in n.words)
     return named and len(c.plain & wt) / len(c.plain) >= aligned
 

@@ -253,7 +253,8 @@ def copied_run(claim: str, sentence: str) -> int:
 
 def _edited_copy(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     """A close copy of the passage (its window holds the "edited_copy" share of the claim's
-    terms or more, or the claim repeats "copied_run" words in a row of its matched sentence) with plain words (no name, no figure) the passage does not hold: those words
+    terms or more, or the claim repeats "copied_run" plain words in a row of its matched
+    sentence) with plain words (no name, no figure) the passage does not hold: those words
     are the claim's edit, the one thing to check (a name, even one opening the sentence, is the
     name rule's). Not found, with the words."""
     if a.score >= 1.0 or (a.score < p.t("edited_copy") and
