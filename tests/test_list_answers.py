@@ -18,6 +18,14 @@ from core.store.db import Store
 from tests.test_structure import PAGE
 
 
+def _indexed(tmp_path, name: str, text: str) -> Store:
+    """A workspace holding one document, indexed offline."""
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [(name, text.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    return store
+
+
 @pytest.mark.parametrize("question, kind", [
     ("What vector databases does it support?", "vector databases"),
     ("What are the key metrics?", "key metrics"),
@@ -58,9 +66,7 @@ def test_auto_sends_a_list_question_to_basic_and_themes_to_global():
 
 
 def test_a_list_question_gets_the_documents_list_each_item_cited(tmp_path):
-    store = Store(tmp_path / "w")
-    ingest_files(store, [("harbourline.md", PAGE.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = _indexed(tmp_path, "harbourline.md", PAGE)
     r = run_method("auto", store, "Which stores does Harbourline keep its schedules in?")
     assert r.method == "basic"
     lines = r.answer.splitlines()
@@ -110,9 +116,7 @@ to Victor Lund every week, and Victor Lund answered Elena Park from the archive.
 
 
 def test_the_people_of_a_kind_tied_to_what_the_question_names_are_listed(tmp_path):
-    store = Store(tmp_path / "ws")
-    ingest_files(store, [("lantern.txt", SQUAD.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = _indexed(tmp_path, "lantern.txt", SQUAD)
     result = run_method("auto", store, "Which agents are on Alex Mercer's team?")
     assert result.method == "basic"
     listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
@@ -135,9 +139,7 @@ Corp and Northwind Bank. Contoso Inc. and Fabrikam Corp expanded their use of Dy
 
 
 def test_a_list_question_that_says_more_than_its_kind_gets_the_sentence_that_says_it(tmp_path):
-    store = Store(tmp_path / "ws")
-    ingest_files(store, [("call.txt", CALL.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = _indexed(tmp_path, "call.txt", CALL)
     result = run_method("auto", store, "Which customers chose Azure as their preferred cloud provider?")
     assert result.method == "basic"
     for name in ("Acme Health", "Globex", "Initech", "Umbrella Bank"):
@@ -159,9 +161,7 @@ KEVIN SCOTT: Jay Kreps, Jun Rao and Neha Narkhede started Confluent together.
 
 
 def test_the_people_a_list_question_describes_are_those_named_where_the_text_says_it(tmp_path):
-    store = Store(tmp_path / "ws")
-    ingest_files(store, [("show.txt", SHOW.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = _indexed(tmp_path, "show.txt", SHOW)
     result = run_method("auto", store, "Which women on the Lumen list of self-made women does Christina Warren name?")
     listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
     assert {"Serena Williams", "Sheryl Sandberg"} <= set(listed), result.answer
