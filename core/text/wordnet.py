@@ -93,6 +93,22 @@ class _WordNet:
             got = self.synsets[(offset, pos)] = self._synset(offset, pos)
         return got
 
+    def antonym_links(self, offset: int, pos: str) -> list[tuple[int, int, str, int]]:
+        """(source word number, target offset, target pos, target word number) of the synset's
+        antonym pointers; word numbers count from 1, 0 meaning the whole synset."""
+        self.synset(offset, pos)
+        line = self.rows[pos].get(b"%08d" % offset)
+        if line is None:
+            return []
+        parts = line.decode("utf-8").split(" | ", 1)[0].split()
+        k = 4 + 2 * int(parts[3], 16)
+        out = []
+        for i in range(int(parts[k])):
+            sym, off, p, st = parts[k + 1 + 4 * i:k + 5 + 4 * i]
+            if sym == "!":
+                out.append((int(st[:2], 16), int(off), "a" if p == "s" else p, int(st[2:], 16)))
+        return out
+
     def _synset(self, offset: int, pos: str) -> tuple[list[str], list[tuple[str, int, str]]]:
         by_offset = self.rows.get(pos)
         if by_offset is None:
@@ -164,6 +180,41 @@ def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> f
     # a multiword lemma ("put_away") is no one word's synonym; "(p)", "(a)" mark adjective positions
     single = {lemma.split("(", 1)[0] for lemma in out if "_" not in lemma}
     return frozenset(single - {word, then})
+
+
+@functools.lru_cache(maxsize=65536)
+def antonyms(word: str, senses: int = 3, pos_of: tuple[str, ...] = POS) -> frozenset[str]:
+    """WordNet's opposites of a word (single words, lower case) in the first senses of each base
+    form of these parts of speech: its own antonyms ("heavy": light), for an adjective that is a
+    satellite of a head ("worldly" of "sophisticated") the head's ("naive"), and for an adjective
+    the satellites of each opposite ("unsophisticated" of "naive"). Empty without WordNet."""
+    wn = _wordnet()
+    word = word.lower()
+    if wn is None or not word.isalpha():
+        return frozenset()
+    out: set[str] = set()
+
+    def take(links, number: int | None) -> None:
+        for src, off, p, tgt in links:
+            if number is None or src in (0, number):
+                words, ptrs = wn.synset(off, p)
+                out.update(words if tgt == 0 else words[tgt - 1:tgt])
+                if p == "a":
+                    out.update(w for sym, o, q in ptrs if sym == "&" for w in wn.synset(o, q)[0])
+
+    for base, pos in wn.bases(word):
+        if pos not in pos_of:
+            continue
+        for off in wn.offsets(base, pos)[:senses]:
+            words, ptrs = wn.synset(off, pos)
+            number = next((i + 1 for i, w in enumerate(words) if w.split("(", 1)[0] == base), -1)
+            take(wn.antonym_links(off, pos), number)
+            if pos == "a":
+                for sym, head, p in ptrs:
+                    if sym == "&":
+                        take(wn.antonym_links(head, p), None)
+    single = {w.split("(", 1)[0] for w in out if "_" not in w}
+    return frozenset(single - {word})
 
 
 @functools.lru_cache(maxsize=65536)

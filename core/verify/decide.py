@@ -48,7 +48,9 @@ PRECEDENCE: tuple[tuple[str, Callable[[Case, dict], bool], str], ...] = (
     ("a name no document holds", lambda c, t: any(f.status == "absent" for f in c.trusted), "fabricated"),
     ("the cited text says it word for word", lambda c, t: c.quoted, "supported"),
     ("a trusted rule finds it contradicted", lambda c, t: bool(c.trusted), "contradicted"),
-    ("a rule not trusted alone flags it: check this", lambda c, t: bool(c.untrusted), "partial"),
+    # (where the cited text says none of it, it stays unsupported: a doubt lifts nothing)
+    ("a rule not trusted alone flags it: check this",
+     lambda c, t: bool(c.untrusted) and (c.meaning.held > 0 or c.meaning.heading or c.meaning.nothing), "partial"),
     ("a heading whose names the cited text holds",
      lambda c, t: c.meaning.heading and bool(c.facts) and all(f.status == "found" for f in c.facts), "supported"),
     ("a heading: only its names are checked", lambda c, t: c.meaning.heading, "partial"),

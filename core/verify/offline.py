@@ -76,8 +76,10 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     if quoted is not None:  # supported, highlighted where it stands (a figure of the next
         # sentence is no rival of a figure quoted from this one: core.verify.decide)
         return _word_for_word(c, v, quoted, facts, policy)
-    if any(f.status in ("absent", "contradicted") for f in facts):
+    if any(f.status in ("absent", "contradicted") and policy.trusted(f.rule or f.kind, f.closeness) for f in facts):
         return decide(v, facts, Meaning(), policy)
+    # a finding of a rule not trusted alone is a doubt: what the meaning step holds decides
+    # between "check this" (partial) and "the cited text does not say it" (unsupported)
     return decide(v, *_meaning(c, a, facts, policy), policy)
 
 

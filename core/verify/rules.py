@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from core.text.support import stem
-from core.verify import expectations, polarity, sentiment
+from core.verify import doers, expectations, opposites, polarity, sentiment
 from core.verify import align as al
 from core.verify import facts as fx
 from core.verify import lexicon as lx
@@ -211,6 +211,24 @@ def _feeling(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
     return _piece_hit("polarity.feeling", sentiment.reversed_feeling(c.claim, a.src.text[part.start:part.end]), a, part)
 
 
+def _doer(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    if not a.strong or any(f.kind == "name" and f.status != "found" for f in prior):
+        return []
+    hit = doers.other_doer(c.claim, [n for n in c.found_names], a.src.text[a.wlo:a.whi], c.mapping,
+                           known=lambda words: al.known_name(a.src, words))
+    if hit is None:
+        return []
+    n, m = hit
+    return [Fact("name", n.surface, "contradicted", f"the source says this of {m.surface}",
+                 evidence=a.src.span(a.wlo + m.start, a.wlo + m.end))]
+
+
+def _opposite(c: Claim, a: Alignment, prior, p: Policy) -> list[Fact]:
+    if not a.strong or not _no_polarity_yet(prior):
+        return []
+    return _piece_hit("polarity.opposite", opposites.reversed_word(c.claim, a.src.text[a.best.start:a.best.end]), a, a.best)
+
+
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "mis", "anti")
 
 
@@ -319,6 +337,8 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("polarity.comparison", "a comparison the passage makes the other way round", _comparison),
     Rule("polarity.expectation", "a result against expectations, reversed", _expectation),
     Rule("polarity.feeling", "a word of clear feeling met by one of the opposite feeling", _feeling),
+    Rule("doer", "what the sentence says a name does, said in the passage of another name", _doer),
+    Rule("polarity.opposite", "a word of the sentence met by its dictionary opposite (WordNet, a negative prefix)", _opposite),
     Rule("edited_copy", "a close copy of the passage with words the passage does not hold", _edited_copy),
     Rule("predicate", "what the sentence says a name is, in the passage", _predicate),
 )

@@ -50,8 +50,16 @@ def test_an_untrusted_rule_is_partial_only_below_its_closeness():
     f.closeness = 0.9
     assert _v([f]).verdict == "contradicted"
     f.closeness = 0.5
-    v = _v([f])
+    v = _v([f], Meaning(clauses=1, held=1, score=0.5))
     assert v.verdict == "partial" and "not trusted alone" in v.reason and v.rule == "polarity.negation"
+
+
+def test_a_doubt_lifts_nothing_the_cited_text_does_not_say():
+    """A rule not trusted alone makes "check this" of a sentence the cited text says; of one it
+    does not say (no clause held), the verdict stays unsupported, with the doubt's reason."""
+    f = Fact("name", "Sam Rivera", "contradicted", "the source says this of Jordan Hayes", rule="doer")
+    v = _v([f], Meaning(clauses=1, held=0, score=0.2))
+    assert v.verdict == "unsupported" and v.rule == "doer" and "Jordan Hayes" in v.reason
 
 
 def test_a_workspaces_setting_turns_a_rule_off_and_changes_trust(tmp_path):
