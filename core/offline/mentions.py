@@ -212,7 +212,23 @@ def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> di
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a number after an acronym that names one of a series: not a year ("FY 2024"), an amount or a share
-_NUMBERED = re.compile(r" (?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)")
+_NUMBERED = re.compile(r" (?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)"
+                       r"(?! (?:times|years?|days?|weeks?|months?|hours?|minutes?|people|points?|basis|"
+                       r"million|billion|thousand|hundred|employees|customers|users|countries|cities|markets)\b)")
+
+
+# a number after a capitalised name that says which one of a line of products or standards
+# ("Windows 10", "Office 365", "Xbox 360", "Surface Pro 4", "Python 3"); not after a month, a
+# weekday or a word that numbers the parts of a text or a series ("Chapter 4", "Step 2", "Q3")
+_SERIES = _set("january february march april may june july august september october november december "
+               "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+               "saturday sunday chapter stave part section step table figure fig page level episode ep "
+               "version phase room item appendix volume vol book act scene line question slide quarter "
+               "week day year number no round stage tier grade class lesson unit module exhibit note rule "
+               "article clause paragraph option case example sample test team group building floor gate "
+               "platform route highway interstate station verse psalm fy q h pp p")
+# "AT&T", "H&M", "S&P": one name across its ampersand
+_AMPERSAND = re.compile(r"&[A-Z][A-Za-z]*")
 
 
 def _content(w: str) -> bool:
@@ -226,6 +242,8 @@ def en_mentions(sentence: str) -> list[Mention]:
     prev_end = 0
     for m in WORD.finditer(s):
         w, a = m.group(0), m.start()
+        if a < prev_end:
+            continue  # the rest of a name read with the word before ("T" of "AT&T")
         gap = s[prev_end:a]
         initial = not toks or any(ch in _OPENERS for ch in gap) or "--" in gap or bool(re.search(r"[.!?]", gap))
         stop_after = False
@@ -238,8 +256,12 @@ def en_mentions(sentence: str) -> list[Mention]:
             if keep < len(parts):
                 w, stop_after = "-".join(parts[:keep]), True
         end = a + len(w)
-        numbered = _NUMBERED.match(s, m.end()) if _ACRONYM.fullmatch(w) else None
-        if numbered:  # "PEP 621", "RFC 822", "ISO 8601": a series' name and its number
+        amp = _AMPERSAND.match(s, end) if not stop_after and w[:1].isupper() and len(w) <= 3 else None
+        if amp:
+            w, end = s[a:amp.end()], amp.end()
+        numbered = _NUMBERED.match(s, end) if w[:1].isupper() and not stop_after and "-" not in w \
+            and w.lower() not in _SERIES and not (len(w) <= 2 and w[1:].isdigit()) else None
+        if numbered:  # "PEP 621", "Windows 10", "Office 365": a name and the number of its version
             w, end = s[a:numbered.end()], numbered.end()
         poss = bool(_POSS.search(w))
         if poss:
@@ -299,6 +321,9 @@ def _adjacent(toks, k: int) -> bool:
         return False
     if not gap.strip():
         return True
+    if gap.strip() == "&" and gap.startswith(" ") and gap.endswith(" ") \
+            and toks[k - 1][0].lower() not in FIRST_NAMES and toks[k][0].lower() not in FIRST_NAMES:
+        return True  # "Marks & Spencer", "Dun & Bradstreet", "Enterprise Mobility & Security"
     if gap.strip() == "." and len(toks[k - 1][0]) == 1 and toks[k - 1][0].isupper() and k >= 2 \
             and _cap(toks[k - 2][0]) and not toks[k - 1][6].strip() \
             and (toks[k - 2][0].lower() in FIRST_NAMES or not common_word(toks[k - 2][0].lower())):
@@ -329,6 +354,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
     titled = len(words) > 1 and lo[0] in TITLES
     surface = " ".join((w + "." if l in _PERIOD_TITLES and x == 0 and titled else w)
                        for x, (w, l) in enumerate(zip(words, lo)))
+    if any(toks[x][6].strip() == "&" for x in run[1:]):
+        surface = sentence[toks[run[0]][1]:toks[run[-1]][2]]  # the ampersand kept: "Marks & Spencer"
     initial = start == 0 and toks[run[0]][3]
     votes: Counter = Counter()
     head = lo[lo.index("of") - 1] if "of" in lo[1:] else lo[-1]
