@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from core.text.wordnet import common_word
+from core.text.wordnet import common_word, place_first
 
 _MID = re.compile(r"(?<=[a-z0-9,)\]] )([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*|[A-Z]{2,}\d*\b)")
 _WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
@@ -43,8 +43,10 @@ class CorpusNames:
         common English word?"""
         w = word.lower()
         # once mid-sentence is enough for a word that is no common English word ("Pakistan",
-        # "MIT": WordNet holds them only as names, or not at all); "Windows" must show it twice
-        return (self.mid[w] >= MIN_MID or self.listed[w] > 0 or (self.mid[w] >= 1 and not common_word(w))) \
+        # "MIT": WordNet holds them only as names, or not at all) or whose first sense is a name
+        # ("Japan" before "japan", the lacquer); "Windows" must show it twice
+        return (self.mid[w] >= MIN_MID or self.listed[w] > 0
+                or (self.mid[w] >= 1 and (not common_word(w) or place_first(w)))) \
             and self.mid[w] > self.lower[w]
 
 

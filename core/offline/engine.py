@@ -38,7 +38,7 @@ from core.ingest.structure import masked
 from core.text import wordnet
 from core.text.lexical import NUMBERED_NAME, document_word
 from core.text.wordnet import common_word
-from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
+from core.offline.mentions import (CONNECTORS, heading_terms, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
 from core.offline.lower_names import lower_names
@@ -58,6 +58,7 @@ class _Cand:
     sentences: list[int] = field(default_factory=list)
     phrase: bool = False    # a repeated lower-case noun phrase (noun_phrases), kept on purpose
     after_name: int = 0     # mentions right after another name and a comma ("Ha Trinh, Senior Data Scientist")
+    emphasised: int = 0     # mentions that are the whole text of a link or a bold span ("[Global Search](...)")
 
 
 class OfflineEngine:
@@ -78,6 +79,9 @@ class OfflineEngine:
         text = unit.get("text") or ""
         got = unit.get("structure")
         structure: dict[str, Any] = got if isinstance(got, dict) else {}
+        # the unit's heading path and the headings inside it: the terms a page is about
+        headings = list(dict.fromkeys([str(h) for h in unit.get("headings") or [] if str(h).strip()]
+                                      + [text[h[0]:h[1]] for h in structure.get("headings") or []]))
         if structure:  # headings title what follows and code holds no prose
             text = masked(text, 0, (structure.get("headings") or []) + (structure.get("skip") or []))
         marked = [(a, b) for a, b in structure.get("strong") or []]
@@ -110,13 +114,17 @@ class OfflineEngine:
                 c.strong |= m.strong or name_shaped(m.surface) or \
                     _marked_name(text, spans[i][0] + m.start, spans[i][0] + m.end, marked, heads, links)
                 c.lower_check |= m.lower_check
+                c.emphasised += _emphasised(text, spans[i][0] + m.start, spans[i][0] + m.end, marked + links)
                 c.votes.update(m.votes)
                 if i not in c.sentences:
                     c.sentences.append(i)
                 keyed.append((key, m))
             mentions.append(keyed)
-        for phrase, hits in noun_phrases(sentences).items():
+        terms = heading_terms(headings, sentences)
+        for phrase, hits in list(terms.items()) + list(noun_phrases(sentences).items()):
             c = cands.setdefault(phrase, _Cand(phrase, strong=True, phrase=True))
+            if phrase in terms and c.count == 0:  # titled as its heading writes it
+                c.forms[next(" ".join(w) for w in map(_HEADING_WORD.findall, headings) if phrase == " ".join(w).upper())] += len(hits) + 1
             for i, a, b in hits:
                 c.forms[sentences[i][a:b].lower()] += 1
                 c.count += 1
@@ -283,6 +291,15 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
     return any(a <= start and end <= b for a, b in marked)
 
 
+_HEADING_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def _emphasised(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Is the mention the whole text of a link or a bold span (its spaces and stops aside)?"""
+    return any(a <= start and end <= b and not text[a:start].strip(" *_[") and not text[end:b].strip(" *_].:")
+               for a, b in spans)
+
+
 def _generic(c: _Cand, lower: Counter) -> str | None:
     """Why a capitalised candidate is a common phrase, not a name (None when it may be a name):
     - an adverb ("Unexpectedly", "Solemnly" at a sentence start);
@@ -291,7 +308,8 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
     - several words, each also written in lower case in the unit, with no name-like part (no
       first name, known organisation, or organisation, place or event head word), and either a
       role as head ("Chief Executive", "Terminal Supervisor") or capitalised at most once
-      mid-sentence ("Press Release", "Replacement of the Berth", "Blind Man")."""
+      mid-sentence ("Press Release", "Replacement of the Berth", "Blind Man"), unless the document
+      writes it as a term (a link's whole text, a bold span: "[Global Search](...)")."""
     ws = [w for w in c.key.lower().replace("'", " ").split() if w not in CONNECTORS]
     if len(ws) == 1:
         w = ws[0]
@@ -312,6 +330,8 @@ def _generic(c: _Cand, lower: Counter) -> str | None:
     if not all(lower.get(w.rstrip("."), 0) or lower.get(w.rstrip(".") + "s", 0) for w in ws):
         return None
     head = ws[ws.index("of") - 1] if "of" in ws[1:] else ws[-1]
+    if c.emphasised and head not in ROLE_NOUNS and ws[0] not in ROLE_NOUNS:
+        return None  # the document writes it as a term: a link's whole text, a bold term ("Global Search")
     if head in ROLE_NOUNS or ws[0] in ROLE_NOUNS or c.mid <= 1:
         return "a common phrase written in lower case in this text, not a name"
     return None

@@ -209,6 +209,28 @@ def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> di
     return {k: hits[k] for k in ranked[:limit]}
 
 
+_HEADING_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def heading_terms(headings: list[str], sentences: list[str]) -> dict[str, list]:
+    """A heading of two to four words that the text under it says again, in any case ("Global
+    Search" over "the global search method uses ..."), twice or once in the heading's own
+    capitals: the page's subject, a term of the corpus. The sentences' hits as noun_phrases gives them, keyed by the heading's words."""
+    out: dict[str, list[tuple[int, int, int]]] = {}
+    for h in headings:
+        words = _HEADING_WORDS.findall(h)
+        if not 2 <= len(words) <= 4 or len(" ".join(words)) < len(h.strip(" #*_:\t\n").strip()) - 4:
+            continue  # a heading with figures, code or punctuation in it is no term
+        if not all(_content(w.lower()) or w.isupper() for w in (words[0], words[-1])):
+            continue  # "How to use", "What is it"
+        pattern = re.compile(r"(?<![A-Za-z])" + r"[\s-]+".join(map(re.escape, words)) + r"(?![A-Za-z])", re.I)
+        hits = [(i, m.start(), m.end()) for i, sent in enumerate(sentences) for m in pattern.finditer(_masked(sent))]
+        exact = " ".join(words)
+        if len(hits) >= 2 or any(" ".join(sentences[i][a:b].split()) == exact for i, a, b in hits):
+            out.setdefault(exact.upper(), hits)  # said twice, or once as the heading writes it
+    return out
+
+
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a number after an acronym that names one of a series: not a year ("FY 2024"), an amount or a share
@@ -227,6 +249,8 @@ _SERIES = _set("january february march april may june july august september octo
                "week day year number no round stage tier grade class lesson unit module exhibit note rule "
                "article clause paragraph option case example sample test team group building floor gate "
                "platform route highway interstate station verse psalm fy q h pp p")
+# "U.S.", "U.K.", "D.C.": initials with their stops, one name
+_DOTTED = re.compile(r"(?:[A-Z]\.){2,}")
 # "AT&T", "H&M", "S&P": one name across its ampersand
 _AMPERSAND = re.compile(r"&[A-Z][A-Za-z]*")
 
@@ -256,6 +280,9 @@ def en_mentions(sentence: str) -> list[Mention]:
             if keep < len(parts):
                 w, stop_after = "-".join(parts[:keep]), True
         end = a + len(w)
+        dotted = _DOTTED.match(s, a) if len(w) == 1 and w.isupper() else None
+        if dotted:  # "U.S.", "U.K.", "D.C.": one name, its letters and stops
+            w, end = dotted.group(0), dotted.end()
         amp = _AMPERSAND.match(s, end) if not stop_after and w[:1].isupper() and len(w) <= 3 else None
         if amp:
             w, end = s[a:amp.end()], amp.end()
@@ -396,7 +423,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         words, lo = words[:1], lo[:1]
         surface = words[0]
     return Mention(surface, toks[first][1], toks[first][1] + len(surface) if len(lo) == 1 else toks[last][2],
-                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive, votes=dict(votes))
+                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive or bool(_DOTTED.fullmatch(words[0])) or "&" in words[0],
+                    votes=dict(votes))
 
 
 # ---- Chinese ------------------------------------------------------------------------------

@@ -236,6 +236,41 @@ def common_noun(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def place_first(word: str) -> bool:
+    """Is the first (most frequent) noun sense of the word, as written (no plural: "Queens" is a
+    borough only as a name), an instance of a place ("Japan": a country before it is lacquerware;
+    "London", "Mars")? A person's name is left out: surnames are trades too ("Miller", "Baker").
+    False without WordNet."""
+    wn = _wordnet()
+    if wn is None or not word.isalpha():
+        return False
+    w = word.lower()
+    offs = wn.offsets(w, "n")
+    if not offs or any(b != w for b, _ in wn.bases(w)):
+        return False
+    if not any(sym == "@i" for sym, _, _ in wn.synset(offs[0], "n")[1]):
+        return False  # its most frequent sense is no name
+    # a place in that sense or the next ("Japan": the islands, then the country)
+    classes = [o for off in offs[:2] for sym, o, p in wn.synset(off, "n")[1] if sym == "@i" and p == "n"]
+    return any(_reaches(o, _KINDS["geo"]) for o in classes)
+
+
+def _reaches(off: int, root: int) -> bool:
+    """Does the noun synset reach root up its hypernyms?"""
+    wn = _wordnet()
+    seen, todo = set(), [off]
+    while todo:
+        o = todo.pop()
+        if o == root:
+            return True
+        if o in seen or len(seen) > 200:
+            continue
+        seen.add(o)
+        todo += [x for sym, x, p in wn.synset(o, "n")[1] if sym in ("@", "@i") and p == "n"]
+    return False
+
+
+@functools.lru_cache(maxsize=65536)
 def common_word(word: str) -> bool:
     """Is the word an English word WordNet holds in some sense that is no instance of something
     ("cole", "notably"; not "Woolworths", only an instance of a merchant)? True without WordNet
