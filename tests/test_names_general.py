@@ -33,3 +33,39 @@ def test_names_listed_with_a_person_are_people():
     got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0})
     types = {e["title"]: e["type"] for e in got.entities}
     assert all(types.get(n) == "person" for n in ("Tomas Lindqvist", "Aino Virtanen", "Kwame Mensah")), types
+
+
+CALL = """Revenue from Windows 10 devices grew, and Office 365 commercial seats rose 20 percent. In the
+U.S. we signed AT&T and Marks & Spencer, while Surface Pro 4 sold out in March 2016. On March 15 the
+team met to review Chapter 4 of the plan; sales in Japan grew 12 percent."""
+
+
+def test_versioned_products_initials_and_ampersand_names():
+    """A product with its version number, initials with their stops and a name across an
+    ampersand are whole names; a month, a chapter and a count take no number."""
+    titles = _titles(CALL)
+    assert {"WINDOWS 10", "OFFICE 365", "SURFACE PRO 4", "U.S.", "AT&T", "MARKS & SPENCER"} <= titles, titles
+    assert not any(t.startswith(("MARCH", "CHAPTER")) or t in ("AT", "T", "MARKS", "SPENCER") for t in titles), titles
+
+
+def test_a_heading_the_text_repeats_is_a_term():
+    """A two-word heading that the section says again in lower case ("the global search method")
+    is a term of the corpus, titled as the heading writes it; a heading the text never repeats is
+    not."""
+    from core.ingest.structure import markdown_to_text
+    md = ("# Global Search\n\nThe global search method reads every community report. It answers questions "
+          "about the whole dataset, so global search costs more than local lookups.\n\n"
+          "## Getting Started\n\nInstall the package first.\n")
+    text, structure = markdown_to_text(md)
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0,
+                                   "structure": structure.to_dict()})
+    titles = {e["title"] for e in got.entities if not e.get("tentative")}
+    assert "Global Search" in titles, titles
+    assert not any("Getting" in t for t in titles), titles
+
+
+def test_a_word_wordnet_names_first_as_a_place_is_a_name_once():
+    from core.offline.corpus_names import corpus_names
+    names = corpus_names(["Sales in Japan grew. The box was red, and the queens of the pack were missing."])
+    assert names.named("Japan")
+    assert not names.named("Box") and not names.named("Queens")

@@ -423,7 +423,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         words, lo = words[:1], lo[:1]
         surface = words[0]
     return Mention(surface, toks[first][1], toks[first][1] + len(surface) if len(lo) == 1 else toks[last][2],
-                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive or bool(_DOTTED.fullmatch(words[0])) or "&" in words[0],
+                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive or bool(_DOTTED.fullmatch(words[0])) or "&" in words[0]
+                    or bool(re.search(r" \d", words[0])),
                     votes=dict(votes))
 
 
