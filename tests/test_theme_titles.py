@@ -41,3 +41,20 @@ def test_part_labels_are_no_topic():
     assert _section(["Chapter 4: The Descent"]) == "The Descent"
     assert _section(["STAVE THREE."]) == ""
     assert _section(["Language Model Selection", "Fields"]) == "Language Model Selection: Fields"
+
+
+def test_a_headline_over_several_themes_titles_none_of_them(tmp_path):
+    """A news story's headline sits over all of its communities: a heading that would title several
+    themes is the document's, so those themes are named by their names and words instead (the
+    sample corpus's answer titled seven of eight themes with one headline)."""
+    story = (f"# Harbourline ships version two\n\n{SECTION} {SECTION}\n\n{QUERY}\n\n{SOURCES} {SOURCES}\n")
+    other = ("The harbour council met on Monday. Councillor Ada Brook asked about the ferry timetable, "
+             "and Councillor Ada Brook and Mayor Tom Reed agreed to review the ferry timetable. " * 6)
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("story.md", story.encode()), ("minutes.txt", other.encode()),
+                         ("notes.txt", other.replace("ferry", "bus").encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline", chunk_size=40, chunk_overlap=0))
+    answer = run_method("global", store, "What are the main topics?").answer
+    titles = re.findall(r"^\d+\. \*\*(.+?)\*\*", answer, re.M)
+    assert titles, answer
+    assert len(titles) >= 3 and not any(t.startswith("Harbourline ships version two") for t in titles), titles

@@ -236,7 +236,8 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 # a number after an acronym that names one of a series: not a year ("FY 2024"), an amount or a share
 _NUMBERED = re.compile(r" (?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)"
                        r"(?! (?:times|years?|days?|weeks?|months?|hours?|minutes?|people|points?|basis|"
-                       r"million|billion|thousand|hundred|employees|customers|users|countries|cities|markets)\b)")
+                       r"million|billion|thousand|hundred|employees|customers|users|countries|cities|markets)\b)"
+                       r"(?!(?:,| and| or| to|-)\s*\d)")  # "Berths 4 and 5": several, no one's name
 
 
 # a number after a capitalised name that says which one of a line of products or standards

@@ -67,6 +67,8 @@ class Theme:
     score: int = 0
     key_entities: frozenset = frozenset()
     words: tuple = ()
+    topic: str = ""          # the section heading or phrase the title is named for
+    plain_title: str = ""    # the title from its names and words alone
 
 
 _cache: dict[tuple, tuple[int, Counter]] = {}
@@ -177,6 +179,12 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
                 if theme is not None and not any(_same(theme, t) for t in themes):
                     theme.score = best[int(rep["human_readable_id"])]
                     themes.append(theme)
+    # a heading that would title several themes is the document's (a news story's headline), not
+    # what sets one theme apart: those themes keep the titles their names and words give
+    shared = Counter(t.topic for t in themes if t.topic)
+    for t in themes:
+        if t.topic and shared[t.topic] > 1:
+            t.title, t.topic = t.plain_title, ""
     return themes, len(reports)
 
 
@@ -263,16 +271,19 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     topic = None if zh else _topic(units, [s for s, _ in pool], name_terms, df, n_units)
     if zh:
         title = "、".join(lead) + ("：" + "、".join(words) if words else "")
+    plain = " and ".join(lead) + (": " + ", ".join(words) if words else "")
+    if zh:
+        pass
     elif topic:
         title = topic[:1].upper() + topic[1:] + (f" ({', '.join(lead)})" if lead else "")
     else:
-        title = " and ".join(lead) + (": " + ", ".join(words) if words else "")
+        title = plain
     title = title or (rep.get("title") or "")
     # each quote cites its own text unit, where a click shows it highlighted (the report, which
     # the verifier would read whole, is named by number in the theme's line instead)
     quotes = [cite(s.text, {"Sources": [s.unit]}) for s in chosen]
     return Theme(title=title, sentences=quotes, report=hrid, key_entities=frozenset(e["id"] for e in ents[:2]),
-                 words=tuple(top_words))
+                 words=tuple(top_words), topic=topic or "", plain_title=plain or title)
 
 
 _PHRASE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
