@@ -268,10 +268,16 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     hrid = int(rep["human_readable_id"])
     lead = [display_name(e["title"], e) for e in ents[:2]]
     words = [surface[t].most_common(1)[0][0] for t in top_words]
-    topic = None if zh else _topic(units, [s for s, _ in pool], name_terms, df, n_units)
+    sents = [s for s, _ in pool]
+    topic = None if zh else _topic(units, sents, name_terms, df, n_units, set(top_words[:2]))
     if zh:
         title = "、".join(lead) + ("：" + "、".join(words) if words else "")
     plain = " and ".join(lead) + (": " + ", ".join(words) if words else "")
+    if not zh and topic and topic == _heading_topic(units, df, n_units):
+        # should the heading prove the document's (it titles other themes too), the phrase names it
+        phrase = _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
+        if phrase:
+            plain = phrase[:1].upper() + phrase[1:] + (f" ({', '.join(lead)})" if lead else "")
     if zh:
         pass
     elif topic:
@@ -312,11 +318,20 @@ def _verb_only(word: str) -> bool:
     return "v" in kinds and not kinds & {"n", "a", "s"}
 
 
-def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counter, n_units: int) -> str | None:
+def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counter, n_units: int,
+           key_words: set = frozenset()) -> str | None:
     """What a community is about in the corpus's own words: the section heading most of its units
     sit under (in a structured document), else the phrase of two or three plain words ("vector
     store", "operating income"; no names, no stop words) that its sentences repeat
-    most and the rest of the corpus uses least. None when nothing repeats."""
+    most and the rest of the corpus uses least; where none repeats (a story, a conversation), the
+    rarest such phrase holding one of its most distinctive words (key_words: "transfer hose").
+    None when there is none."""
+    head = _heading_topic(units, df, n_units)
+    return head or _phrase_topic(sents, name_terms, df, n_units, key_words)
+
+
+def _heading_topic(units: list[dict], df: Counter, n_units: int) -> str | None:
+    """The section heading most of a community's units sit under, if it is no document title."""
     heads = Counter(section for u in units if isinstance(u.get("headings"), list)
                     and (section := _section(u["headings"])))
     if heads:
@@ -324,6 +339,13 @@ def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counte
         # a section that holds half the corpus is the document's title, not what sets this apart
         if (k >= 2 or len(units) == 1) and df.get(("section", head), 0) <= n_units / 2:
             return head
+    return None
+
+
+def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: int,
+                  key_words: set = frozenset()) -> str | None:
+    """The phrase of plain words a community's sentences repeat most and the corpus uses least (or
+    the rarest holding one of key_words, where none repeats)."""
     count: Counter = Counter()
     surface: dict[tuple, Counter] = {}
     for s in sents:
@@ -345,8 +367,11 @@ def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counte
                     seen.add(key)
                     count[key] += 1
                     surface.setdefault(key, Counter())[" ".join(w.lower() for w in ws)] += 1
-    scored = [(k * sum(math.log((n_units + 1) / (df.get(t, 0) + 1) + 1) for t in key) / len(key), key)
-              for key, k in count.items() if k >= 2]
+    def rarity(key: tuple) -> float:
+        return sum(math.log((n_units + 1) / (df.get(t, 0) + 1) + 1) for t in key) / len(key)
+    scored = [(k * rarity(key), key) for key, k in count.items() if k >= 2]
+    if not scored:
+        scored = [(rarity(key), key) for key in count if set(key) & key_words]
     if not scored:
         return None
     best = max(scored, key=lambda x: (x[0], len(x[1]), x[1]))[1]
