@@ -62,6 +62,23 @@ def test_a_signpost_is_quoted_with_the_sentence_it_introduces():
     assert "$28.5 billion" in best.text
 
 
+def test_a_numbered_name_the_question_asks_about_outranks_the_periods_words():
+    """"How fast was Dynamics 365 revenue growing in FY17 Q3?": the one sentence holding Dynamics
+    365 answers it, well ahead of the many about the quarter's revenue from Dynamics AX or Office
+    365 (in the FY17 Q3 call it came sixth and was cut)."""
+    lines = ["Office 365 commercial", "the Dynamics business", "Office 365 consumer", "Dynamics AX", "Windows OEM",
+             "search advertising", "Azure", "Xbox content", "LinkedIn", "Surface", "Enterprise Services",
+             "server products"] * 2
+    filler = " ".join(f"Our third quarter revenue from {w} was ${n}.1 billion, growing {n} percent."
+                      for w, n in zip(lines, range(3, 27)))
+    sents = unit_sentences([_unit("Our third quarter revenue was $23.6 billion, up 6 percent. " + filler +
+                                  " Our innovation in Dynamics is driving strong revenue growth with Dynamics 365 up 82% "
+                                  "in constant currency this quarter.")])
+    ranked = rank_facts("How fast was Dynamics 365 revenue growing in FY17 Q3?", sents, ["Dynamics 365"])
+    assert "82%" in ranked[0][1].text, ranked[0][1].text
+    assert ranked[0][0] >= 1.5 * ranked[1][0], [(round(x, 2), p.text[:40]) for x, p in ranked[:3]]
+
+
 @pytest.fixture(scope="module")
 def homes(tmp_path_factory) -> Path:
     home = tmp_path_factory.mktemp("facts")

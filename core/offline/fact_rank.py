@@ -259,6 +259,17 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
     codes = [c.lower() for c in CODE_NAME.findall(question)]
     if codes:
         own = [x * (1 + 2 * any(c in p.text.lower() for c in codes)) for x, p in zip(own, cands)]
+    # a numbered name the question asks about, whole ("Dynamics 365", not "Dynamics" or "365"): a passage
+    # holding it is about that thing, while one holding only the question's other words (its
+    # period, "revenue") is about the whole call
+    # (a name most passages hold, a host's or the company's, sets none of them apart)
+    for x in names:
+        if not re.search(r"\w \d", x):  # a numbered name; a person is often "he" where the fact is
+            continue
+        w = re.compile(r"(?<!\w)" + re.escape(x.lower()) + r"(?!\w)")
+        held = [bool(w.search(p.text.lower())) for p in cands]
+        if 0 < sum(held) <= 0.1 * len(cands):
+            own = [o * (1 + 1.5 * h) for o, h in zip(own, held)]
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
     place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}
     scored = []

@@ -38,6 +38,8 @@ def absent_names(sentence: str, names: Names, cited: str = "") -> list[str]:
             continue
         if n.initial and not (len(words) == 1 and len(words[0]) > 3 and not english_word(words[0])):
             continue  # a capital at a sentence's start says nothing, unless the word is no English word
+        if all(fx.PERIOD.match(w) for w in words) and names.titled(words):
+            continue  # "FY17 Q3" of a call whose file is TranscriptFY17Q3.txt: its text never writes it
         if names.absent(words) and n.surface not in out:
             out.append(n.surface)
     return out

@@ -37,6 +37,14 @@ class Names:
         title = self.doc_title(unit) if words else ""
         return title if title and all(w.lower() in title.lower() for w in words) else None
 
+    def titled(self, words: tuple[str, ...]) -> bool:
+        """Does some document's title hold every word ("FY17" and "Q3" in "TranscriptFY17Q3.txt")?"""
+        if self.store is None or not words:
+            return False
+        if not hasattr(self, "_all_titles"):
+            self._all_titles = [str(t or "").lower() for t in self.store.column("documents", "title")]
+        return any(all(w.lower() in t for w in words) for t in self._all_titles)
+
     def doc_title(self, unit: dict) -> str:
         """The title of the unit's document ("" without a store or a document)."""
         doc = unit.get("document_id")
