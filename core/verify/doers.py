@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from core.verify import facts as fx
-from core.verify.actors import _verb
+from core.verify.actors import _verb, same_person
 from core.text.wordnet import english_word
 
 _CLAUSE_END = re.compile(r"[;:!?.]|,\s*(?:and|but|while|whereas|which|who|because|so)\b|\s(?:while|whereas|because)\s")
@@ -71,6 +71,8 @@ def other_doer(claim: str, names: list[fx.Name], text: str, mapping: dict[str, s
     for n in names:
         if n.initial and not (known and known(n.words)) and english_word(n.words[0]):
             continue  # a capital opening the sentence on an English word says nothing
+        if re.match(r"\s*\d", claim[n.end:n.end + 3]):
+            continue  # a numbered name ("PEP 484"): the series' word is no doer
         if re.search(r"[A-Z][\w.&'\u2019-]*\s*(?:,|\band|\bor|&)\s*$", claim[max(0, n.start - 40):n.start]):
             continue  # one of a list ("Bayer, KPMG and Unilever are using"): the list does it
         first = re.match(r"\s+([a-z]+)", claim[n.end:n.end + 30])
@@ -91,8 +93,10 @@ def other_doer(claim: str, names: list[fx.Name], text: str, mapping: dict[str, s
         if not before:
             continue
         m = before[-1]
-        if set(m.words) & set(n.words):
-            continue
+        if same_person(n.words, m.words, text + " " + claim, n.surface):
+            continue  # "Mercer" and "Alex" of "Alex Mercer"
+        if len(m.words) == 1 and english_word(m.words[0]) and not (known and known(m.words)):
+            continue  # a capitalised English word ("Type Hints"), no one who does anything
         mine = next((x for x in names if set(x.words) & set(m.words)), None)
         if mine is not None and len(set(_predicate(claim, mine, names, mapping)) & set(want)) >= 2:
             continue  # the sentence says it of that name too
