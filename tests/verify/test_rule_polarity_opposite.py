@@ -25,7 +25,7 @@ def test_opposite(case):
 
 @pytest.mark.parametrize("claim, passage, word", [
     ("He left the body watched and mourned.", "There lay the body, unwatched and unwept.", "watched"),
-    ("It was a familiar, everyday sound that nobody noticed.", "A soft chime, a rare sound that set every agent on alert.", "everyday"),
+    ("The gathering was a happy one.", "The gathering was an unhappy one for them.", "happy"),
     ("He described the signals as harsh and unmusical.", "Their signals resonate almost musically.", "unmusical"),
 ])
 def test_opposites_found(claim, passage, word):
@@ -37,6 +37,7 @@ def test_opposites_found(claim, passage, word):
     ("The boy was not heavy to carry.", "He was very light to carry."),        # a negated opposite says the same
     ("He first coded in a small school room.", "He went to a high school in Beirut."),  # a two-word lemma's word
     ("Over twelve months the base doubled.", "It was the first quarter of growth."),     # number words are the numbers rule's
+    ("Guided by the pointing finger, he found the stone.", "Following the finger, he found the stone."),  # a verb's opposite: one act
 ])
 def test_opposites_not_found(claim, passage):
     assert reversed_word(claim, passage) is None
