@@ -25,7 +25,7 @@ def test_opposite(case):
 
 @pytest.mark.parametrize("claim, passage, word", [
     ("He left the body watched and mourned.", "There lay the body, unwatched and unwept.", "watched"),
-    ("The gathering was a happy one.", "The gathering was an unhappy one for them.", "happy"),
+    ("He was a patient teacher of the boys.", "He was an impatient teacher of the boys.", "patient"),
     ("He described the signals as harsh and unmusical.", "Their signals resonate almost musically.", "unmusical"),
 ])
 def test_opposites_found(claim, passage, word):
