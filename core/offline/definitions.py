@@ -20,7 +20,7 @@ from typing import Any
 from core.offline.fact_rank import FRAMING, period_forms, rank_facts
 from core.offline.mentions import KIN, TITLES
 from core.offline.reports import display_name
-from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, unit_sentences
+from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, prose_text, rank, unit_sentences
 from core.text.lexical import STOPWORDS, cite, join_sentences
 from core.store.db import Store
 from core.tokens import count_tokens
@@ -187,7 +187,8 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     floor = 0.0 if asks_definition(question) else (8.0 if not role else 2.5)
     first = defs[0][2] if defs and defs[0][0] > floor else None
     if first is not None:
-        parts.append([take(first)])
+        turn = _rest_of_turn(first, sents, units) if who else []
+        parts.append([join_sentences([x for x in [take(first)] + [take(t) for t in turn] if x])])
     # 2/3. relationships and the rest of the question
     ties = _ties(store, main, own, take) if who else []
     # the question's own words rank the rest; its name stays (rare words weigh by themselves)
@@ -221,6 +222,31 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
         out.append(text)
         used_tokens += n
     return "\n\n".join(out)
+
+
+_LABEL = re.compile(r"^[^:.!?]{2,60}:\s+")
+_TURN_WORDS = 25  # words of the speaker's own turn quoted after a greeting
+_NEXT_TURN = re.compile(r"\n\s*[A-Z][A-Za-z.'\u2019 -]{1,40}(?:,[^:\n]{0,60})?:\s|\n\s*\n")
+
+
+def _rest_of_turn(first: Sentence, sents: list[Sentence], units: dict) -> list[Sentence]:
+    """A speaker's label line that says only a greeting ("HEATHER BELLINI, Goldman Sachs: Great,
+    thank you.") tells who they are, not what they came to say: the sentences after it in the
+    same turn (up to the next speaker's label or blank line in its unit), up to about
+    _TURN_WORDS words."""
+    label = _LABEL.match(first.text)
+    if label is None or len(first.text[label.end():].split()) >= 10:
+        return []
+    text = prose_text(units.get(first.unit_id) or {})
+    at = first.order % 1_000_000
+    nxt = _NEXT_TURN.search(text, at + len(first.text))  # the next speaker's label opens the next turn
+    end = nxt.start() if nxt else len(text)
+    out, words = [], 0
+    for s in sents:
+        if s.unit_id == first.unit_id and at < s.order % 1_000_000 < end and words < _TURN_WORDS:
+            out.append(s)
+            words += len(s.text.split())
+    return out
 
 
 def _search_words(question: str) -> str:
