@@ -69,3 +69,13 @@ def test_a_word_wordnet_names_first_as_a_place_is_a_name_once():
     names = corpus_names(["Sales in Japan grew. The box was red, and the queens of the pack were missing."])
     assert names.named("Japan")
     assert not names.named("Box") and not names.named("Queens")
+
+
+def test_a_heading_naming_a_part_of_the_page_is_no_term_even_repeated():
+    from core.ingest.structure import markdown_to_text
+    md = ("# Core Benefits\n\nThe core benefits are speed and cost. Users list the core benefits first.\n\n"
+          "## Global Search\n\nThe global search method reads every report, and global search costs more.\n")
+    text, structure = markdown_to_text(md)
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": structure.to_dict()})
+    titles = {e["title"].upper() for e in got.entities if not e.get("tentative")}
+    assert "GLOBAL SEARCH" in titles and "CORE BENEFITS" not in titles, titles

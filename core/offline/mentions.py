@@ -210,6 +210,12 @@ def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> di
 
 
 _HEADING_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
+# the words of a document's own parts: a heading holding one names a part, not a term
+_PART_WORDS = _set("overview introduction summary conclusion conclusions benefits improvements statement "
+                   "steps started notes note examples example usage requirements features background "
+                   "motivation rationale abstract references appendix faq details contents discussion "
+                   "limitations acknowledgements acknowledgments copyright footnotes resources changes "
+                   "goals highlights questions answers")
 
 
 def heading_terms(headings: list[str], sentences: list[str]) -> dict[str, list]:
@@ -223,6 +229,8 @@ def heading_terms(headings: list[str], sentences: list[str]) -> dict[str, list]:
             continue  # a heading with figures, code or punctuation in it is no term
         if not all(_content(w.lower()) or w.isupper() for w in (words[0], words[-1])):
             continue  # "How to use", "What is it"
+        if any(w.lower() in _PART_WORDS for w in words):
+            continue  # "Core Benefits", "Next Steps", "Problem Statement": a part of the page
         pattern = re.compile(r"(?<![A-Za-z])" + r"[\s-]+".join(map(re.escape, words)) + r"(?![A-Za-z])", re.I)
         hits = [(i, m.start(), m.end()) for i, sent in enumerate(sentences) for m in pattern.finditer(_masked(sent))]
         exact = " ".join(words)
