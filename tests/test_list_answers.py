@@ -187,3 +187,49 @@ def test_a_sentence_that_introduces_a_list_brings_the_list():
     assert "- 相关社区报告" in got and "- 入口实体的摘要" in got, got
     # a sentence that introduces nothing: the answer as it was
     assert introduced_list("It writes Parquet [Data: Sources (4)].", [unit]) == "It writes Parquet [Data: Sources (4)]."
+
+
+SPEC = """# Build backends
+
+A build backend is the library a frontend calls to build a package.
+
+## Mandatory hooks
+
+Every backend defines these hooks.
+
+### build_wheel
+
+It builds a wheel in the given directory and returns its file name.
+
+### build_sdist
+
+It builds a source distribution in the given directory.
+
+## Optional hooks
+
+A backend may define these hooks too.
+
+### get_requires_for_build_wheel
+
+It returns extra requirements for building a wheel.
+
+### prepare_metadata_for_build_wheel
+
+It writes the wheel's metadata without building it.
+
+### build_editable
+
+It builds an editable wheel.
+"""
+
+
+def test_a_list_question_gets_the_subsections_of_the_section_its_kind_names(tmp_path):
+    """The members of a list may be a section's subsections, no list at all ("Mandatory hooks":
+    build_wheel, build_sdist); "must" asks for the required ones, "may" for the optional ones."""
+    store = _indexed(tmp_path, "spec.md", SPEC)
+    must = run_method("auto", store, "Which hooks must every build backend implement?").answer
+    assert must.startswith("Mandatory hooks:"), must
+    assert re.findall(r"^- (\w+)", must, re.M) == ["build_wheel", "build_sdist"], must
+    assert "[Data: Sources (" in must
+    may = run_method("auto", store, "Which hooks may a build backend define optionally?").answer
+    assert may.startswith("Optional hooks:") and "build_editable" in may and "build_sdist" not in may, may

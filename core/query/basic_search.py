@@ -17,7 +17,7 @@ from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
 from core.offline.sentence_rank import prose_text
-from core.query.lists import field_list, introduced_list, kind_list, list_answer
+from core.query.lists import field_list, introduced_list, kind_list, list_answer, section_list
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_rows, source_row
@@ -81,7 +81,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
     listed = (about_answer(store, question, named) or field_list(store, question, named)
-              or list_answer(question, packed.records) or kind_list(store, question, packed.records, named)) \
+              or section_list(store, question) or list_answer(question, packed.records)
+              or kind_list(store, question, packed.records, named)) \
         if llm is None else None
     if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind
         result.answer = listed

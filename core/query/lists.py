@@ -9,6 +9,7 @@ introduces it, each item cited.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Iterable
 
@@ -200,6 +201,60 @@ def list_answer(question: str, units: list[dict]) -> str | None:
     refs = {"Sources": [hrid]}
     head = cite(lead.rstrip(":").rstrip(), refs).rstrip(".\u3002") + ":" if lead else ""
     return "\n".join(([head] if head else []) + [f"- {cite(i, refs)}" for i in items])
+
+
+_MUST = re.compile(r"\b(?:must|required|mandatory|need to|needs to|have to|has to)\b", re.I)
+_MAY = re.compile(r"\b(?:optional|optionally|may|can)\b", re.I)
+_REQUIRED = re.compile(r"\b(?:mandatory|required|must)\b", re.I)
+_OPTIONAL = re.compile(r"\b(?:optional)\b", re.I)
+
+
+def section_list(store, question: str) -> str | None:
+    """The subsections of the section a list question's kind names ("Which hooks must every
+    backend implement?": the headings under "Mandatory hooks", build_wheel and build_sdist), in
+    the document's order, each cited to the unit holding it; None when no heading holds the
+    kind's words and has two subsections or more. The section that best shares the question's
+    other words wins, a "must" asking for the mandatory or required ones and a "may" for the
+    optional ones; the first in the corpus on a tie."""
+    kind = list_kind(question)
+    if kind is None:
+        return None
+    kind_terms, want = set(terms(kind)), set(terms(question))
+    found = []
+    for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
+        meta = d.get("metadata")
+        meta = json.loads(meta) if isinstance(meta, str) else meta or {}
+        heads = [h for h in ((meta.get("structure") or {}).get("headings") or []) if len(h) >= 3]
+        if len(heads) < 3:
+            continue
+        text = str(d.get("text") or "")
+        units = store.rows("text_units", "document_id = ?", [d["id"]], select="human_readable_id, char_start, char_end",
+                           order_by="ordinal")
+
+        def unit_at(at: int) -> int | None:
+            return next((int(u["human_readable_id"]) for u in units
+                         if int(u.get("char_start") or 0) <= at < int(u.get("char_end") or 0)), None)
+        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), unit_at(int(h[0]))) for h in sorted(heads)]
+        for i, (title, level, _) in enumerate(ordered):
+            if not kind_terms <= set(terms(title)):
+                continue
+            kids = []
+            for t, lv, unit in ordered[i + 1:]:
+                if lv <= level:
+                    break
+                if (not kids or lv == kids[0][1]) and unit is not None:
+                    kids.append((t, lv, unit))
+            if len(kids) >= 2:
+                found.append((title, kids))
+    if not found:
+        return None
+    said = _MUST.search(question) is not None, _MAY.search(question) is not None
+
+    def fits(title: str) -> int:  # RFC 2119's words: "must implement" asks for the required ones
+        return len(want & set(terms(title))) + 2 * ((said[0] and bool(_REQUIRED.search(title)))
+                                                    or (said[1] and bool(_OPTIONAL.search(title))))
+    title, kids = max(enumerate(found), key=lambda x: (fits(x[1][0]), -x[0]))[1]
+    return "\n".join([f"{title}:"] + [f"- {cite(t, {'Sources': [n]})}" for t, _, n in kids])
 
 
 # what a list question says about its list rather than what the members share: "which companies
