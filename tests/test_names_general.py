@@ -79,3 +79,10 @@ def test_a_heading_naming_a_part_of_the_page_is_no_term_even_repeated():
     got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": structure.to_dict()})
     titles = {e["title"].upper() for e in got.entities if not e.get("tentative")}
     assert "GLOBAL SEARCH" in titles and "CORE BENEFITS" not in titles, titles
+
+
+def test_fillers_and_titles_joined_by_an_ampersand_are_no_names():
+    titles = _titles("KEVIN SCOTT: Yeah. Irma Olguin, CEO & Co-Founder of Bitwise Industries, met Johnson & Johnson. "
+                     "Okay, so Irma Olguin and Bitwise Industries moved on. Yeah, Johnson & Johnson agreed.")
+    assert {"IRMA OLGUIN", "BITWISE INDUSTRIES", "JOHNSON & JOHNSON"} <= titles, titles
+    assert not titles & {"YEAH", "OKAY", "CEO & CO-FOUNDER"}, titles

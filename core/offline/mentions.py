@@ -258,6 +258,12 @@ _SERIES = _set("january february march april may june july august september octo
                "week day year number no round stage tier grade class lesson unit module exhibit note rule "
                "article clause paragraph option case example sample test team group building floor gate "
                "platform route highway interstate station verse psalm fy q h pp p")
+# what a speaker says to fill a turn ("Yeah, I think ..."): no name, capitalised or not
+_INTERJECTIONS = _set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm wow gosh hey hi hello bye "
+                      "thanks please sure right alright absolutely exactly totally")
+# a role on either side of an ampersand is a title, not a firm: "CEO & Co-Founder"
+_ROLE_AMP = _set("ceo cto cfo coo cmo cio founder co-founder cofounder president chair chairman partner "
+                 "director head owner principal")
 # "U.S.", "U.K.", "D.C.": initials with their stops, one name
 _DOTTED = re.compile(r"(?:[A-Z]\.){2,}")
 # "AT&T", "H&M", "S&P": one name across its ampersand
@@ -358,7 +364,7 @@ def _adjacent(toks, k: int) -> bool:
     if not gap.strip():
         return True
     if gap.strip() == "&" and gap.startswith(" ") and gap.endswith(" ") \
-            and toks[k - 1][0].lower() not in FIRST_NAMES and toks[k][0].lower() not in FIRST_NAMES:
+            and not {toks[k - 1][0].lower(), toks[k][0].lower()} & (FIRST_NAMES | ROLE_NOUNS | _ROLE_AMP):
         return True  # "Marks & Spencer", "Dun & Bradstreet", "Enterprise Mobility & Security"
     if gap.strip() == "." and len(toks[k - 1][0]) == 1 and toks[k - 1][0].isupper() and k >= 2 \
             and _cap(toks[k - 2][0]) and not toks[k - 1][6].strip() \
@@ -380,6 +386,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
     if end <= start:
         return None
     words, lo, run = words[start:end], lo[start:end], run[start:end]
+    if len(lo) == 1 and lo[0] in _INTERJECTIONS:
+        return None  # "Yeah", "Okay": a turn's filler
     # "Harbour Master Maria Okafor", "Chief Executive Thomas Whitlock": the role is not the name
     cut = max((k for k in range(1, len(lo) - 2) if lo[k] in TITLES | ROLE_HEADS), default=None)
     if cut is not None and all(w[:1].isupper() for w in words[cut + 1:]) and not CONNECTORS & set(lo[cut + 1:]):
@@ -428,7 +436,7 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         votes["person"] += 2 if after and after[0] in KIN else 1
     if any(toks[x][0].lower() in _PRONOUNS for x in range(last + 1, len(toks))):
         votes["person"] += 0.75
-    if len(set(lo)) == 1 and len(lo) > 1:  # "Scrooge Scrooge"
+    if len(set(lo)) == 1 and len(lo) > 1 and "&" not in surface:  # "Scrooge Scrooge" (not "Johnson & Johnson")
         words, lo = words[:1], lo[:1]
         surface = words[0]
     return Mention(surface, toks[first][1], toks[first][1] + len(surface) if len(lo) == 1 else toks[last][2],
