@@ -230,15 +230,11 @@ def section_list(store, question: str) -> str | None:
         text = str(d.get("text") or "")
         units = store.rows("text_units", "document_id = ?", [d["id"]], select="human_readable_id, char_start, char_end",
                            order_by="ordinal")
-
-        def unit_at(at: int) -> int | None:
-            return next((int(u["human_readable_id"]) for u in units
-                         if int(u.get("char_start") or 0) <= at < int(u.get("char_end") or 0)), None)
-        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), unit_at(int(h[0]))) for h in sorted(heads)]
+        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), _unit_at(units, int(h[0]))) for h in sorted(heads)]
         for i, (title, level, _) in enumerate(ordered):
             if not kind_terms <= set(terms(title)):
                 continue
-            kids = []
+            kids: list[tuple[str, int, int]] = []
             for t, lv, unit in ordered[i + 1:]:
                 if lv <= level:
                     break
@@ -255,6 +251,12 @@ def section_list(store, question: str) -> str | None:
                                                     or (said[1] and bool(_OPTIONAL.search(title))))
     title, kids = max(enumerate(found), key=lambda x: (fits(x[1][0]), -x[0]))[1]
     return "\n".join([f"{title}:"] + [f"- {cite(t, {'Sources': [n]})}" for t, _, n in kids])
+
+
+def _unit_at(units: list[dict], at: int) -> int | None:
+    """The human_readable_id of the unit holding position `at` of its document."""
+    return next((int(u["human_readable_id"]) for u in units
+                 if int(u.get("char_start") or 0) <= at < int(u.get("char_end") or 0)), None)
 
 
 # what a list question says about its list rather than what the members share: "which companies
