@@ -38,10 +38,11 @@ from core.ingest.structure import masked
 from core.text import wordnet
 from core.text.lexical import NUMBERED_NAME, document_word
 from core.text.wordnet import common_word
-from core.offline.mentions import (CONNECTORS, heading_terms, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
-                                   TITLES, WORD, drop_initial_verbs, en_mentions, Mention, noun_phrases,
+from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
+                                   TITLES, WORD, drop_initial_verbs, en_mentions, Mention,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
 from core.offline.lower_names import lower_names
+from core.offline.phrases import heading_terms, noun_phrases
 from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
 
@@ -120,18 +121,19 @@ class OfflineEngine:
                     c.sentences.append(i)
                 keyed.append((key, m))
             mentions.append(keyed)
-        terms = heading_terms(headings, sentences)
-        for phrase, hits in list(terms.items()) + list(noun_phrases(sentences).items()):
+        terms = list(heading_terms(headings, sentences).items()) + \
+            [(k, (None, hits)) for k, hits in noun_phrases(sentences).items()]
+        for phrase, (title, hits) in terms:
             c = cands.setdefault(phrase, _Cand(phrase, strong=True, phrase=True))
-            if phrase in terms and c.count == 0:  # titled as its heading writes it
-                c.forms[next(" ".join(w) for w in map(_HEADING_WORD.findall, headings) if phrase == " ".join(w).upper())] += len(hits) + 1
-            for i, a, b in hits:
-                c.forms[sentences[i][a:b].lower()] += 1
+            if title and c.count == 0:  # titled as its heading writes it
+                c.forms[title] += len(hits) + 1
+            for i, lo, hi in hits:
+                c.forms[sentences[i][lo:hi].lower()] += 1
                 c.count += 1
                 c.mid += 1
                 if i not in c.sentences:
                     c.sentences.append(i)
-                mentions[i].append((phrase, Mention(sentences[i][a:b], a, b)))
+                mentions[i].append((phrase, Mention(sentences[i][lo:hi], lo, hi)))
         for i, keyed in enumerate(mentions):
             keyed.sort(key=lambda km: km[1].start)
             for (_, a), (key, b) in zip(keyed, keyed[1:]):
@@ -289,9 +291,6 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
             return False
         return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
     return any(a <= start and end <= b for a, b in marked)
-
-
-_HEADING_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
 def _emphasised(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:

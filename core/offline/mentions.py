@@ -187,56 +187,9 @@ def skip_sentence(sentence: str) -> bool:
     return False
 
 
-def _masked(s: str) -> str:
+def masked_sentence(s: str) -> str:
+    """The sentence with its illustrations, addresses and code blanked (offsets kept)."""
     return _MASK.sub(lambda m: " " * len(m.group(0)), s)
-
-
-def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> dict[str, list]:
-    """Salient noun phrases, sparingly: a lower-case pair of content words ("community reports")
-    repeated at least min_count times in the unit; at most `limit` per unit."""
-    hits: dict[str, list[tuple[int, int, int]]] = {}
-    for i, s in enumerate(sentences):
-        if has_cjk(s) or skip_sentence(s):
-            continue
-        ws = list(re.finditer(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", _masked(s)))
-        for m1, m2 in zip(ws, ws[1:]):
-            a, b = m1.group(0), m2.group(0)
-            if s[m1.end():m2.start()] != " " or not _content(a) or not _content(b) or b.endswith(("ed", "ing")):
-                continue
-            hits.setdefault(f"{a} {b}".upper(), []).append((i, m1.start(), m2.end()))
-    ranked = sorted((k for k, v in hits.items() if len(v) >= min_count),
-                    key=lambda k: (-len(hits[k]), hits[k][0]))
-    return {k: hits[k] for k in ranked[:limit]}
-
-
-_HEADING_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*")
-# the words of a document's own parts: a heading holding one names a part, not a term
-_PART_WORDS = _set("overview introduction summary conclusion conclusions benefits improvements statement "
-                   "steps started notes note examples example usage requirements features background "
-                   "motivation rationale abstract references appendix faq details contents discussion "
-                   "limitations acknowledgements acknowledgments copyright footnotes resources changes "
-                   "goals highlights questions answers")
-
-
-def heading_terms(headings: list[str], sentences: list[str]) -> dict[str, list]:
-    """A heading of two to four words that the text under it says again, in any case ("Global
-    Search" over "the global search method uses ..."), twice or once in the heading's own
-    capitals: the page's subject, a term of the corpus. The sentences' hits as noun_phrases gives them, keyed by the heading's words."""
-    out: dict[str, list[tuple[int, int, int]]] = {}
-    for h in headings:
-        words = _HEADING_WORDS.findall(h)
-        if not 2 <= len(words) <= 4 or len(" ".join(words)) < len(h.strip(" #*_:\t\n").strip()) - 4:
-            continue  # a heading with figures, code or punctuation in it is no term
-        if not all(_content(w.lower()) or w.isupper() for w in (words[0], words[-1])):
-            continue  # "How to use", "What is it"
-        if any(w.lower() in _PART_WORDS for w in words):
-            continue  # "Core Benefits", "Next Steps", "Problem Statement": a part of the page
-        pattern = re.compile(r"(?<![A-Za-z])" + r"[\s-]+".join(map(re.escape, words)) + r"(?![A-Za-z])", re.I)
-        hits = [(i, m.start(), m.end()) for i, sent in enumerate(sentences) for m in pattern.finditer(_masked(sent))]
-        exact = " ".join(words)
-        if len(hits) >= 2 or any(" ".join(sentences[i][a:b].split()) == exact for i, a, b in hits):
-            out.setdefault(exact.upper(), hits)  # said twice, or once as the heading writes it
-    return out
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
@@ -270,13 +223,14 @@ _DOTTED = re.compile(r"(?:[A-Z]\.){2,}")
 _AMPERSAND = re.compile(r"&[A-Z][A-Za-z]*")
 
 
-def _content(w: str) -> bool:
+def content_word(w: str) -> bool:
+    """A lower-case word that may carry a phrase: three letters or more, no stop word, adverb or verb of saying."""
     return len(w) >= 3 and w not in STOPWORDS and not w.endswith("ly") and w not in SPEECH
 
 
 # ---- English ------------------------------------------------------------------------------
 def en_mentions(sentence: str) -> list[Mention]:
-    s = _masked(sentence)
+    s = masked_sentence(sentence)
     toks = []  # (word, start, end, initial, possessive, stop_after)
     prev_end = 0
     for m in WORD.finditer(s):
@@ -440,14 +394,19 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
         words, lo = words[:1], lo[:1]
         surface = words[0]
     return Mention(surface, toks[first][1], toks[first][1] + len(surface) if len(lo) == 1 else toks[last][2],
-                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive or bool(_DOTTED.fullmatch(words[0])) or "&" in words[0]
-                    or bool(re.search(r" \d", words[0])),
+                    initial, strong=len(words) > 1 or lo[0] in KNOWN_ORGS or appositive or _shaped_name(words[0]),
                     votes=dict(votes))
+
+
+def _shaped_name(word: str) -> bool:
+    """One token that is a name by its shape: initials with their stops (U.S.), a name across an
+    ampersand (AT&T), a name with its version number (Windows 10)."""
+    return bool(_DOTTED.fullmatch(word)) or "&" in word or bool(re.search(r" \d", word))
 
 
 # ---- Chinese ------------------------------------------------------------------------------
 def zh_mentions(sentence: str) -> list[Mention]:
-    s = _masked(sentence)
+    s = masked_sentence(sentence)
     out: list[Mention] = []
     for seg in _LATIN_SEGMENT.finditer(s):
         words = WORD.findall(seg.group(0))
