@@ -269,21 +269,20 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     lead = [display_name(e["title"], e) for e in ents[:2]]
     words = [surface[t].most_common(1)[0][0] for t in top_words]
     sents = [s for s, _ in pool]
-    topic = None if zh else _topic(units, sents, name_terms, df, n_units, set(top_words[:2]))
+    # what it is about in the corpus's own words: the section heading most of its units sit under,
+    # else the phrase its sentences repeat (or the rarest holding its most distinctive word)
+    head = None if zh else _heading_topic(units, df, n_units)
+    phrase = None if zh else _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
+    topic = head or phrase
+
+    def about(t: str) -> str:
+        return t[:1].upper() + t[1:] + (f" ({', '.join(lead)})" if lead else "")
     if zh:
-        title = "、".join(lead) + ("：" + "、".join(words) if words else "")
-    plain = " and ".join(lead) + (": " + ", ".join(words) if words else "")
-    if not zh and topic and topic == _heading_topic(units, df, n_units):
-        # should the heading prove the document's (it titles other themes too), the phrase names it
-        phrase = _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
-        if phrase:
-            plain = phrase[:1].upper() + phrase[1:] + (f" ({', '.join(lead)})" if lead else "")
-    if zh:
-        pass
-    elif topic:
-        title = topic[:1].upper() + topic[1:] + (f" ({', '.join(lead)})" if lead else "")
+        title = plain = "、".join(lead) + ("：" + "、".join(words) if words else "")
     else:
-        title = plain
+        # plain: should the heading prove the document's (it titles other themes too)
+        plain = about(phrase) if head and phrase else " and ".join(lead) + (": " + ", ".join(words) if words else "")
+        title = about(topic) if topic else plain
     title = title or (rep.get("title") or "")
     # each quote cites its own text unit, where a click shows it highlighted (the report, which
     # the verifier would read whole, is named by number in the theme's line instead)
@@ -316,18 +315,6 @@ def _verb_only(word: str) -> bool:
     """WordNet knows the word (or its base form) as a verb and never as a noun or adjective."""
     kinds = {pos for _, pos in bases_of(word)}
     return "v" in kinds and not kinds & {"n", "a", "s"}
-
-
-def _topic(units: list[dict], sents: list[Sentence], name_terms: set, df: Counter, n_units: int,
-           key_words: set = frozenset()) -> str | None:
-    """What a community is about in the corpus's own words: the section heading most of its units
-    sit under (in a structured document), else the phrase of two or three plain words ("vector
-    store", "operating income"; no names, no stop words) that its sentences repeat
-    most and the rest of the corpus uses least; where none repeats (a story, a conversation), the
-    rarest such phrase holding one of its most distinctive words (key_words: "transfer hose").
-    None when there is none."""
-    head = _heading_topic(units, df, n_units)
-    return head or _phrase_topic(sents, name_terms, df, n_units, key_words)
 
 
 def _heading_topic(units: list[dict], df: Counter, n_units: int) -> str | None:
