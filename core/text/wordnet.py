@@ -183,12 +183,11 @@ def related(word: str, links: bool = True, senses: int = 0, then: str = "") -> f
 
 
 @functools.lru_cache(maxsize=65536)
-def antonyms(word: str, senses: int = 3, pos_of: tuple[str, ...] = POS, satellites: bool = True) -> frozenset[str]:
+def antonyms(word: str, senses: int = 3, pos_of: tuple[str, ...] = POS) -> frozenset[str]:
     """WordNet's opposites of a word (single words, lower case) in the first senses of each base
-    form of these parts of speech: its own antonyms ("heavy": light), for an adjective that is a
-    satellite of a head ("worldly" of "sophisticated") the head's ("naive"), and, with
-    satellites, for an adjective the satellites of each opposite ("unsophisticated" of "naive":
-    many, and loosely opposed). Empty without WordNet."""
+    form of these parts of speech: its own antonyms ("heavy": light), and for an adjective that
+    is a satellite of a head ("worldly" of "sophisticated") the head's ("naive"). Empty without
+    WordNet."""
     wn = _wordnet()
     word = word.lower()
     if wn is None or not word.isalpha():
@@ -198,10 +197,8 @@ def antonyms(word: str, senses: int = 3, pos_of: tuple[str, ...] = POS, satellit
     def take(links, number: int | None) -> None:
         for src, off, p, tgt in links:
             if number is None or src in (0, number):
-                words, ptrs = wn.synset(off, p)
+                words = wn.synset(off, p)[0]
                 out.update(words if tgt == 0 else words[tgt - 1:tgt])
-                if p == "a" and satellites:
-                    out.update(w for sym, o, q in ptrs if sym == "&" for w in wn.synset(o, q)[0])
 
     for base, pos in wn.bases(word):
         if pos not in pos_of:

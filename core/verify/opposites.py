@@ -46,7 +46,7 @@ def _opposite_stems(word: str) -> set[str]:
     """The stems of a word's opposites: WordNet's antonyms of its adjective and adverb senses (a
     noun's, "mother": father, are other people, the name rules' to check; a verb's, "guide":
     follow, are often two sides of one act) and the word with a negative prefix."""
-    return {stem(w) for w in wordnet.antonyms(word, pos_of=("a", "r"), satellites=False)} | {stem(p + word) for p in PREFIXES}
+    return {stem(w) for w in wordnet.antonyms(word, pos_of=("a", "r"))} | {stem(p + word) for p in PREFIXES}
 
 
 def _unprefixed(word: str) -> str | None:
