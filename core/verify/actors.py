@@ -288,7 +288,7 @@ _AUX = frozenset("is was are were has had have will would can could may might sh
                  "also then later".split())
 
 
-def _verb(word: str) -> bool:
+def opens_predicate(word: str) -> bool:
     """Does the word after a name open its predicate: an auxiliary or a verb form?"""
     return word in _AUX or any(pos == "v" for _, pos in wordnet.bases_of(word)) and (
         word.endswith(("ed", "s")) or word in ("ran", "went", "took", "made", "led", "sang", "got", "left", "came", "saw"))
@@ -312,7 +312,7 @@ def predicate_holder(claim: str, n: fx.Name, text: str, claim_words: set[str]) -
     aside = _SHORT_ASIDE.match(claim, n.end, n.end + 40)
     start = cleft.end() - 1 if cleft else aside.end() if aside else n.end
     first = re.match(r"\s+([a-z]+)", claim[start:start + 30])
-    if first is None or not _verb(first.group(1)):
+    if first is None or not opens_predicate(first.group(1)):
         return None  # n is no subject here ("using HoloLens to ...")
     pred = _predicate(claim, start)
     if len(pred) < 2:

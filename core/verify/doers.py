@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from core.verify import facts as fx
-from core.verify.actors import _verb, same_person
+from core.verify.actors import opens_predicate, same_person
 from core.text.wordnet import english_word
 
 _CLAUSE_END = re.compile(r"[;:!?.]|,\s*(?:and|but|while|whereas|which|who|because|so)\b|\s(?:while|whereas|because)\s")
@@ -76,7 +76,7 @@ def other_doer(claim: str, names: list[fx.Name], text: str, mapping: dict[str, s
         if re.search(r"[A-Z][\w.&'\u2019-]*\s*(?:,|\band|\bor|&)\s*$", claim[max(0, n.start - 40):n.start]):
             continue  # one of a list ("Bayer, KPMG and Unilever are using"): the list does it
         first = re.match(r"\s+([a-z]+)", claim[n.end:n.end + 30])
-        if first is None or not _verb(first.group(1)):
+        if first is None or not opens_predicate(first.group(1)):
             continue  # no subject here ("Windows usage declined", "using HoloLens to ...")
         want = _predicate(claim, n, names, mapping)
         if len(want) < 2:
