@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from conftest import build_workspace
 from core.cli.main import main
 from core.query.methods import run_method
 from core.query.traces import load_trace
@@ -60,15 +61,10 @@ def test_a_period_only_the_documents_title_holds_is_not_absent(tmp_path):
     """A call's text says "this quarter", never "FY17 Q3"; its file is TranscriptFY17Q3.txt. A
     question about FY17 Q3 is about that call, not about something the documents do not mention;
     a period no title holds still is."""
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_files
-    from core.settings import Settings
     text = ("Amy Hood: Our third quarter revenue was $23.6 billion, up 6 percent. Our innovation in Dynamics is "
             "driving strong revenue growth with Dynamics 365 up 82% in constant currency this quarter. "
             "Satya Nadella: Azure revenue grew 93 percent this quarter.")
-    st = Store(tmp_path / "ws")
-    ingest_files(st, [("TranscriptFY17Q3.txt", text.encode())], max_bytes=1_000_000)
-    run_index(st, Settings(engine="offline"))
+    st = Store(build_workspace(tmp_path, "ws", [("TranscriptFY17Q3.txt", text.encode())]))
     r = run_method("auto", st, "How fast was Dynamics 365 revenue growing in FY17 Q3?")
     assert r.absent == [] and "do not mention" not in r.answer, r.answer
     assert "82%" in r.answer.split("\n\n")[0], r.answer

@@ -14,6 +14,8 @@ from core.llm.openai import make_llm
 from core.query.basic_search import BasicParams, basic_search
 from core.query.methods import run_method
 from core.query.unit_rank import UnitIndex
+from core.store.db import Store
+from conftest import build_workspace
 from tests.fake_model import respond
 from tests.fakes import FakeChat
 from tests.openai_server import TEST_KEY, FakeOpenAIServer
@@ -105,17 +107,10 @@ def test_relevance_model_on_the_same_endpoint(tmp_path):
 def test_a_heading_is_never_quoted_as_an_answer_sentence(tmp_path):
     """A newcomer's basic answer about PEP 572 quoted the heading "Lowering operator precedence."
     as its first sentence, and the chip highlighted another one."""
-    from core.index.pipeline import run_index
-    from core.ingest.documents import ingest_files
-    from core.query.methods import run_method
-    from core.settings import Settings
-    from core.store.db import Store
     page = ("# Harbour walrus\n\n## Lowering operator precedence.\n\nThe walrus operator binds more loosely "
             "than the comparison operators in Harbourline scripts. Harbourline keeps the operator precedence "
             "of the host language.\n\n## Scope\n\nAssignments inside comprehensions bind in the enclosing scope.\n")
-    store = Store(tmp_path / "ws")
-    ingest_files(store, [("walrus.md", page.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = Store(build_workspace(tmp_path, "ws", [("walrus.md", page.encode())]))
     answer = run_method("basic", store, "What about lowering operator precedence?").answer
     assert "binds more loosely" in answer, answer
     assert not answer.startswith("Lowering operator precedence") and "Lowering operator precedence." not in answer, answer

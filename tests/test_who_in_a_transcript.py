@@ -3,10 +3,8 @@
 the rest of their turn, quoted after it, and the next speaker's turn is not theirs."""
 from __future__ import annotations
 
-from core.index.pipeline import run_index
-from core.ingest.documents import ingest_files
+from conftest import build_workspace
 from core.query.methods import run_method
-from core.settings import Settings
 from core.store.db import Store
 
 CALL = """CHRIS SUH:  We'll go to the next question, please.
@@ -20,9 +18,7 @@ AMY HOOD:  Thanks, Kirk.  We saw Intelligent Cloud operating profit get back to 
 
 
 def test_who_is_a_caller_quotes_what_they_asked(tmp_path):
-    store = Store(tmp_path / "ws")
-    ingest_files(store, [("TranscriptFY17Q3.txt", CALL.encode())], max_bytes=1_000_000)
-    run_index(store, Settings(engine="offline"))
+    store = Store(build_workspace(tmp_path, "ws", [("TranscriptFY17Q3.txt", CALL.encode())]))
     heather = run_method("local", store, "Who is Heather Bellini?").answer
     assert "Goldman Sachs" in heather and "PaaS adoption" in heather, heather
     assert "Sure, Heather" not in heather.split("\n\n")[0], heather  # Satya's turn is his
