@@ -96,7 +96,11 @@ def _is_abbreviation(block: str, dot: int) -> bool:
     word = m.group(1).lower().rstrip(".")
     if word in ABBREVIATIONS:
         return True
-    return len(word) == 1 and block[m.start()].isupper()  # an initial: "J. Smith"
+    if len(word) == 1 and block[m.start()].isupper():  # an initial: "J. Smith"
+        return True
+    # dotted initials: "J.B. Hunt", "A.B. Dick" (every part one capital letter)
+    parts = m.group(1).rstrip(".").split(".")
+    return len(parts) > 1 and all(len(p) == 1 and p.isupper() for p in parts)
 
 
 def _add(text: str, a: int, b: int, spans: list[tuple[int, int]]) -> None:

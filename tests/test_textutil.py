@@ -13,6 +13,13 @@ def test_english_sentences_keep_titles_and_abbreviations_together():
                                "J. Smith came too!", "Did he?", "Yes."]
 
 
+def test_dotted_initials_do_not_end_a_sentence():
+    """"J.B. Hunt" in a list of customers (Microsoft's FY17 Q3 call) is one name, not two sentences."""
+    text = "Customers include Accenture, J. Walter Thompson, J.B. Hunt and Expedia. Next, gaming."
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Customers include Accenture, J. Walter Thompson, J.B. Hunt and Expedia.", "Next, gaming."]
+
+
 def test_dialogue_does_not_split_before_a_lower_case_speech_verb():
     text = "'Bah!' said Scrooge, 'Humbug!' He went home."
     assert sentences(text) == ["'Bah!' said Scrooge, 'Humbug!'", "He went home."]
