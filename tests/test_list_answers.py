@@ -45,7 +45,7 @@ def _indexed(tmp_path, name: str, text: str) -> Store:
     ("What kinds of themes recur?", None),
     ("Which types does it define?", None),
     # a word ending in s is no plural: the kind goes on to the plural after it
-    ("Which three Christmas spirits visit Scrooge after Marley's ghost?", "three christmas spirits"),
+    ("Which three Christmas spirits visit Scrooge after Marley's ghost?", "christmas spirits"),
     # an opening phrase before "which"
     ("Besides id, text and title, which columns does the documents table have?", "columns"),
 ])
@@ -233,3 +233,35 @@ def test_a_list_question_gets_the_subsections_of_the_section_its_kind_names(tmp_
     assert "[Data: Sources (" in must
     may = run_method("auto", store, "Which hooks may a build backend define optionally?").answer
     assert may.startswith("Optional hooks:") and "build_editable" in may and "build_sdist" not in may, may
+
+
+@pytest.mark.parametrize("question, kind", [
+    # a count of the members makes a list question whatever follows (spent blind sets' wording)
+    ("What three problems with distutils and setuptools does PEP 517 describe?", "problems"),
+    ("Into which three parts was PEP 622 split?", "parts"),
+    ("PEP 703: what are the three techniques it combines to make reference counting thread-safe?", "techniques"),
+    ("What are the three major factors Amy Hood says drive the tax rate?", "major factors"),
+    ("What use cases for stub files does PEP 484 list?", "use cases"),
+    ("What goods made the Grocers' shops such a sight?", "goods"),
+    # counted themes are still themes
+    ("What are the three main themes of the calls?", None),
+    ("Which two themes recur?", None),
+])
+def test_counted_and_qualified_kinds_are_list_questions(question, kind):
+    assert list_kind(question) == kind
+
+
+def test_a_later_sentence_of_the_answer_that_introduces_a_list_brings_it():
+    from core.ingest.structure import markdown_to_text
+    from core.query.lists import introduced_list
+    md, structure = markdown_to_text("Stub files are files of type hints. There are several use cases for stub "
+                                     "files:\n\n- Extension modules\n- Third-party modules\n- Standard library "
+                                     "modules\n\nStubs have the .pyi extension.\n")
+    unit = {"human_readable_id": 3, "text": md, "structure": structure.to_dict()}
+    answer = ("Stubs have the .pyi extension [Data: Sources (3)]. There are several use cases for stub files "
+              "[Data: Sources (3)].")
+    got = introduced_list(answer, [unit])
+    lines = got.splitlines()
+    assert lines[0] == answer and lines[1:4] == ["- Extension modules [Data: Sources (3)].",
+                                                 "- Third-party modules [Data: Sources (3)].",
+                                                 "- Standard library modules [Data: Sources (3)]."], got

@@ -23,10 +23,24 @@ from core.text.lexical import cite, terms
 from core.textutil import split_sentences
 
 _KIND = r"((?:[\w-]+ ){0,3}?(?:[\w-]+s|children|people|men|women))\b"
-_LEAD = r"^\s*(?:[^,?]{1,60},\s*){0,3}"  # an opening phrase: "Besides id and title, which columns ..."
+# an opening phrase: "Besides id and title, which columns ...", "PEP 703: what are the three ..."
+_LEAD = r"^\s*(?:[^,?:]{1,40}:\s*)?(?:[^,?]{1,60},\s*){0,3}"
+# a count of the members asked for ("What three problems ...", "the two new services"): a list
+COUNT = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|several|a few|"
+         r"a couple of|a number of|multiple|various)")
+_ASKED_PAST = r"(?:\w+ed|made|brought|gave|took|saw|sold|bought|left|kept|held|won|wrote|built|chose|found|grew)"
 LIST_FORMS = [
     re.compile(r"^\s*which of (?:the |these |those |(?:[\w-]+ ){0,3}?[\w-]+['\u2019]s )?" + _KIND, re.I),
-    re.compile(_LEAD + r"(?:(?:in|on|at|from|for|with|to|by|of) )?which " + _KIND, re.I),
+    re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of|among|between) )?which " + _KIND, re.I),
+    # "What three problems with distutils does PEP 517 describe?", "What are the three major
+    # factors Amy Hood says drive ...": counted members are a list whatever follows
+    re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of) )?what (?:(?:are|were) (?:the |its |their |his |her )?)?"
+               + COUNT + r" " + _KIND, re.I),
+    # "What use cases for stub files does PEP 484 list?": the kind with what it is of or for
+    re.compile(r"^\s*what (?!(?:kinds|types|sorts|forms) )" + _KIND + r" (?:for|of|in|on|about|from|with|behind) (?:the |a |an )?(?:[\w'-]+ ){0,3}?"
+               r"(?:does|do|did|can|could|will|would)\b", re.I),
+    # "What goods made the Grocers' shops such a sight?": a plural kind and what it did
+    re.compile(r"^\s*what " + _KIND + r" " + _ASKED_PAST + r"\b", re.I),
     # "who are the members of ...": people of a kind (a lower-case kind: "who are the Cratchits" names them)
     re.compile(r"^\s*who (?:are|were) (?:the |all (?:the )?)?(?-i:((?:[a-z-]+ ){0,2}?[a-z-]+s))\b(?! (?:is|was)\b)", re.I),
     re.compile(r"^\s*what (?:are|were) (?:the |all |some )?" + _KIND + r"(?: (?:of|in|for|that|which|does|do|did)\b|\s*\??\s*$)", re.I),
@@ -39,6 +53,9 @@ SENSEMAKING = re.compile(
     r"conclusions?|questions?|differences?|similarities|risks?|opportunities|strateg(?:y|ies)|"
     r"priorities|goals?|values?|motivations?|reasons?|causes?|effects?|consequences?|conflicts?|"
     r"images?|devices?|stories|anecdotes?|examples?|changes?|qualities|predictions?)\b", re.I)
+# a counted kind is a list the text writes down, unless it is one of these ("three main themes")
+_ALWAYS_SENSEMAKING = re.compile(r"\b(themes?|topics?|trends?|lessons?|takeaways?|insights?)\b", re.I)
+_COUNTED = re.compile(r"^(?:" + COUNT + r") ", re.I)
 # "kinds of input files", "vector store types": the kind is what they are kinds of
 _KINDS_OF = re.compile(r"^(?:kinds|types|sorts|forms) of (.+)$", re.I)
 _X_TYPES = re.compile(r"^(.+?) (?:types|kinds)$", re.I)
@@ -69,11 +86,18 @@ def list_kind(question: str) -> str | None:
             more = _MORE.match(question, m.end(1))
             if more is not None and not _plural(kind.split()[-1]) and _plural(more.group(1).lower()):
                 kind = f"{kind}{question[m.end(1):more.end(1)].lower()}"
-            if (k := _KINDS_OF.match(kind)) is not None:
-                kind = k.group(1)
+            counted = _COUNTED.match(kind)
+            if counted is not None:  # "three christmas spirits": the count is no word of the kind
+                kind = kind[counted.end():]
+            kinds_of = _KINDS_OF.match(kind)
+            if kinds_of is not None:  # "two kinds of awareness": of a mass noun too
+                kind = kinds_of.group(1)
             elif (k := _X_TYPES.match(kind)) is not None:
                 kind = k.group(1) + ("" if k.group(1).endswith("s") else "s")
-            if kind in ("kinds", "types", "sorts", "forms") or SENSEMAKING.search(kind) or kind.split()[-1] in ("is", "was", "has", "does", "this", "us"):
+            sensemaking = _ALWAYS_SENSEMAKING if counted is not None else SENSEMAKING
+            if kind in ("kinds", "types", "sorts", "forms") or sensemaking.search(kind) \
+                    or kind.split()[-1] in ("is", "was", "has", "does", "this", "us") \
+                    or not (kinds_of is not None or _plural(kind.split()[-1])):
                 return None
             return kind
     return None
@@ -140,27 +164,33 @@ def _flat(text: str) -> str:
     return re.sub(r"[^\w]+", " ", text.lower()).strip()
 
 
-def introduced_list(answer: str, units: list[dict]) -> str:
-    """The answer with the list its first sentence introduces ("After running auto tuning, you
-    should modify the following config variables:" and the items after it in its unit), each item
-    cited, put right after that sentence; the answer as it is when the sentence introduces none."""
-    first = next(iter(parse_citations(answer)), None)
-    if first is None:
-        return answer
-    hrids = first.ids("Sources")
-    unit = next((u for u in units if hrids and int(u["human_readable_id"]) == hrids[0]), None)
-    sentence = _flat(answer[:first.start])
-    if unit is None or len(sentence) < 8:
-        return answer
-    items = next((items for lead, items in _lists(unit) if lead and sentence in _flat(lead)), None) \
-        or _lines_after(unit.get("text") or "", answer[:first.start].strip())  # plain text: short lines after a colon
-    if not items:
-        return answer
-    refs = {"Sources": [hrids[0]]}
-    bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
-    end = first.end + (1 if answer[first.end:first.end + 1] in ".\u3002" else 0)
-    rest = answer[end:].lstrip()
-    return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
+def introduced_list(answer: str, units: list[dict], sentences: int = 4) -> str:
+    """The answer with the list one of its first sentences introduces ("After running auto
+    tuning, you should modify the following config variables:" and the items after it in its
+    unit), each item cited, put right after that sentence; the answer as it is when none of them
+    introduces a list. Only the first such list is brought: one list answers one question."""
+    by_id = {int(u["human_readable_id"]): u for u in units}
+    pos = 0
+    for n, c in enumerate(parse_citations(answer)):
+        if n >= sentences:
+            break
+        sentence_at, pos = pos, c.end
+        hrids = c.ids("Sources")
+        unit = by_id.get(hrids[0]) if hrids else None
+        said = answer[sentence_at:c.start].strip()
+        sentence = _flat(said)
+        if unit is None or len(sentence) < 8:
+            continue
+        items = next((items for lead, items in _lists(unit) if lead and sentence in _flat(lead)), None) \
+            or _lines_after(unit.get("text") or "", said)  # plain text: short lines after a colon
+        if not items or any(_flat(i) and _flat(i) in _flat(answer[c.end:]) for i in items[:2]):
+            continue  # no list, or one the answer already quotes
+        refs = {"Sources": [hrids[0]]}
+        bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
+        end = c.end + (1 if answer[c.end:c.end + 1] in ".\u3002" else 0)
+        rest = answer[end:].lstrip()
+        return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
+    return answer
 
 
 def _lines_after(text: str, sentence: str) -> list[str]:
@@ -240,7 +270,9 @@ def section_list(store, question: str) -> str | None:
                     break
                 if (not kids or lv == kids[0][1]) and unit is not None:
                     kids.append((t, lv, unit))
-            if len(kids) >= 2:
+            # subsections titled with the kind's own word ("Default Model Support" under "Language
+            # Model Selection") are aspects of the topic, not its members
+            if len(kids) >= 2 and not any(kind_terms & set(terms(t)) for t, _, _ in kids):
                 found.append((title, kids))
     if not found:
         return None

@@ -30,8 +30,10 @@ from core.query.attribution import attribute_local
 from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.doc_scope import about_answer, named_documents, scope
+from core.query.lists import introduced_list
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
+from core.text.citations import parse_citations
 from core.text.lexical import without_source
 from core.query.types import LocalParams, SearchResult
 from core.store.db import Store
@@ -84,8 +86,8 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
-        result.answer = about_answer(store, question, named) or _offline_answer(topic, tables, params, store,
-                                                                                entities, named)
+        result.answer = about_answer(store, question, named) or _with_list(store, _offline_answer(
+            topic, tables, params, store, entities, named))
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,
@@ -257,6 +259,16 @@ def build_context(store: Store, entities: list[dict], params: LocalParams,
         tables[kind] = local_table(kind, records[kind], rest)
         rest -= tables[kind].tokens
     return tables, records
+
+
+def _with_list(store: Store, answer: str) -> str:
+    """The answer with the list one of its first quoted sentences introduces (core/query/lists)."""
+    ids = sorted({i for c in parse_citations(answer)[:4] for i in c.ids("Sources")})
+    if not ids:
+        return answer
+    units = store.rows("text_units", _in("human_readable_id", len(ids)), ids,
+                       select="human_readable_id, text, structure")
+    return introduced_list(answer, units)
 
 
 def _offline_answer(question: str, tables: dict[str, Packed], params: LocalParams,
