@@ -131,3 +131,31 @@ def test_a_question_naming_a_key_written_as_code_is_answered_from_the_passages()
     assert route_question("What goes in pyproject.toml?", [], available=("global", "local", "basic")).method == "basic"
     assert route_question("What did Mr. Scrooge say to Bob Cratchit?", ["Scrooge"],
                           available=("global", "local", "basic")).method == "local"
+
+
+def test_a_question_put_in_the_text_is_quoted_with_its_reply():
+    """A podcast host's question shares the reader's words; the guest's reply after it answers
+    (Behind the Tech, Lisa Su: "what you do outside of work, for fun")."""
+    text = ("KEVIN SCOTT: I do want to ask you what you do outside of work, for fun?\n\n"
+            "LISA SU: Well, I think work is fun. But outside of work, I like to play golf, and I am "
+            "kind of a foodie, with a little bit of Bordeaux wine once in a while.\n\n"
+            "KEVIN SCOTT: That is great. Thank you so much for being on the show.")
+    sents = unit_sentences([_unit(text)])
+    best = rank_facts("What does Lisa Su do for fun outside of work?", sents)[0][1]
+    assert best.text.startswith("I do want to ask you") and "golf" in best.text, best.text
+    assert "Thank you so much" not in best.text
+
+
+def test_basic_search_answers_a_fact_with_the_sentence_that_holds_its_kind(tmp_path):
+    """Basic search ranks passages as local search does (answer type, stemmed words), not by
+    plain word overlap: "how late" is answered with the sentence holding the time."""
+    from core.query.basic_search import basic_search
+    path = build_workspace(tmp_path, "office", [("office.txt", (
+        "Scrooge sat in his office on the morning after Christmas. He wanted to catch Bob Cratchit "
+        "coming late to the office. The clock struck nine. No Bob. A quarter past. No Bob. Bob was "
+        "full eighteen minutes and a half behind his time.\n\nScrooge sat with his door wide open, "
+        "that he might see Bob come into the tank. His hat was off before he opened the door.\n").encode())])
+    store = Store(path)
+    answer = basic_search(store, "How late was Bob to the office?").answer
+    store.close()
+    assert "eighteen minutes" in first_sentence(answer), answer

@@ -284,3 +284,30 @@ def _ties(store: Store, main: dict, own: list[Sentence], take) -> list[str]:
                 lines.append(f"- **{display_name(ent['title'], ent)}**: {t}")
                 break
     return lines
+
+
+def fact_answer(question: str, units: list[dict], answer_tokens: int, max_passages: int = 5) -> str:
+    """The passages of the units that answer a question best by core/offline/fact_rank (answer
+    type, stemmed and rare words, signposts joined with what they introduce), best first, each
+    part cited; "" when none shares a word with the question. The answer of a search that has
+    passages but no entity to start from (basic search)."""
+    sents = in_language_of(question, unit_sentences(units))
+    ranked = rank_facts(question, sents) if sents else []
+    top = ranked[0][0] if ranked else 0.0
+    out: list[str] = []
+    used: set[str] = set()
+    tokens = 0
+    for score, p in ranked:
+        if score <= 0 or score < 0.3 * top or len(out) >= max_passages:
+            break
+        parts = [x for x in (getattr(p, "parts", ()) or (p,)) if re.sub(r"\W+", "", x.text.lower()) not in used]
+        if not parts:
+            continue
+        text = join_sentences([cite(x.text, {"Sources": [x.unit]}) for x in parts])
+        n = count_tokens(text)
+        if out and tokens + n > answer_tokens:
+            break
+        used.update(re.sub(r"\W+", "", x.text.lower()) for x in parts)
+        out.append(text)
+        tokens += n
+    return join_sentences(out)

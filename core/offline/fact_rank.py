@@ -203,13 +203,41 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
 _ANNOUNCES = re.compile(r"\b(two|three|four|[234])\s+(?:[a-z-]+\s+)?[a-z-]+s\b\s*[:.]?\s*$|:\s*$", re.IGNORECASE)
 
 
+# a question put in the text: one ending in "?", or an interviewer's "I want to ask you what ...",
+# "I'm curious about ...", "tell us about ..." (transcripts rarely write the question mark)
+_ASKS = re.compile(r"\?['\"\u2019\u201d)]*\s*$|\b(?:ask(?:ing)? you|tell (?:us|me)|(?:I'm|I am) (?:curious|wondering)|"
+                   r"I (?:was )?wonder(?:ed)?|I'd love to (?:know|hear)|I would love to (?:know|hear)|"
+                   r"can you (?:talk|say|share|explain|walk))\b", re.I)
+_REPLY = 3  # sentences after a question put in the text, read as its reply
+_PRONOUN = re.compile(r"(?:He|She|They|His|Her|Their|Him|Them)\b")
+
+
+def _adjacent(prev: Sentence, s: Sentence) -> bool:
+    """Is s the sentence right after prev in the same unit (whitespace between)?"""
+    return s.unit_id == prev.unit_id and 0 <= s.order - prev.order - len(prev.text) <= 6
+
+
 def passages(sents: list[Sentence]) -> list[Passage]:
     """A short signpost sentence is joined with the sentence it introduces; one announcing a
-    count ("We have three demands.", "... two fundamental things:") with up to that many."""
+    count ("We have three demands.", "... two fundamental things:") with up to that many; a
+    question put in the text ("I want to ask you what you do outside of work, for fun?") with
+    the reply after it (up to _REPLY sentences, at least twelve words of it); one opening with a
+    personal pronoun ("He was the inventor of the laser printer.") with the sentence before it,
+    which says who that is."""
     out = []
     for i, s in enumerate(sents):
         group = [s]
-        if len(s.text.split()) <= _SIGNPOST_WORDS or _ANNOUNCES.search(s.text):
+        if _ASKS.search(s.text):  # a question put in the text: the reply after it answers it
+            for nxt in sents[i + 1:i + 1 + _REPLY]:
+                prev = group[-1]
+                if nxt.unit_id != prev.unit_id or not 0 <= nxt.order - prev.order - len(prev.text) <= 40:
+                    break
+                group.append(nxt)
+                if not _ASKS.search(nxt.text) and len(" ".join(g.text for g in group[1:]).split()) >= 12:
+                    break
+        elif _PRONOUN.match(s.text) and i and _adjacent(sents[i - 1], s) and not _ASKS.search(sents[i - 1].text):
+            group = [sents[i - 1], s]  # "He was the inventor of the laser printer": who "he" is
+        elif len(s.text.split()) <= _SIGNPOST_WORDS or _ANNOUNCES.search(s.text):
             m = _ANNOUNCES.search(s.text)
             want = _COUNTS.get(m.group(1).lower(), 1) if m and m.group(1) else 1
             for nxt in sents[i + 1:i + 1 + want]:

@@ -87,6 +87,9 @@ def clean(raw: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
+_LEADING_URL = re.compile(r"\s*(?:\.\. _[^:\n]+:\s*)?https?://\S+\s+")
+
+
 @functools.lru_cache(maxsize=20000)
 def _quotable(text: str, inside: bool) -> tuple[tuple[str, int], ...]:
     """(sentence, offset) of the quotable sentences of one unit's text; a sentence a chunk
@@ -94,6 +97,9 @@ def _quotable(text: str, inside: bool) -> tuple[tuple[str, int], ...]:
     spans = whole_sentences(text, split_sentences(text), 1 if inside else 0)
     out = []
     for a, b in spans:
+        lead = _LEADING_URL.match(text, a, b)  # a reST link target's address before the sentence
+        if lead is not None:
+            a = lead.end()
         raw = text[a:b]
         if len(raw) < 20 or raw.lstrip()[:1].islower() or is_boilerplate(raw):
             continue

@@ -15,7 +15,9 @@ from core.errors import UserError
 from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.howto import code_answer
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
+from core.offline.definitions import fact_answer
 from core.offline.sentence_rank import prose_text
 from core.query.lists import field_list, introduced_list, kind_list, list_answer, section_list
 from core.query.attribution import attribute_local
@@ -80,6 +82,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
+    code = code_answer(question, packed.records) if llm is None else None  # a how-to: its commands first
     listed = (about_answer(store, question, named) or field_list(store, question, named)
               or section_list(store, question) or list_answer(question, packed.records)
               or kind_list(store, question, packed.records, named)) \
@@ -92,11 +95,15 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
             question, "没有段落与它的词语相符" if offline.has_cjk(question)
             else "no passage of the corpus matches its words")
     elif llm is None:
-        candidates = [("Sources", int(u["human_readable_id"]), prose_text(u)) for u in packed.records]
-        answer = offline.extractive_local_answer(question, candidates, cap)
+        # the passages that answer it (answer type, stemmed and rare words: core/offline/fact_rank);
+        # plain sentence BM25 when none shares a stemmed word with it
+        answer = fact_answer(question, packed.records, cap) or offline.extractive_local_answer(
+            question, [("Sources", int(u["human_readable_id"]), prose_text(u)) for u in packed.records], cap)
         # a sentence introducing a list ("... modify the following config variables:") brings it
         result.answer = introduced_list(answer, packed.records) if answer else offline.no_data_answer(
             question, "no sentence of the best passages shares its words")
+        if code:
+            result.answer = code + ("\n\n" + result.answer if answer else "")
     else:
         system = render("basic_search", store.workspace, context_data=packed.text,
                         response_type=params.response_type, language_instruction=lang)
