@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.query.howto import is_howto
 from core.query.lists import list_kind
 from core.text.lexical import CODE_NAME
 
@@ -29,7 +30,8 @@ STRONG_BROAD = re.compile(
     r"summar\w+|overarching|landscape|throughout|over time|over the (?:course|years|past)|"
     r"(?:kinds|types|categories|range) of|whole|entire|collection|corpus|dataset|"
     r"what (?:is|are) (?:the|this|these) \w+ about|"
-    r"(?:main|major|key|common|biggest|most important) (?:\w+ )?\w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
+    r"storylines?|(?:main|major|key|common|big|biggest|most important) (?:\w+ )?\w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
+THEMES = re.compile(r"\b(?:themes?|topics?|storylines?)\b|主题")
 WEAK_BROAD = re.compile(
     r"\b(most|frequent(?:ly)?|often|various|variety|compare[sd]?|comparison|differ(?:ent|ences?)?|"
     r"similar(?:ities)?|perspectives?|views|approaches|strateg(?:y|ies)|implications?|common(?:ly)?|"
@@ -43,8 +45,9 @@ PLURAL_WHOLES = re.compile(
 DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|believe\w*|highlight\w*|"
                         r"emphasi[sz]\w*|describ\w*|predict\w*|consider\w*|argu\w*|see as|view\w*)\b", re.I)
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
-NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|"
-                         r"how (much|many|long|old)|what (year|date|time|day))\b", re.I)
+NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|why|"
+                         r"how (much|many|long|old|late|fast|big|far)|"
+                         r"what (year|date|time|day))\b", re.I)
 # a Chinese question asking for one fact or one list: "哪些", "哪五个部分", "多少", "是什么", "谁", "何时"
 ZH_NARROW = re.compile(r"哪(?:些|几|[一二三四五六七八九十两]?[个种项部类条位家步])|多少|几[个种项部类条位家步]|是什么|是谁|"
                        r"什么时候|何时|哪里|哪儿|哪一|分别是")
@@ -107,6 +110,9 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     """("narrow" | "broad", why), from the signals: the heavier side wins; a tie goes broad when
     there is any broad cue (a named thing inside a sensemaking question stays a global question)."""
     broad = 1.0 * min(2, len(sig["broad"])) + 0.5 * bool(sig["weak_broad"]) + 1.0 * bool(sig["wholes"])
+    # "the main themes of Kevin Scott's conversation with Irma Olguin": asking for themes is asking
+    # about the whole of what it names, however many names it gives
+    broad += 2.0 * any(THEMES.search(b) for b in sig["broad"])
     # what every document is about narrows a question only when nothing in it is broad ("Who is
     # Maria Okafor?" stays narrow; "the main growth drivers Microsoft discusses" does not)
     # a word like "evolving" or "compare" alone does not make a question about a main character broad
@@ -165,6 +171,11 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
             "local search (the neighbourhood in the graph of what it names)"
         return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
                      "not in themes.", "narrow", sig)
+    if is_howto(question) and "basic" in available and not broad:
+        # "How do I install it?": the documents' steps and commands, which passages hold whole
+        sig["howto"] = [question.split()[0].lower()]
+        return Route("basic", "basic search (the passages most like the question), because it asks how to do "
+                     "something, which the documents' own steps and commands answer.", "narrow", sig)
     code = CODE_NAME.findall(question)
     if code and "basic" in available and not broad and not documents:
         # "What does allow_general_knowledge do?": a key, option or file of the software, which
