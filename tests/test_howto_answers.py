@@ -1,0 +1,77 @@
+"""How-to questions ("How do I install it?") get the command the documents give for it: the code
+block whose heading or introducing sentence says what the question asks, quoted whole and cited,
+before the sentences; Auto sends them to basic search, where passages are read whole."""
+from __future__ import annotations
+
+from core.ingest.structure import markdown_to_text
+from core.query.howto import code_answer, is_howto
+from core.query.methods import run_method
+from core.query.route import route_question
+from core.store.db import Store
+
+from conftest import build_workspace
+
+GUIDE = """# Harbourline
+
+Harbourline indexes harbour records into a graph.
+
+## Install Harbourline
+
+Harbourline needs Python 3.11 or later.
+
+```sh
+python -m pip install harbourline
+```
+
+## Run the indexer
+
+Point the indexer at a folder of records and run:
+
+```sh
+harbourline index --root ./records
+```
+
+## How the pipeline works
+
+```mermaid
+flowchart LR
+    records --> chunks --> graph
+```
+
+The pipeline chunks each record, extracts entities and writes the graph.
+"""
+
+
+def _unit(text: str = GUIDE) -> dict:
+    md, structure = markdown_to_text(text)
+    return {"human_readable_id": 5, "text": md, "structure": structure.to_dict(), "headings": []}
+
+
+def test_a_how_to_question_is_told_apart_from_other_questions():
+    assert is_howto("How do I install it?") and is_howto("How to run the indexer?")
+    assert is_howto("What command runs a query?")
+    assert not is_howto("How does the pipeline work?") and not is_howto("What is Harbourline?")
+
+
+def test_the_command_under_the_heading_that_says_it_is_quoted_and_cited():
+    got = code_answer("How do I install it?", [_unit()])
+    assert got is not None and got.startswith("Install Harbourline"), got
+    assert "```\npython -m pip install harbourline\n```" in got and "[Data: Sources (5)]" in got
+    run = code_answer("How do I run the indexer?", [_unit()])
+    assert run is not None and "harbourline index --root ./records" in run, run
+    assert "Point the indexer at a folder of records and run [Data: Sources (5)]:" in run
+    # a diagram draws steps, it is nothing to run; a question no heading speaks of gets no block
+    assert code_answer("How do I draw the pipeline?", [_unit()]) is None
+    assert code_answer("How do I export a report?", [_unit()]) is None
+
+
+def test_auto_sends_a_how_to_question_to_basic_and_answers_with_the_command(tmp_path):
+    route = route_question("How do I install it?", available=("global", "local", "basic"))
+    assert route.method == "basic" and "how to" in route.reason
+    path = build_workspace(tmp_path, "guide", [("guide.md", GUIDE.encode())])
+    store = Store(path)
+    try:
+        answer = run_method("auto", store, "How do I install it?").answer
+    finally:
+        store.close()
+    assert answer.startswith("Install Harbourline") and "python -m pip install harbourline" in answer, answer
