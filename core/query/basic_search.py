@@ -15,6 +15,7 @@ from core.errors import UserError
 from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
+from core.query.header_fields import header_answer
 from core.query.howto import code_answer
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
 from core.offline.definitions import fact_answer
@@ -83,7 +84,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
     code = code_answer(question, packed.records) if llm is None else None  # a how-to: its commands first
-    listed = (about_answer(store, question, named) or field_list(store, question, named)
+    listed = (about_answer(store, question, named) or header_answer(store, question, named)
+              or field_list(store, question, named)
               or section_list(store, question) or list_answer(question, packed.records)
               or kind_list(store, question, packed.records, named)) \
         if llm is None else None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.query.header_fields import about_the_document, asked_field
 from core.query.howto import is_howto
 from core.query.lists import list_kind
 from core.text.lexical import CODE_NAME
@@ -171,6 +172,12 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
             "local search (the neighbourhood in the graph of what it names)"
         return Route(method, f'{how}, because it asks for a list ("{kind}"), which lives in passages, '
                      "not in themes.", "narrow", sig)
+    header = asked_field(question)
+    if header is not None and (documents or about_the_document(question)) and "basic" in available and not broad:
+        # "Who wrote it?", "What is its status?": the header of the document answers
+        sig["header"] = [header[1]]
+        return Route("basic", f"basic search (the passages most like the question), because it asks for the "
+                     f"{sig['header'][0]} of a document, which its header gives.", "narrow", sig)
     if is_howto(question) and "basic" in available and not broad:
         # "How do I install it?": the documents' steps and commands, which passages hold whole
         sig["howto"] = [question.split()[0].lower()]

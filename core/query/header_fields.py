@@ -1,0 +1,99 @@
+"""Questions a document's header answers ("Who wrote it?", "When was it created?", "What is its
+status?"): the header's own field, quoted and cited.
+
+A PEP, an RFC, a memo or a Markdown page with front matter opens with fields ("Author: ...",
+"Created: 30-Sep-2015", "Status: Final"). A reader asks for them in words the header never
+uses ("who wrote it"), so no sentence matches; the field is the answer. The documents asked
+about are those the question names, else every document of the workspace that has the field.
+"""
+from __future__ import annotations
+
+import re
+
+from core.query.doc_scope import document_units
+from core.text.lexical import cite, terms
+
+# what the question asks -> the header fields that answer it
+ASKS: list[tuple[re.Pattern, tuple[str, ...], str]] = [
+    (re.compile(r"\bwho (?:wrote|writes|authored|created|proposed|made|developed|drafted|is behind)\b|"
+                r"\bwho (?:is|are|was|were) the authors?\b|\b(?:what|which) (?:are |were )?(?:the )?authors?\b|"
+                r"\bauthors? of\b|\bwritten by\b|\bwho (?:is|are|was|were) (?:it|this|these|they) (?:by|from)\b", re.I),
+     ("author", "authors", "by", "written by", "creator", "creators"), "author"),
+    (re.compile(r"\bwhen (?:was|were|is|are) (?:[\w.'-]+ ){1,3}?(?:written|created|proposed|published|"
+                r"released|posted|dated|filed|drafted)\b|\bwhat(?:'s| is| was) (?:its|the) (?:date|creation date|"
+                r"publication date)\b", re.I),
+     ("created", "date", "published", "posted", "released"), "date"),
+    (re.compile(r"\bwhat(?:'s| is| was) (?:its|their|the) status\b|\bis (?:it|this)(?: \w+)? (?:accepted|final|rejected|approved|"
+                r"active|withdrawn|deferred|a draft)\b", re.I), ("status",), "status"),
+    (re.compile(r"\b(?:what|which) licen[cs]e\b|\bwhat(?:'s| is) (?:its|the) licen[cs]e\b|\bunder what licen[cs]e\b",
+                re.I), ("license", "licence", "copyright"), "licence"),
+]
+HEADER_CHARS = 1500  # where a header's fields are: the document's opening
+MAX_DOCUMENTS = 12
+_ADDRESS = re.compile(r"\s*<[^<>]*(?:@| at )[^<>]*>|\s*\([^()\s]+@[^()\s]+\)")
+
+
+def asked_field(question: str) -> tuple[tuple[str, ...], str] | None:
+    """(the field names that answer it, what it asks for) for a question a header answers."""
+    for pat, names, what in ASKS:
+        if pat.search(question or ""):
+            return names, what
+    return None
+
+
+# the words of a question about a document itself ("Who wrote it?", "What is this proposal's status?")
+_DOCUMENT_WORDS = frozenset(terms("it its this these they them their document documents paper papers article articles "
+                                  "post posts page pages proposal proposals pep peps spec specification report "
+                                  "reports memo file files text texts guide one"))
+
+
+_ASK_WORDS = frozenset(terms("who what when which wrote writes written authored author authors created creation proposed "
+                             "made developed drafted behind by from date published publication released posted dated "
+                             "filed status accepted final rejected approved active withdrawn deferred draft license "
+                             "licence copyright under"))
+
+
+def about_the_document(question: str) -> bool:
+    """Does the question ask about the document itself, naming nothing else?"""
+    return not (set(terms(question)) - _DOCUMENT_WORDS - _ASK_WORDS)
+
+
+def _field(text: str, names: tuple[str, ...]) -> tuple[str, str, int] | None:
+    """(field name as written, its value, where it starts) of the first of names in the header."""
+    head = text[:HEADER_CHARS]
+    alts = "|".join(re.escape(n) for n in names)
+    m = re.search(rf"(?mi)^[ \t*_-]*({alts})[ \t*_]*:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)$", head)
+    if m is None:
+        return None
+    value = _ADDRESS.sub("", " ".join(m.group(2).split())).strip(" ,")
+    return (m.group(1), value, m.start(1)) if value else None
+
+
+def header_answer(store, question: str, named: list[dict]) -> str | None:
+    """The header fields that answer the question, one line per document, each cited to the
+    unit holding it; None when the question asks for no such field or no document has it."""
+    asked = asked_field(question)
+    if asked is None:
+        return None
+    names, what = asked
+    if not named and not about_the_document(question):
+        return None  # "Who created the match statement?" asks of a thing, not of a document
+    docs = named or store.rows("documents", select="id, human_readable_id, title, source_name",
+                               order_by="human_readable_id")
+    lines = []
+    for d in docs:
+        units = document_units(store, [d])[:3]
+        for u in units:
+            found = _field(u.get("text") or "", names)
+            if found is not None:
+                label, value, _ = found
+                lines.append((str(d.get("title") or ""), cite(f"{label}: {value}",
+                                                              {"Sources": [int(u["human_readable_id"])]})))
+                break
+    if not lines:
+        return None
+    if len(lines) == 1:
+        return lines[0][1]
+    shown = lines[:MAX_DOCUMENTS]
+    more = f"\n\n{len(lines) - len(shown)} more documents have a {what} field." if len(lines) > len(shown) else ""
+    return f"The {what} each document's header gives:\n" + "\n".join(f"- {t}: {line}" for t, line in shown) + more
