@@ -1,6 +1,6 @@
 """In headless Chromium, a newcomer's Markdown documents: uploaded and indexed offline in the
 browser, their headings are no node of the community graph, a list question gets the page's own
-list, and a question about what the documents never name says so first."""
+list, a how-to question the command the page gives, and a question about what the documents never name says so first."""
 from __future__ import annotations
 
 import re
@@ -25,6 +25,12 @@ Rotterdam each month.
 ## Deployment
 
 Tidewater Labs runs Harbourline on Docker at the Port of Rotterdam.
+
+## Install Harbourline
+
+```sh
+python -m pip install harbourline
+```
 """
 
 
@@ -76,6 +82,10 @@ def test_markdown_pages_structure_lists_and_what_they_do_not_mention(app_url, br
     items = main.locator("li", has_text=re.compile(r"^(ChromaDB|Neo4j|Redis), for "))
     expect(items.nth(2)).to_be_visible(timeout=90_000)
     assert [t.split(",")[0] for t in items.all_inner_texts()] == ["ChromaDB", "Neo4j", "Redis"]
+
+    # a how-to question gets the command the page gives, shown as code
+    _ask(page, "How do I install it?")
+    expect(main.locator("code", has_text="python -m pip install harbourline").first).to_be_visible(timeout=90_000)
 
     _ask(page, "What did the Cedar Grove Clinic report about Harbourline?")
     expect(main.get_by_text("The documents do not mention Cedar Grove Clinic.", exact=False)

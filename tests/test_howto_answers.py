@@ -55,8 +55,8 @@ def test_a_how_to_question_is_told_apart_from_other_questions():
 
 def test_the_command_under_the_heading_that_says_it_is_quoted_and_cited():
     got = code_answer("How do I install it?", [_unit()])
-    assert got is not None and got.startswith("Install Harbourline"), got
-    assert "```\npython -m pip install harbourline\n```" in got and "[Data: Sources (5)]" in got
+    assert got is not None and got.startswith("**Install Harbourline**"), got
+    assert "```\npython -m pip install harbourline\n```\n[Data: Sources (5)]" in got
     run = code_answer("How do I run the indexer?", [_unit()])
     assert run is not None and "harbourline index --root ./records" in run, run
     assert "Point the indexer at a folder of records and run [Data: Sources (5)]:" in run
@@ -74,4 +74,4 @@ def test_auto_sends_a_how_to_question_to_basic_and_answers_with_the_command(tmp_
         answer = run_method("auto", store, "How do I install it?").answer
     finally:
         store.close()
-    assert answer.startswith("Install Harbourline") and "python -m pip install harbourline" in answer, answer
+    assert answer.startswith("**Install Harbourline**") and "python -m pip install harbourline" in answer, answer

@@ -88,12 +88,13 @@ MAX_BLOCKS = 2
 
 
 def _shown(heading: str, lead: str, code: str, hrid: int) -> str:
-    """A block as the answer quotes it: its heading and lead (cited), then its lines fenced."""
+    """A block as the answer quotes it: its heading in bold (a title, no claim), the sentence
+    introducing it (cited), then its lines fenced, cited after the fence."""
     refs = {"Sources": [hrid]}
     lines = [x for x in code.splitlines() if x.strip()]  # a blank line would end the answer's paragraph
     shown = "\n".join(lines[:CODE_LINES]) + ("\n..." if len(lines) > CODE_LINES else "")
-    intro = cite(lead.rstrip(":").rstrip(), refs).rstrip(".") + ":" if lead else \
-        cite(heading, refs).rstrip(".") + ":"
-    if lead and heading and heading not in lead:
-        intro = f"{heading}: {intro}"
-    return f"{intro}\n\n```\n{shown.replace('```', '` ` `')}\n```"
+    parts = [f"**{heading}**"] if heading else []
+    if lead:
+        parts.append(cite(lead.rstrip(":").rstrip(), refs).rstrip(".") + ":")
+    parts.append(f"```\n{shown.replace('```', '` ` `')}\n```\n[Data: Sources ({hrid})]")
+    return "\n\n".join(parts)

@@ -34,13 +34,24 @@ from pages.components.markup import md  # noqa: E402,F401 - used as ui.md by eve
 
 _LINE_MARK = re.compile(r"^(\s{0,6})(#{1,6} |[-*] |\d{1,3}\. |> )?(.*)$")
 _BOLD = re.compile(r"\*\*([^*\n]{1,300}?)\*\*")
+_FENCE = re.compile(r"^\s{0,3}```[\w+-]*\s*$")
 
 
 def safe_markdown(text: str) -> str:
     """Model-written markdown with only its harmless structure kept: headings, list items,
-    quotes and **bold**. Everything else (links, images, HTML, code) becomes literal text."""
+    quotes, **bold** and fenced code blocks (shown as code, never run or rendered). Everything
+    else (links, images, HTML, inline code) becomes literal text."""
     out = []
-    for line in str(text or "").split("\n"):
+    lines = str(text or "").split("\n")
+    fenced = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line) and (fenced or any(_FENCE.match(x) for x in lines[i + 1:])):
+            fenced = not fenced  # a fence that closes: the lines between are code, kept as they are
+            out.append("```" if fenced else "```")
+            continue
+        if fenced:
+            out.append(line)
+            continue
         m = _LINE_MARK.match(line)
         indent, mark, rest = m.group(1), m.group(2) or "", m.group(3)
         pieces, last = [], 0
