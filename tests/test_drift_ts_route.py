@@ -198,3 +198,15 @@ def test_chinese_fact_questions_periods_and_main_characters_route_as_analysts_me
     assert route_question(q, ["Sam Rivera"], available=everything, background_titles=["Sam Rivera"]).method == "local"
     assert route_question("How do the characters' views of Sam Rivera evolve overall?", ["Sam Rivera"],
                           available=everything, background_titles=["Sam Rivera"]).method == "global"
+
+
+def test_why_and_how_does_it_end_questions_are_narrow_and_themes_of_a_named_talk_are_broad():
+    """"Why did revenue fall?" and "How does the story end?" ask one fact of the passages; the main
+    themes of a conversation the question names are still its themes, however many names it gives."""
+    avail = ("global", "local", "basic")
+    assert route_question("Why did revenue fall?", available=avail).family == "narrow"
+    assert route_question("How does the story end?", available=avail).method == "basic"
+    assert route_question("How does Scrooge change over the whole story?", available=avail).family == "broad"
+    themes = route_question("What are the main themes of Kevin Scott's conversation with Irma Olguin?",
+                            entity_titles=["KEVIN SCOTT", "IRMA OLGUIN"], available=avail)
+    assert themes.method == "global", themes.reason

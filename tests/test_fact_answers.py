@@ -159,3 +159,14 @@ def test_basic_search_answers_a_fact_with_the_sentence_that_holds_its_kind(tmp_p
     answer = basic_search(store, "How late was Bob to the office?").answer
     store.close()
     assert "eighteen minutes" in first_sentence(answer), answer
+
+
+def test_a_who_question_s_verb_finds_the_role_that_says_it():
+    """"Who founded Bitwise?" is answered by "the CEO and Cofounder of Bitwise", not by "what you
+    found along the way" ("founded" and "found" share a stem); "who runs it" by the chief executive."""
+    sents = unit_sentences([_unit(
+        "What are some of the surprises that you have found along the way at Bitwise? "
+        "Irma Olguin is the CEO and Cofounder of Bitwise Industries, a company that trains people for tech "
+        "careers. Bitwise runs coding classes in Fresno.")])
+    assert "Cofounder" in rank_facts("Who founded Bitwise?", sents)[0][1].text
+    assert "CEO" in rank_facts("Who runs Bitwise?", sents, ["Bitwise"])[0][1].text  # as local search asks it

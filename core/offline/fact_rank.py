@@ -188,9 +188,25 @@ def query_weights(question: str, names: Iterable[str] = ()) -> dict[str, float]:
         out[s] = min(out.get(s, 1.0), 0.35 if s in name_terms else 1.0)
     for t in period_forms(question):  # "third quarter" finds "in Q3, revenue was $35 billion"
         out.setdefault(stem(t), 1.0)
+    if re.match(r"\s*(?:who|whom)\b", question or "", re.I):
+        # "Who founded Bitwise?": the text says "cofounder of Bitwise"; "who runs it": "CEO"
+        for verb, roles in _ROLES.items():
+            if verb in out:
+                out[verb] = min(out[verb], 0.2)  # "founded" is also "found" (of find): the role says it
+                for r in roles:
+                    out.setdefault(r, 1.0)
     if out and all(w < 1 for w in out.values()):  # only names asked: they are the question
         out = {k: 1.0 for k in out}
     return out
+
+
+# the role nouns that say who did what a "who" question's verb asks (stems)
+_ROLES = {"found": ("founder", "cofound", "co-found"), "cofound": ("founder", "cofound", "co-found"),
+          "start": ("founder", "cofound", "co-found"), "run": ("ceo", "chief", "execut", "head", "presid"),
+          "lead": ("leader", "head", "ceo", "chief", "director"), "head": ("head", "ceo", "chief", "director"),
+          "manag": ("manag", "director", "head"), "invent": ("inventor",), "creat": ("creator", "author"),
+          "own": ("owner",), "wrote": ("author", "writer"), "write": ("author", "writer"),
+          "host": ("host",), "chair": ("chairman", "chair", "chairwoman")}
 
 
 @dataclass

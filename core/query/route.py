@@ -48,6 +48,7 @@ DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|b
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|why|"
                          r"how (much|many|long|old|late|fast|big|far)|"
+                         r"how (?:does|did|do) (?:the |it |this |that )?(?:\w+ )?(?:end|begin|start|finish|conclude)\b|"
                          r"what (year|date|time|day))\b", re.I)
 # a Chinese question asking for one fact or one list: "哪些", "哪五个部分", "多少", "是什么", "谁", "何时"
 ZH_NARROW = re.compile(r"哪(?:些|几|[一二三四五六七八九十两]?[个种项部类条位家步])|多少|几[个种项部类条位家步]|是什么|是谁|"
