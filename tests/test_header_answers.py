@@ -64,3 +64,29 @@ def test_header_questions_get_the_fields_each_document_gives(tmp_path):
 def test_a_header_question_routes_to_basic_unless_it_asks_about_a_thing():
     assert route_question("Who wrote it?", available=("global", "local", "basic")).method == "basic"
     assert "header" not in route_question("Who created Kafka?", available=("global", "local", "basic")).signals
+
+
+def test_who_is_someone_a_header_names_gives_their_role_there_first(tmp_path):
+    path = build_workspace(tmp_path, "specs", [("pep-9101.rst", SPEC.encode()), ("memo.txt", MEMO.encode())])
+    store = Store(path)
+    try:
+        answer = run_method("auto", store, "Who is Owen Pike?").answer
+    finally:
+        store.close()
+    assert answer.startswith("Owen Pike: Author of memo.txt (Berth closures) [Data: Sources ("), answer
+
+
+def test_auto_falls_back_to_the_passages_when_local_search_finds_no_entity(tmp_path):
+    """A name the text writes only in an analyst's label line is no entity of the graph: Auto reads
+    the passages that write it instead of answering "it names no entity"."""
+    call = ("Operator: Our next question comes from the line of a caller.\n\n"
+            "WALTER PRITCHARD, Citi: Hi, thanks. I wanted to ask about the phone business and when it breaks even.\n\n"
+            "SATYA NADELLA: We expect the phone business to break even next year as costs come down.\n")
+    path = build_workspace(tmp_path, "call", [("call.txt", call.encode())])
+    store = Store(path)
+    try:
+        result = run_method("auto", store, "Who is Walter Pritchard?")
+    finally:
+        store.close()
+    assert result.method == "basic" and "no entity of the graph" in result.params["route"]["reason"]
+    assert not result.no_data and "Citi" in result.answer, result.answer

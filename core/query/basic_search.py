@@ -97,9 +97,10 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
             question, "没有段落与它的词语相符" if offline.has_cjk(question)
             else "no passage of the corpus matches its words")
     elif llm is None:
-        # the passages that answer it (answer type, stemmed and rare words: core/offline/fact_rank);
-        # plain sentence BM25 when none shares a stemmed word with it
-        answer = fact_answer(question, packed.records, cap) or offline.extractive_local_answer(
+        # the passages that answer it (answer type, English stems and rare words: core/offline/fact_rank);
+        # plain sentence BM25 (character bigrams) for a Chinese question, or when none shares a stem with it
+        answer = ("" if offline.has_cjk(question) else fact_answer(question, packed.records, cap)) \
+            or offline.extractive_local_answer(
             question, [("Sources", int(u["human_readable_id"]), prose_text(u)) for u in packed.records], cap)
         # a sentence introducing a list ("... modify the following config variables:") brings it
         result.answer = introduced_list(answer, packed.records) if answer else offline.no_data_answer(

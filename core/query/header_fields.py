@@ -97,3 +97,32 @@ def header_answer(store, question: str, named: list[dict]) -> str | None:
     shown = lines[:MAX_DOCUMENTS]
     more = f"\n\n{len(lines) - len(shown)} more documents have a {what} field." if len(lines) > len(shown) else ""
     return f"The {what} each document's header gives:\n" + "\n".join(f"- {t}: {line}" for t, line in shown) + more
+
+
+_WHO_IS = re.compile(r"^\s*(?i:who (?:is|was|are|were)) (?:the )?([A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3})\s*\??\s*$")
+_HEADER_LINE = re.compile(r"(?m)^[ \t*_-]*([A-Z][\w -]{1,30}?)[ \t*_]*:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)$")
+
+
+def header_role(store, question: str) -> str | None:
+    """"Who is Sam Gross?" where a document's header names them ("Author: Sam Gross", "BDFL-Delegate:
+    Alyssa Coghlan"): the role each header gives them, with the document's title, cited; None
+    when the question asks who someone is and no header names them."""
+    m = _WHO_IS.match(question or "")
+    if m is None:
+        return None
+    name = m.group(1).strip()
+    pat = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
+    lines = []
+    for d in store.rows("documents", select="id, human_readable_id, title", order_by="human_readable_id"):
+        for u in document_units(store, [d])[:1]:
+            text = (u.get("text") or "")[:HEADER_CHARS]
+            fields = {f.group(1).strip().lower(): " ".join(f.group(2).split()) for f in _HEADER_LINE.finditer(text)}
+            held = [f.group(1).strip() for f in _HEADER_LINE.finditer(text)
+                    if pat.search(f.group(2)) and f.group(1).strip().lower() not in ("title", "resolution")]
+            if held:
+                title = fields.get("title")
+                doc = str(d.get("title") or "") + (f" ({title})" if title else "")
+                lines.append(cite(f"{name}: {' and '.join(held)} of {doc}", {"Sources": [int(u["human_readable_id"])]}))
+    if not lines:
+        return None
+    return lines[0] if len(lines) == 1 else "\n".join(f"- {x}" for x in lines[:MAX_DOCUMENTS])

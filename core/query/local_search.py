@@ -30,7 +30,7 @@ from core.query.attribution import attribute_local
 from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.doc_scope import about_answer, named_documents, scope
-from core.query.header_fields import header_answer
+from core.query.header_fields import header_answer, header_role
 from core.query.lists import introduced_list
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
@@ -87,8 +87,9 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
+        role = header_role(store, question)  # "Who is Sam Gross?": the role a document's header gives
         result.answer = about_answer(store, question, named) or header_answer(store, question, named) \
-            or _with_list(store, _offline_answer(
+            or (role + "\n\n" if role else "") + _with_list(store, _offline_answer(
             topic, tables, params, store, entities, named))
     else:
         system = render("local_search", store.workspace, context_data=text,

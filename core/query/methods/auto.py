@@ -9,6 +9,13 @@ def run(store, question, llm, settings, options, on_batch):
     from core.query.route import route
     chosen = route(store, question, [m for m in METHODS if m != "auto"])
     result = run_method(chosen.method, store, question, llm, settings, options, on_batch)
+    if chosen.method == "local" and result.no_data and "basic" in METHODS:
+        # "Who is Walter Pritchard?": a name the text writes (an analyst's label line) that the
+        # graph holds no entity for: the passages that write it answer instead of a dead end
+        result = run_method("basic", store, question, llm, settings, options, on_batch)
+        chosen.method = "basic"
+        chosen.reason += (" Local search found no entity of the graph it names, so basic search read the "
+                          "passages instead.")
     result.params["route"] = chosen.to_dict()
     if result.trace_id:  # the stored trace says it was routed
         from core.query.traces import save_trace
