@@ -31,6 +31,7 @@ _PARA = re.compile(r"\n[ \t]*\n\s*")
 _BLOCK_START = re.compile(r"\s*(?:[#>|*+-]|\d{1,3}[.)]\s|```|~~~)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 
+_FENCED = re.compile(r"(?m)^[ \t]*```[^\n`]*\n(?:.*\n)*?[ \t]*```[ \t]*$")
 _SHORT_LINE = 40  # a hard-wrapped line shorter than this ends its sentence (headings, lists, verse)
 
 
@@ -38,11 +39,17 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans (start, end) in text; text[start:end] is the sentence, stripped of whitespace.
 
     Boundaries: blank lines; a line break before a markdown block (heading, list, quote, table,
-    fence) or after a short line; English . ! ? (not after Mr. Dr. St. e.g. or an initial) before
+    fence) or after a short line; a fenced code block is one span, whole; English . ! ? (not after Mr. Dr. St. e.g. or an initial) before
     whitespace and a capital; Chinese 。！？；."""
     spans: list[tuple[int, int]] = []
     for p0, p1 in paragraph_spans(text):
-        for l0, l1 in _lines(text, p0, p1):
+        pos = p0
+        for m in _FENCED.finditer(text, p0, p1):  # a fenced code block is one "sentence", whole
+            for l0, l1 in _lines(text, pos, m.start()) if text[pos:m.start()].strip() else ():
+                _split_block(text, l0, l1, spans)
+            _add(text, m.start(), m.end(), spans)
+            pos = m.end()
+        for l0, l1 in _lines(text, pos, p1) if pos == p0 or text[pos:p1].strip() else ():
             _split_block(text, l0, l1, spans)
     return spans
 

@@ -75,3 +75,23 @@ def test_auto_sends_a_how_to_question_to_basic_and_answers_with_the_command(tmp_
     finally:
         store.close()
     assert answer.startswith("**Install Harbourline**") and "python -m pip install harbourline" in answer, answer
+
+
+def test_the_quoted_command_is_one_claim_the_verifier_finds_word_for_word(tmp_path):
+    """The fenced block with its marker is one sentence of the answer, and the cited unit holds its
+    lines as they are: supported (a block's lines are never sentences of the text, so word overlap
+    alone would say "check this")."""
+    from core.text.citations import sentences_with_citations
+    from core.verify.offline import judge
+    path = build_workspace(tmp_path, "guide", [("guide.md", GUIDE.encode())])
+    store = Store(path)
+    try:
+        answer = run_method("auto", store, "How do I install it?").answer
+        claims = [(s, c) for s, _, c in sentences_with_citations(answer) if s.startswith("```")]
+        assert claims and "pip install harbourline" in claims[0][0], answer
+        hrid = claims[0][1][0].ids("Sources")[0]
+        unit = store.rows("text_units", "human_readable_id = ?", [hrid])
+        assert judge(claims[0][0], unit).verdict == "supported"
+        assert judge("```\npip install something-else\n```", unit).verdict != "supported"
+    finally:
+        store.close()

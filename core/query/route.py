@@ -178,7 +178,7 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
         # "Who wrote it?", "What is its status?": the header of the document answers
         sig["header"] = [header[1]]
         return Route("basic", f"basic search (the passages most like the question), because it asks for the "
-                     f"{sig['header'][0]} of a document, which its header gives.", "narrow", sig)
+                     f"{sig['header'][0]} of a document, which its header gives where it has one.", "narrow", sig)
     if is_howto(question) and "basic" in available and not broad:
         # "How do I install it?": the documents' steps and commands, which passages hold whole
         sig["howto"] = [question.split()[0].lower()]

@@ -51,6 +51,9 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     policy = policy or Policy.default()
     c = read(sentence, units, record_texts, names)
     facts = rules.run(c, None, policy)  # what needs no alignment: names no document holds
+    fenced = _FENCED.fullmatch(sentence.strip())
+    if fenced is not None:  # a code block quoted from a page (a how-to answer's command)
+        return _code(c, fenced.group(1), facts, policy)
     if is_heading(sentence):
         return _heading(c, facts, policy)
     if not c.terms and not c.nums:
@@ -81,6 +84,25 @@ def judge(sentence: str, units: Iterable[dict], record_texts: Iterable[str] = ()
     # a finding of a rule not trusted alone is a doubt: what the meaning step holds decides
     # between "check this" (partial) and "the cited text does not say it" (unsupported)
     return decide(v, *_meaning(c, a, facts, policy), policy)
+
+
+_FENCED = re.compile(r"```[\w+-]*\n(.*?)\n?```(?:\s*\[Data:[^\]]*\])?\.?", re.S)
+
+
+def _code(c: Claim, code: str, facts: list[Fact], policy: Policy) -> Verdict:
+    """A code block is supported when a cited unit holds its lines as they are (a block's lines
+    are never sentences of the text, so it is checked as a quote), highlighted at its first
+    line; otherwise "check this" (partial), since code has no words to weigh."""
+    lines = [x.strip() for x in code.splitlines() if x.strip() and x.strip() != "..."]
+    for src in c.sources:
+        at = src.text.find(lines[0]) if lines else -1
+        if at >= 0 and all(x in src.text for x in lines):
+            v = Verdict("supported", best_sentence=lines[0], text_unit_id=src.unit.get("id"),
+                        unit_start=at, unit_end=at + len(lines[0]))
+            v.char_start = None if src.base is None else src.base + at
+            v.char_end = None if src.base is None else src.base + at + len(lines[0])
+            return decide(v, facts, Meaning(), policy, quoted=True)
+    return decide(Verdict("partial"), facts, Meaning(nothing=True), policy)
 
 
 def _record(c: Claim) -> float:
