@@ -90,3 +90,11 @@ def test_auto_falls_back_to_the_passages_when_local_search_finds_no_entity(tmp_p
         store.close()
     assert result.method == "basic" and "no entity of the graph" in result.params["route"]["reason"]
     assert not result.no_data and "Citi" in result.answer, result.answer
+
+
+def test_a_transcript_s_speaker_labels_are_no_header():
+    from core.query.header_fields import header_fields
+    turns = ("JARON LANIER: My research partner Glen Weyl and I came up with the term MID.\n\n"
+             "KEVIN SCOTT: That is a great term.\n")
+    assert header_fields(turns) == []
+    assert [k for k, _ in header_fields(SPEC)] == ["PEP", "Title", "Author", "Status", "Created"]

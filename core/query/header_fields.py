@@ -58,15 +58,35 @@ def about_the_document(question: str) -> bool:
     return not (set(terms(question)) - _DOCUMENT_WORDS - _ASK_WORDS)
 
 
+_FIELD_LINE = re.compile(r"[ \t*_-]*([A-Za-z][\w -]{0,30}?)[ \t*_]*:[ \t]*(\S.*)$")
+_SPEAKER = re.compile(r"[A-Z][A-Z.'-]*(?: [A-Z][A-Z.'-]*)+")  # "KEVIN SCOTT": a transcript's turn, no field
+
+
+def header_fields(text: str) -> list[tuple[str, str]]:
+    """(name, value) of the fields a document opens with ("PEP: 703", "Author: ...", continued on
+    indented lines), up to the first line that is no field; [] for a document opening with prose
+    or a speaker's turn."""
+    out: list[tuple[str, str]] = []
+    for line in text[:HEADER_CHARS].split("\n"):
+        if not line.strip():
+            continue
+        if out and line[:1] in " \t":
+            out[-1] = (out[-1][0], out[-1][1] + " " + line.strip())
+            continue
+        m = _FIELD_LINE.fullmatch(line)
+        if m is None or _SPEAKER.fullmatch(m.group(1).strip()) or len(m.group(2)) > 300:
+            break
+        out.append((m.group(1).strip(), m.group(2).strip()))
+    return out if len(out) >= 2 else []
+
+
 def _field(text: str, names: tuple[str, ...]) -> tuple[str, str, int] | None:
-    """(field name as written, its value, where it starts) of the first of names in the header."""
-    head = text[:HEADER_CHARS]
-    alts = "|".join(re.escape(n) for n in names)
-    m = re.search(rf"(?mi)^[ \t*_-]*({alts})[ \t*_]*:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)$", head)
-    if m is None:
-        return None
-    value = _ADDRESS.sub("", " ".join(m.group(2).split())).strip(" ,")
-    return (m.group(1), value, m.start(1)) if value else None
+    """(field name as written, its value, its rank) of the first of names in the header."""
+    for i, (name, value) in enumerate(header_fields(text)):
+        if name.lower() in names:
+            value = _ADDRESS.sub("", " ".join(value.split())).strip(" ,")
+            return (name, value, i) if value else None
+    return None
 
 
 def header_answer(store, question: str, named: list[dict]) -> str | None:
@@ -100,7 +120,6 @@ def header_answer(store, question: str, named: list[dict]) -> str | None:
 
 
 _WHO_IS = re.compile(r"^\s*(?i:who (?:is|was|are|were)) (?:the )?([A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3})\s*\??\s*$")
-_HEADER_LINE = re.compile(r"(?m)^[ \t*_-]*([A-Z][\w -]{1,30}?)[ \t*_]*:[ \t]*(\S.*(?:\n[ \t]+\S.*)*)$")
 
 
 def header_role(store, question: str) -> str | None:
@@ -115,10 +134,9 @@ def header_role(store, question: str) -> str | None:
     lines = []
     for d in store.rows("documents", select="id, human_readable_id, title", order_by="human_readable_id"):
         for u in document_units(store, [d])[:1]:
-            text = (u.get("text") or "")[:HEADER_CHARS]
-            fields = {f.group(1).strip().lower(): " ".join(f.group(2).split()) for f in _HEADER_LINE.finditer(text)}
-            held = [f.group(1).strip() for f in _HEADER_LINE.finditer(text)
-                    if pat.search(f.group(2)) and f.group(1).strip().lower() not in ("title", "resolution")]
+            pairs = header_fields(u.get("text") or "")
+            fields = {k.lower(): v for k, v in pairs}
+            held = [k for k, v in pairs if pat.search(v) and k.lower() not in ("title", "resolution")]
             if held:
                 title = fields.get("title")
                 doc = str(d.get("title") or "") + (f" ({title})" if title else "")
