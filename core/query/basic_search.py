@@ -84,8 +84,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
     code = code_answer(question, packed.records) if llm is None else None  # a how-to: its commands first
-    listed = (about_answer(store, question, named) or header_answer(store, question, named)
-              or field_list(store, question, named)
+    listed = (about_answer(store, question, named) or field_list(store, question, named)
+              or header_answer(store, question, named)
               or section_list(store, question) or list_answer(question, packed.records)
               or kind_list(store, question, packed.records, named)) \
         if llm is None else None

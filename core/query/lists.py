@@ -411,7 +411,7 @@ def _singular(word: str) -> str:
 
 def _asked_titles(store, question: str) -> list[str]:
     """The titles of the graph's entities the question names."""
-    from core.query.local_search import title_matches
+    from core.query.entity_match import title_matches
     return [e["title"] for e in title_matches(store, question)]
 
 

@@ -16,7 +16,6 @@ each quoted from its text unit and cited.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 
 import numpy as np
@@ -30,6 +29,7 @@ from core.query.attribution import attribute_local
 from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.doc_scope import about_answer, named_documents, scope
+from core.query.entity_match import title_matches  # noqa: F401 - callers import it from here too
 from core.query.header_fields import header_answer, header_role
 from core.query.lists import introduced_list
 from core.query.resolve import resolve_answer
@@ -120,26 +120,6 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
 
 
 # ------------------------------------------------------------------------ entry entities
-
-def _latin(title: str) -> bool:
-    return not offline.has_cjk(title)
-
-
-def title_matches(store: Store, question: str) -> list[dict]:
-    """Entities whose title occurs in the question (case-insensitive; Latin titles as whole
-    words), longest title first."""
-    q = question.upper()
-    found = []
-    for e in store.rows("entities", select="id, human_readable_id, title, degree"):
-        t = (e.get("title") or "").strip().upper()
-        if len(t) < 2 or t.lower() in offline.STOPWORDS or t not in q:
-            continue
-        if _latin(t) and not re.search(rf"(?<![A-Z0-9]){re.escape(t)}(?![A-Z0-9])", q):
-            continue
-        found.append(e)
-    found.sort(key=lambda e: (-len(e["title"]), -(e.get("degree") or 0)))
-    return found
-
 
 def _embedding_matches(store: Store, question: str, llm: LLM | None, k: int) -> list[str] | None:
     embedder = getattr(llm, "embedder", None)
