@@ -45,13 +45,17 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     for p0, p1 in paragraph_spans(text):
         pos = p0
         for m in _FENCED.finditer(text, p0, p1):  # a fenced code block is one "sentence", whole
-            for l0, l1 in _lines(text, pos, m.start()) if text[pos:m.start()].strip() else ():
-                _split_block(text, l0, l1, spans)
+            _split_prose(text, pos, m.start(), spans)
             _add(text, m.start(), m.end(), spans)
             pos = m.end()
-        for l0, l1 in _lines(text, pos, p1) if pos == p0 or text[pos:p1].strip() else ():
-            _split_block(text, l0, l1, spans)
+        _split_prose(text, pos, p1, spans)
     return spans
+
+
+def _split_prose(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    if text[start:end].strip():
+        for l0, l1 in _lines(text, start, end):
+            _split_block(text, l0, l1, spans)
 
 
 def paragraph_spans(text: str):

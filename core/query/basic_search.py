@@ -20,7 +20,8 @@ from core.query.howto import code_answer
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
 from core.offline.definitions import fact_answer
 from core.offline.sentence_rank import prose_text
-from core.query.lists import field_list, introduced_list, kind_list, list_answer, section_list
+from core.query.list_blocks import introduced_list
+from core.query.lists import field_list, kind_list, list_answer, section_list
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_rows, source_row
@@ -83,7 +84,6 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
-    code = code_answer(question, packed.records) if llm is None else None  # a how-to: its commands first
     listed = (about_answer(store, question, named) or field_list(store, question, named)
               or header_answer(store, question, named)
               or section_list(store, question) or list_answer(question, packed.records)
@@ -105,6 +105,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
         # a sentence introducing a list ("... modify the following config variables:") brings it
         result.answer = introduced_list(answer, packed.records) if answer else offline.no_data_answer(
             question, "no sentence of the best passages shares its words")
+        code = code_answer(question, packed.records)  # a how-to: the commands the documents give, first
         if code:
             result.answer = code + ("\n\n" + result.answer if answer else "")
     else:

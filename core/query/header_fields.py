@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from core.query.doc_scope import document_units
 from core.text.lexical import cite, terms
 
 # what the question asks -> the header fields that answer it
@@ -80,13 +79,25 @@ def header_fields(text: str) -> list[tuple[str, str]]:
     return out if len(out) >= 2 else []
 
 
-def _field(text: str, names: tuple[str, ...]) -> tuple[str, str, int] | None:
-    """(field name as written, its value, its rank) of the first of names in the header."""
-    for i, (name, value) in enumerate(header_fields(text)):
+def _field(pairs: list[tuple[str, str]], names: tuple[str, ...]) -> tuple[str, str] | None:
+    """(field name as written, its value, addresses left out) of the first of names in a header."""
+    for name, value in pairs:
         if name.lower() in names:
             value = _ADDRESS.sub("", " ".join(value.split())).strip(" ,")
-            return (name, value, i) if value else None
+            return (name, value) if value else None
     return None
+
+
+def _headers(store, docs: list[dict]) -> list[tuple[dict, dict, list[tuple[str, str]]]]:
+    """(document, its opening unit, that unit's header fields) of each document with a header."""
+    out = []
+    for d in docs:
+        first = store.rows("text_units", "document_id = ?", [d["id"]], order_by="ordinal", limit=1,
+                           select="human_readable_id, text")
+        pairs = header_fields(first[0].get("text") or "") if first else []
+        if pairs:
+            out.append((d, first[0], pairs))
+    return out
 
 
 def header_answer(store, question: str, named: list[dict]) -> str | None:
@@ -101,15 +112,12 @@ def header_answer(store, question: str, named: list[dict]) -> str | None:
     docs = named or store.rows("documents", select="id, human_readable_id, title, source_name",
                                order_by="human_readable_id")
     lines = []
-    for d in docs:
-        units = document_units(store, [d])[:3]
-        for u in units:
-            found = _field(u.get("text") or "", names)
-            if found is not None:
-                label, value, _ = found
-                lines.append((str(d.get("title") or ""), cite(f"{label}: {value}",
-                                                              {"Sources": [int(u["human_readable_id"])]})))
-                break
+    for d, u, pairs in _headers(store, docs):
+        found = _field(pairs, names)
+        if found is not None:
+            label, value = found
+            lines.append((str(d.get("title") or ""), cite(f"{label}: {value}",
+                                                          {"Sources": [int(u["human_readable_id"])]})))
     if not lines:
         return None
     if len(lines) == 1:
@@ -132,15 +140,13 @@ def header_role(store, question: str) -> str | None:
     name = m.group(1).strip()
     pat = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
     lines = []
-    for d in store.rows("documents", select="id, human_readable_id, title", order_by="human_readable_id"):
-        for u in document_units(store, [d])[:1]:
-            pairs = header_fields(u.get("text") or "")
-            fields = {k.lower(): v for k, v in pairs}
-            held = [k for k, v in pairs if pat.search(v) and k.lower() not in ("title", "resolution")]
-            if held:
-                title = fields.get("title")
-                doc = str(d.get("title") or "") + (f" ({title})" if title else "")
-                lines.append(cite(f"{name}: {' and '.join(held)} of {doc}", {"Sources": [int(u["human_readable_id"])]}))
+    docs = store.rows("documents", select="id, human_readable_id, title", order_by="human_readable_id")
+    for d, u, pairs in _headers(store, docs):
+        held = [k for k, v in pairs if pat.search(v) and k.lower() not in ("title", "resolution")]
+        if held:
+            title = dict((k.lower(), v) for k, v in pairs).get("title")
+            doc = str(d.get("title") or "") + (f" ({title})" if title else "")
+            lines.append(cite(f"{name}: {' and '.join(held)} of {doc}", {"Sources": [int(u["human_readable_id"])]}))
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else "\n".join(f"- {x}" for x in lines[:MAX_DOCUMENTS])

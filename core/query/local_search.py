@@ -31,7 +31,7 @@ from core.query.context import Packed, language_instruction, local_table
 from core.query.doc_scope import about_answer, named_documents, scope
 from core.query.entity_match import title_matches  # noqa: F401 - callers import it from here too
 from core.query.header_fields import header_answer, header_role
-from core.query.lists import introduced_list
+from core.query.list_blocks import introduced_list
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.text.citations import parse_citations
@@ -87,10 +87,11 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
-        role = header_role(store, question)  # "Who is Sam Gross?": the role a document's header gives
-        result.answer = about_answer(store, question, named) or header_answer(store, question, named) \
-            or (role + "\n\n" if role else "") + _with_list(store, _offline_answer(
-            topic, tables, params, store, entities, named))
+        result.answer = about_answer(store, question, named) or header_answer(store, question, named)
+        if not result.answer:
+            role = header_role(store, question)  # "Who is Sam Gross?": the role a document's header gives
+            result.answer = (role + "\n\n" if role else "") + _with_list(store, _offline_answer(
+                topic, tables, params, store, entities, named))
     else:
         system = render("local_search", store.workspace, context_data=text,
                         response_type=params.response_type,
@@ -245,7 +246,7 @@ def build_context(store: Store, entities: list[dict], params: LocalParams,
 
 
 def _with_list(store: Store, answer: str) -> str:
-    """The answer with the list one of its first quoted sentences introduces (core/query/lists)."""
+    """The answer with the list one of its first quoted sentences introduces (core/query/list_blocks)."""
     ids = sorted({i for c in parse_citations(answer)[:4] for i in c.ids("Sources")})
     if not ids:
         return answer
