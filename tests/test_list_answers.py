@@ -170,7 +170,7 @@ def test_the_people_a_list_question_describes_are_those_named_where_the_text_say
 
 def test_a_sentence_that_introduces_a_list_brings_the_list():
     from core.ingest.structure import markdown_to_text
-    from core.query.lists import introduced_list
+    from core.query.list_blocks import introduced_list
     # a Markdown page's list (structure items) and a plain-text block of short lines after a colon
     # (the shape of ../shared/corpora/graphrag_articles_zh/article_3.txt)
     md, structure = markdown_to_text("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
@@ -253,7 +253,7 @@ def test_counted_and_qualified_kinds_are_list_questions(question, kind):
 
 def test_a_later_sentence_of_the_answer_that_introduces_a_list_brings_it():
     from core.ingest.structure import markdown_to_text
-    from core.query.lists import introduced_list
+    from core.query.list_blocks import introduced_list
     md, structure = markdown_to_text("Stub files are files of type hints. There are several use cases for stub "
                                      "files:\n\n- Extension modules\n- Third-party modules\n- Standard library "
                                      "modules\n\nStubs have the .pyi extension.\n")

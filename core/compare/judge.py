@@ -20,7 +20,8 @@ from core.llm.client import FatalLLMError, LLMError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.query.lists import BULLET, list_kind
+from core.query.list_blocks import BULLET
+from core.query.lists import list_kind
 from core.text.citations import parse_citations, sentence_spans, strip_citations
 
 CRITERIA: dict[str, str] = {
