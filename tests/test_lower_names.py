@@ -7,7 +7,7 @@ import pytest
 
 from core.ingest.structure import markdown_to_text
 from core.offline.engine import OfflineEngine
-from core.offline.lower_names import lower_names
+from core.offline.lower_names import config_values, lower_names
 
 # sentences in the shape of ../shared/corpora/graphrag_docs_md and python_peps
 CASES = [
@@ -21,6 +21,14 @@ CASES = [
     ("Most linters, formatters and iterators, etc., ship with it.", []),
     ("See https://github.com/dropbox/pyxl and docs/index.md for ollama.", []),
     # English words with a prefix, and old English (A Christmas Carol, Stave Four)
+    # a kind of software after the word, or an apposition naming one
+    ("We read the file using the tomlkit library.", ["tomlkit"]),
+    ("When we found out about the nogil fork of Python it took a week.", ["nogil"]),
+    ("The allocator is replaced with mimalloc, a general-purpose thread-safe allocator.", ["mimalloc"]),
+    # a field's values written a|b|c; a type's name is none
+    ("type file|memory|blob|cosmosdb - The storage type to use.", ["cosmosdb"]),
+    ("base_dir str|None - The directory to write to.", []),
+    ("call_args dict[str, Any] - Default arguments.", []),
     ("He lay, in the dark empty house, unwatched, unwept, uncared for, amongst strangers.", []),
     ("Multi-cloud, multi-platform and cross-device work, Microsoft said.", []),
 ]
@@ -43,3 +51,34 @@ def test_a_link_text_is_a_name_and_the_engine_keeps_the_listed_ones_as_entities(
     titles = {e["title"].upper() for e in got.entities}
     assert {"OLLAMA", "POETHEPOET", "LANCEDB"} <= titles
     assert not titles & {"GRAPHRAG INDEX", "CREATE_COMMUNITIES", "LOCAL MODELS", "INDEX"}
+
+
+def test_a_code_blocks_settings_name_the_models_and_stores_it_uses():
+    code = ("models:\n  default_chat_model:\n    model_provider: openai\n    model: gpt-4.1\n"
+            "    api_key: ${GRAPHRAG_API_KEY}\n    auth_method: api_key\nvector_store:\n  type: lancedb\n"
+            "  db_uri: output/lancedb\n  file: settings.yaml\n  mode: file\nbackend = \"ollama\"\nx = foo\n")
+    assert [w for w, _, _ in config_values(code)] == ["openai", "gpt-4.1", "lancedb", "ollama"]
+
+
+def test_a_reference_page_keeps_its_products_and_not_its_field_types():
+    """A configuration reference in the shape of graphrag_docs_md/config_yaml.md: products written
+    in lower case in settings, value lists and acronyms are entities; the field list's types
+    ("**str**"), code values ("`True`") and identifier parts ("ENV" of `${ENV_VAR}`) are not."""
+    md = ("# Configuration\n\nUse a `settings.yml` file; we initialize with YML by default but you may "
+          "use the equivalent JSON form. Tokens use `${ENV_VAR}` syntax.\n\n"
+          "```yaml\nmodels:\n  default:\n    model_provider: openai\n    model: gpt-4.1\n```\n\n"
+          "## Fields\n\n"
+          "- `name` **str** - The name of the model.\n"
+          "- `type` **file|memory|blob|cosmosdb** - The storage type to use. Default=`file`\n"
+          "- `call_args`: **dict[str, Any]** - Default arguments for each request.\n"
+          "- `async_mode` **asyncio|threaded** - The async mode to use.\n"
+          "- `enabled` **bool** - Whether to run it. Default=`True`.\n"
+          "- `deployment_name` **str|None** - The deployment name if your model is hosted on Azure. "
+          "Note that if your deployment name on Azure matches the model name, this is unnecessary.\n"
+          "- `type` **lancedb|azure_ai_search|cosmosdb** - The vector store, e.g. azure_ai_search.\n")
+    text, structure = markdown_to_text(md)
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0,
+                                   "structure": structure.to_dict()})
+    titles = {e["title"].upper() for e in got.entities}
+    assert {"YML", "JSON", "GPT-4.1", "COSMOSDB", "LANCEDB", "ASYNCIO", "AZURE"} <= titles
+    assert not titles & {"STR", "DICT", "BOOL", "NAME STR", "TRUE", "ENV", "VAR", "FIELDS"}

@@ -61,6 +61,15 @@ def test_markdown_becomes_plain_text_with_its_headings_and_bold_terms_recorded()
     assert any("schedule(" in text[a:b] for a, b in s.skip)  # the code block is marked
 
 
+def test_inline_code_is_marked_in_markdown_and_restructuredtext():
+    from core.ingest.rst import rst_to_text
+    text, s = markdown_to_text("Set `vector_store` to **lancedb** in `settings.yaml`.\n")
+    assert [text[a:b] for a, b in s.code] == ["vector_store", "settings.yaml"]
+    text, s = rst_to_text("Title\n=====\n\nRun ``pip install tomlkit`` with **care**.\n")
+    assert [text[a:b] for a, b in s.code] == ["pip install tomlkit"]
+    assert [text[a:b] for a, b in s.strong] == ["care"]
+
+
 def test_an_html_page_keeps_where_its_headings_are(tmp_path):
     page = ("<html><head><title>Harbourline</title></head><body><h1>Harbourline</h1>"
             "<p>Harbourline routes ships for Tidewater Labs.</p><h2>PROBLEM STATEMENT</h2>"

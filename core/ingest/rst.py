@@ -44,11 +44,13 @@ def _header(source: str) -> tuple[list[tuple[str, str]], str]:
     return (fields, "\n".join(lines[i:])) if len(fields) >= 2 else ([], source)
 
 
-def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
-    """The visible text of a paragraph-like node and the spans of its bold parts and links."""
+def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """The visible text of a paragraph-like node and the spans of its bold parts, links and
+    inline literals (``code``)."""
     parts: list[str] = []
     strong: list[tuple[int, int]] = []
     links: list[tuple[int, int]] = []
+    code: list[tuple[int, int]] = []
     n = 0
 
     def walk(x) -> None:
@@ -68,16 +70,16 @@ def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
         a = n
         for c in x.children:
             walk(c)
-        if n > a and x.tagname in ("strong", "reference"):
-            (strong if x.tagname == "strong" else links).append((a, n))
+        if n > a and x.tagname in ("strong", "reference", "literal"):
+            {"strong": strong, "reference": links, "literal": code}[x.tagname].append((a, n))
 
     for child in node.children:
         walk(child)
     text = "".join(parts)
     collapsed = re.sub(r"[ \t]+", " ", text)
     if collapsed == text:
-        return text, strong, links
-    return collapsed, [], []  # spacing changed: the spans would be off; the words matter more
+        return text, strong, links, code
+    return collapsed, [], [], []  # spacing changed: the spans would be off; the words matter more
 
 
 def rst_to_text(source: str) -> tuple[str, Structure]:
@@ -113,16 +115,16 @@ def rst_to_text(source: str) -> tuple[str, Structure]:
         elif tag == "title":  # a topic's or an admonition's title
             w.block(_inline(node)[0], "heading", min(depth + 1, 6))
         elif tag in ("paragraph", "line", "attribution", "caption", "rubric"):
-            text, strong, links = _inline(node)
-            w.block(text, "item" if first_in_item else "text", strong=strong, links=links)
+            text, strong, links, code = _inline(node)
+            w.block(text, "item" if first_in_item else "text", strong=strong, links=links, code=code)
         elif tag in _CODE:
             w.block(node.astext(), "code")
         elif tag in ("list_item", "definition"):
             for i, c in enumerate(node.children):
                 visit(c, depth, first_in_item=tag == "list_item" and i == 0 and c.tagname == "paragraph")
         elif tag == "term":
-            text, strong, links = _inline(node)
-            w.block(text, "item", strong=strong, links=links)
+            text, strong, links, code = _inline(node)
+            w.block(text, "item", strong=strong, links=links, code=code)
         elif tag == "field":
             name = _inline(node.children[0])[0] if node.children else ""
             value = " ".join(node.children[1].astext().split()) if len(node.children) > 1 else ""

@@ -12,7 +12,9 @@ reads "Header: cell; Header: cell". Structure records spans of that text:
 - items: [start, end] of list items and table rows, whose first words are often the names a
   page lists ("ChromaDB, for vector lookups");
 - skip: [start, end] of code blocks, which hold no prose;
-- links: [start, end] of link texts, which name what they point to more often than not.
+- links: [start, end] of link texts, which name what they point to more often than not;
+- code: [start, end] of inline code (`settings.yaml`, `name`), identifiers and values rather
+  than words of a sentence.
 """
 from __future__ import annotations
 
@@ -34,22 +36,23 @@ class Structure:
     skip: list[list[int]] = field(default_factory=list)      # [start, end]
     items: list[list[int]] = field(default_factory=list)     # [start, end]
     links: list[list[int]] = field(default_factory=list)     # [start, end]
+    code: list[list[int]] = field(default_factory=list)      # [start, end] of inline code
 
     def to_dict(self) -> dict:
         return {"headings": self.headings, "strong": self.strong, "skip": self.skip, "items": self.items,
-                "links": self.links}
+                "links": self.links, "code": self.code}
 
     def within(self, start: int, end: int) -> dict:
         """The spans inside [start, end) of the document, relative to start (a text unit's)."""
         def cut(spans: list[list[int]]) -> list[list[int]]:
             return [[max(s, start) - start, min(e, end) - start] for s, e, *_ in spans if s < end and e > start]
         return {"headings": cut(self.headings), "strong": cut(self.strong), "skip": cut(self.skip),
-                "items": cut(self.items), "links": cut(self.links)}
+                "items": cut(self.items), "links": cut(self.links), "code": cut(self.code)}
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Structure":
         d = d or {}
-        return cls(*([list(x) for x in d.get(k) or []] for k in ("headings", "strong", "skip", "items", "links")))
+        return cls(*([list(x) for x in d.get(k) or []] for k in ("headings", "strong", "skip", "items", "links", "code")))
 
 
 class _Writer:
@@ -60,7 +63,7 @@ class _Writer:
 
     def block(self, text: str, kind: str = "text", level: int = 0,
               strong: list[tuple[int, int]] | None = None, item: tuple[int, int] | None = None,
-              links: list[tuple[int, int]] | None = None) -> None:
+              links: list[tuple[int, int]] | None = None, code: list[tuple[int, int]] | None = None) -> None:
         lead = len(text) - len(text.lstrip())
         text = text.strip()
         if not text:
@@ -78,18 +81,18 @@ class _Writer:
         elif kind == "item":
             a, b = item if item is not None else (0, len(text))
             self.structure.items.append([start + a, start + b])
-        for spans, into in ((strong, self.structure.strong), (links, self.structure.links)):
+        for spans, into in ((strong, self.structure.strong), (links, self.structure.links), (code, self.structure.code)):
             for a, b in spans or []:
                 a, b = max(a - lead, 0), min(b - lead, len(text))
                 if a < b:
                     into.append([start + a, start + b])
 
 
-def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
     """The visible text of an inline token (link text, no emphasis markers, no HTML tags), the
-    spans of its bold parts and of its links' texts."""
+    spans of its bold parts, of its links' texts and of its inline code."""
     out: list[str] = []
-    spans: dict[str, list[tuple[int, int]]] = {"strong": [], "link": []}  # bold parts, link texts
+    spans: dict[str, list[tuple[int, int]]] = {"strong": [], "link": [], "code": []}  # bold parts, link texts, code
     opened: dict[str, list[int]] = {"strong": [], "link": []}
     n = 0
     for child in token.children or []:
@@ -109,6 +112,8 @@ def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
             piece = ""
         if piece:
             piece = _ICON.sub("", piece)
+            if child.type == "code_inline" and piece.strip():
+                spans["code"].append((n, n + len(piece)))
             out.append(piece)
             n += len(piece)
     text = "".join(out)
@@ -121,7 +126,7 @@ def _inline(token) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
         j = bisect.bisect_left(keep, i)
         return index[keep[j]] if j < len(keep) else len(collapsed)
 
-    return collapsed, [(at(a), at(b)) for a, b in spans["strong"]], [(at(a), at(b)) for a, b in spans["link"]]
+    return (collapsed, *([(at(a), at(b)) for a, b in spans[k]] for k in ("strong", "link", "code")))  # type: ignore[return-value]
 
 
 def markdown_to_text(markdown: str) -> tuple[str, Structure]:
@@ -147,12 +152,12 @@ def markdown_to_text(markdown: str) -> tuple[str, Structure]:
         elif t == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
             row.append(_inline(tok)[0])
         elif t == "inline":
-            text, strong, links = _inline(tok)
+            text, strong, links, code = _inline(tok)
             if heading_level:
                 w.block(text, "heading", heading_level)
             else:
                 w.block(text, "item" if in_item and tokens[i - 1].type == "paragraph_open"
-                        and tokens[i - 2].type == "list_item_open" else "text", strong=strong, links=links)
+                        and tokens[i - 2].type == "list_item_open" else "text", strong=strong, links=links, code=code)
         elif t in ("fence", "code_block"):
             w.block(tok.content, "code")
         elif t == "html_block":

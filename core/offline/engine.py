@@ -41,7 +41,7 @@ from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention,
                                    ly_adverb, skip_sentence, whole_sentences, zh_mentions)
-from core.offline.lower_names import lower_names
+from core.offline.lower_names import TYPE_WORDS, config_values, lower_names
 from core.offline.phrases import heading_terms, noun_phrases
 from core.offline.reports import summarize_descriptions, write_report
 from core.textutil import has_cjk, normalize_title, split_sentences, trim_around
@@ -83,9 +83,14 @@ class OfflineEngine:
         # the unit's heading path and the headings inside it: the terms a page is about
         headings = list(dict.fromkeys([str(h) for h in unit.get("headings") or [] if str(h).strip()]
                                       + [text[h[0]:h[1]] for h in structure.get("headings") or []]))
+        raw = text
         if structure:  # headings title what follows and code holds no prose
             text = masked(text, 0, (structure.get("headings") or []) + (structure.get("skip") or []))
-        marked = [(a, b) for a, b in structure.get("strong") or []]
+        code = [(a, b) for a, b in structure.get("code") or []]
+        # a bold word right after inline code annotates it ("`name` **str**", "`x`: **dict**"), as
+        # a type does ("**str|None**"): no defined term
+        marked = [(a, b) for a, b in structure.get("strong") or []
+                  if not any(ce <= a and not text[ce:a].strip(" :") for _, ce in code) and not _type_expression(text[a:b])]
         heads = {a: b for a, b in structure.get("items") or []}
         links = [(a, b) for a, b in structure.get("links") or []]
         # a structured document's unit ends at a block's end, and its list items and table rows
@@ -93,13 +98,28 @@ class OfflineEngine:
         spans = split_sentences(text) if structure else whole_sentences(text, split_sentences(text),
                                                                         unit.get("char_start"))
         sentences = [text[a:b] for a, b in spans]
-        found = [[] if skip_sentence(s) else (zh_mentions(s) if has_cjk(s) else en_mentions(s)) for s in sentences]
+        # inline code marks its identifiers, so they make no sentence a line of code
+        coded = masked(text, 0, [[a, b] for a, b in code]) if code else text
+        skipped = [skip_sentence(coded[a:b]) for a, b in spans]
+        found = [[] if skipped[i] else (zh_mentions(s) if has_cjk(s) else en_mentions(s)) for i, s in enumerate(sentences)]
         drop_initial_verbs(found)
+        for i, ms in enumerate(found):  # a word of code ("`True`", "`Default`") is a value, no name;
+            # a part of an identifier ("ENV" of "${ENV_VAR}") no word at all
+            at = spans[i][0]
+            ms[:] = [m for m in ms if "_" not in text[at + m.start - 1:at + m.start] + text[at + m.end:at + m.end + 1]
+                     and not (" " not in m.surface and common_word(m.surface.lower()) and any(
+                         a <= at + m.start and at + m.end <= b for a, b in code))]
         for i, s in enumerate(sentences):  # tools and models written in lower case ("lancedb", "gpt-4o")
-            if not skip_sentence(s) and not has_cjk(s):
+            if not skipped[i] and not has_cjk(s):
                 taken = [(m.start, m.end) for m in found[i]]
                 found[i] += [Mention(w, a, b, strong=True) for w, a, b in lower_names(s, spans[i][0], links)
                              if not any(x < b and a < y for x, y in taken)]
+        for a, b in structure.get("skip") or []:  # a code block's settings name the models and stores used
+            values = config_values(raw[a:b])
+            if values:
+                sentences.append(raw[a:b])
+                spans.append((a, b))
+                found.append([Mention(w, x, y, strong=True) for w, x, y in values])
         cands: dict[str, _Cand] = {}
         mentions: list[list[tuple[str, Mention]]] = []
         for i, ms in enumerate(found):
@@ -112,7 +132,7 @@ class OfflineEngine:
                 c.forms[m.surface] += 1
                 c.count += 1
                 c.mid += not m.initial
-                c.strong |= m.strong or name_shaped(m.surface) or \
+                c.strong |= m.strong or name_shaped(m.surface) or (not m.initial and _acronym(m.surface)) or \
                     _marked_name(text, spans[i][0] + m.start, spans[i][0] + m.end, marked, heads, links)
                 c.lower_check |= m.lower_check
                 c.emphasised += _emphasised(text, spans[i][0] + m.start, spans[i][0] + m.end, marked + links)
@@ -121,8 +141,11 @@ class OfflineEngine:
                     c.sentences.append(i)
                 keyed.append((key, m))
             mentions.append(keyed)
+        # where inline code and bold begin and end: no phrase runs across ("`name` **str**")
+        bounds = sorted({x for a, b in code + marked for x in (a, b)})
+        edges = [[x - a for x in bounds if a <= x <= b] for a, b in spans]
         terms = list(heading_terms(headings, sentences).items()) + \
-            [(k, (None, hits)) for k, hits in noun_phrases(sentences).items()]
+            [(k, (None, hits)) for k, hits in noun_phrases(sentences, edges).items()]
         for phrase, (title, hits) in terms:
             c = cands.setdefault(phrase, _Cand(phrase, strong=True, phrase=True))
             if title and c.count == 0:  # titled as its heading writes it
@@ -141,7 +164,8 @@ class OfflineEngine:
                     cands[key].after_name += 1
             _share_list_type(keyed, sentences[i], cands)
         # words written in lower case (an e-mail address or a URL writes names so: "jukka.lehtosalo@")
-        lower = Counter(w for w in WORD.findall(_ADDRESS.sub(" ", text)) if w.islower())
+        # (nor an identifier: "azure_ai_search" writes no word "azure")
+        lower = Counter(w for w in WORD.findall(_IDENTIFIER.sub(" ", _ADDRESS.sub(" ", text))) if w.islower())
         out = Extraction()
         accepted: dict[str, str] = {}
         tentative: dict[str, str] = {}
@@ -252,6 +276,19 @@ _ITEM_SEPARATOR = re.compile(r"\s*(?:[,:;(\u2013\u2014]|-\s|$)")
 
 
 _ADDRESS = re.compile(r"\S+@\S+|https?://\S+|www\.\S+")
+_IDENTIFIER = re.compile(r"\w*_\w*")
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]{2,5}")
+
+
+def _type_expression(span: str) -> bool:
+    """Bold text naming a value's type: "str", "dict[str, Any]", "int|None"."""
+    words = re.findall(r"[A-Za-z]+", span)
+    return bool(words) and all(w.lower() in TYPE_WORDS for w in words)
+
+
+def _acronym(surface: str) -> bool:
+    """An acronym that is no shouted English word: "JSON", "YML", "CSV" (not "NOT", "MUST")."""
+    return bool(_ACRONYM.fullmatch(surface)) and not wordnet.english_word(surface.lower())
 _LIST_GAP = re.compile(r"\s*(?:<[^<>\n]{1,80}>\s*)?(?:,\s*(?:and\s+)?|and\s+)")
 
 

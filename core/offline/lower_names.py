@@ -4,7 +4,13 @@ where the text shows it is one:
 - it is the whole text of a link ("[ollama](https://ollama.com/)");
 - it stands in a list beside another name ("gpt-4o, gpt-4o-mini, and o1", "distutils/setuptools",
   "the built-in lancedb, Azure AI Search, and CosmosDB");
-- it is an example after "such as", "like" or "including" ("type checkers such as mypy").
+- it is an example after "such as", "like" or "including" ("type checkers such as mypy");
+- a kind of software follows it, or an apposition naming one ("the tomlkit library", "the nogil
+  fork", "mimalloc, a general-purpose thread-safe allocator");
+- it is one of a field's values written "a|b|c" ("lancedb|azure_ai_search|cosmosdb"), a type's
+  name ("str|None") aside;
+- in a code block, it is the value a configuration line gives a key ("model: gpt-4.1",
+  "type: lancedb", 'provider = "ollama"'): config_values.
 Anywhere else the same word may be a command, a key or a file, and it is left alone. Code
 identifiers (with "_", a call's "(", an option's "--") and paths never qualify."""
 from __future__ import annotations
@@ -24,6 +30,18 @@ _NEXT = re.compile(_GAP + r"(?P<w>[\w.-]+)")
 _PREV = re.compile(r"(?P<w>[\w.-]+)" + _GAP + r"$")
 _EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\be\.g\.,?)\s+$", re.I)
 _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
+_ENUM = re.compile(r"(?<![\w|])[\w.\[\]-]+(?:\|[\w.\[\]-]+)+(?![\w|])")  # "file|memory|blob|cosmosdb"
+# the names of value types, which a field's description gives ("**dict[str, Any]**", "str|None")
+TYPE_WORDS = frozenset("str int bool dict float bytes tuple list set any none null optional union obj num bigint varchar uuid".split())
+# a YAML or TOML line giving a key one plain value: "  model: gpt-4.1", 'backend = "ollama"'
+_CONFIG = re.compile(r"^[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*"
+                     r"(?::[ \t]*(?P<q1>[\"']?)(?P<v1>[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)(?P=q1)"
+                     r"|=[ \t]*(?P<q2>[\"'])(?P<v2>[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)(?P=q2))[ \t]*,?[ \t]*(?:#.*)?$", re.M)
+_KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|modules?|frameworks?|allocators?|databases?|plugins?|plug-ins?|"
+          r"extensions?|clients?|servers?|backends?|compilers?|interpreters?|linters?|formatters?|forks?|"
+          r"distributions?|services?|sdks?|runtimes?|engines?|commands?|projects?|models?|providers?)\b")
+_KIND_AFTER = re.compile(r"\s+" + _KINDS + r"|,\s+an?\s+(?:[\w-]+\s+){0,3}" + _KINDS)
+_FILE_NAME = re.compile(r".+\.[a-z]{2,5}")  # "settings.yaml", "hatchling.build": a file or a module, no product
 
 
 _MADE = ("s", "or", "ors", "able", "ables", "ter", "ters", "less")  # "linters", "iterator", "awaitables", "windowless"
@@ -68,9 +86,10 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
     sentence's start in the text the link spans are of."""
     out = []
     masked = _PATH.sub(lambda m: " " * len(m.group(0)), sentence)
+    enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
-        if not unknown_word(word):
+        if not unknown_word(word) or word in TYPE_WORDS:
             continue
         linked = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
                      and not sentence[e:b - offset].strip() for a, b in links)
@@ -78,6 +97,20 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
         before = _PREV.search(sentence[:s])
         listed = (after is not None and _name_like(after.group("w"), False)) or \
             (before is not None and _name_like(before.group("w"), not sentence[:before.start("w")].strip()))
-        if linked or listed or _EXAMPLE.search(sentence[:s]):
+        enum = any(a <= s and e <= b for a, b in enums)
+        kind = _KIND_AFTER.match(sentence, e) is not None
+        if linked or listed or enum or kind or _EXAMPLE.search(sentence[:s]):
             out.append((word, s, e))
+    return out
+
+
+def config_values(code: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) in a code block of each value a configuration line gives a key that is
+    no English word, file or module name ("gpt-4.1", "lancedb"; not "file", "settings.yaml")."""
+    out = []
+    for m in _CONFIG.finditer(code):
+        key = "v1" if m.group("v1") else "v2"
+        word = m.group(key)
+        if unknown_word(word) and word not in TYPE_WORDS and not _FILE_NAME.fullmatch(word):
+            out.append((word, m.start(key), m.end(key)))
     return out

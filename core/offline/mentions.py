@@ -107,7 +107,7 @@ _LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+
                         r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")
 _MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
 _CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
-                   r"\basync |\bawait |</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
+                   r"\basync (?:def|function|fn|with|for)\b|\bawait [\w.]+\(|</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
 _META = re.compile(r"^\s*[a-z_]+:\s")
 _HEADER_START = re.compile(r"[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:")
 _OPENERS = set("\"'\u201c\u2018(:;[\u2014")

@@ -5,6 +5,7 @@ the term's words in upper case, as the offline engine keys its candidates."""
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from core.offline.mentions import content_word, masked_sentence, skip_sentence
 from core.textutil import has_cjk
@@ -19,9 +20,11 @@ _PART_WORDS = frozenset("""overview introduction summary conclusion conclusions 
     copyright footnotes resources changes goals highlights questions answers""".split())
 
 
-def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> dict[str, Hits]:
+def noun_phrases(sentences: list[str], edges: Sequence[Sequence[int]] = (), min_count: int = 3,
+                 limit: int = 3) -> dict[str, Hits]:
     """Salient noun phrases, sparingly: a lower-case pair of content words ("community reports")
-    repeated at least min_count times in the unit; at most `limit` per unit."""
+    repeated at least min_count times in the unit; at most `limit` per unit. edges[i]: where
+    markup begins or ends in sentence i (inline code, bold), which no phrase runs across."""
     hits: dict[str, Hits] = {}
     for i, s in enumerate(sentences):
         if has_cjk(s) or skip_sentence(s):
@@ -29,6 +32,8 @@ def noun_phrases(sentences: list[str], min_count: int = 3, limit: int = 3) -> di
         ws = list(re.finditer(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", masked_sentence(s)))
         for m1, m2 in zip(ws, ws[1:]):
             a, b = m1.group(0), m2.group(0)
+            if i < len(edges) and any(m1.end() <= x <= m2.start() for x in edges[i]):
+                continue
             if s[m1.end():m2.start()] != " " or not content_word(a) or not content_word(b) or b.endswith(("ed", "ing")):
                 continue
             hits.setdefault(f"{a} {b}".upper(), []).append((i, m1.start(), m2.end()))
