@@ -69,7 +69,7 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
         score = 0.0
         appositive = re.match(r"\s*(?:\([^)]{1,40}\)\s*)?,\s+(?!(?i:and|but|or|who|which|that|he|she|they|it|"
                               r"said|says|i|we|you|if|when|as|so|then)\b)(\S+)", after)
-        copula = re.match(r"\s+(?:is|was|,\s+who\s+(?:is|was))\s+(?:a|an|the|one of|\w+'s)\b", after)
+        copula = re.match(r"(?:\s+(?:is|was)|\s*,\s+who(?:\s+is|\s+was|'s|\u2019s))\s+(?:a|an|the|one of|\w+'s)\b", after)
         role_before = [w.lower().strip(".") for w in re.findall(r"[A-Za-z][A-Za-z.'-]*", before + " " + m.group(0))]
         role_before = role_before[:-len(m.group(0).split())][-3:] + role_before[-len(m.group(0).split()):][:1]
         role_before = [w for w in role_before if w in ROLES]
@@ -226,13 +226,14 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
 
 _LABEL = re.compile(r"^[^:.!?]{2,60}:\s+")
 _TURN_WORDS = 25  # words of the speaker's own turn quoted after a greeting
-_NEXT_TURN = re.compile(r"\n\s*[A-Z][A-Za-z.'\u2019 -]{1,40}(?:,[^:\n]{0,60})?:\s|\n\s*\n")
+_NEXT_TURN = re.compile(r"\n\s*[A-Z][A-Za-z.'\u2019 -]{1,40}(?:,[^:\n]{0,60})?:\s|\n\s*\(Operator")
 
 
 def _rest_of_turn(first: Sentence, sents: list[Sentence], units: dict) -> list[Sentence]:
     """A speaker's label line that says only a greeting ("HEATHER BELLINI, Goldman Sachs: Great,
     thank you.") tells who they are, not what they came to say: the sentences after it in the
-    same turn (up to the next speaker's label or blank line in its unit), up to about
+    same turn (up to the next speaker's label or the operator's line in its unit; a turn may run
+    over several paragraphs), up to about
     _TURN_WORDS words."""
     label = _LABEL.match(first.text)
     if label is None or len(first.text[label.end():].split()) >= 10:

@@ -176,9 +176,16 @@ def whole_sentences(text: str, spans: list[tuple[int, int]], char_start: int | N
     return spans[first:last] if last - first >= 1 else spans
 
 
+# a transcript's speaker label: "ED MAGUIRE, CLSA: ", "AMY HOOD: " (a person, maybe their firm)
+SPEAKER_LABEL = re.compile(r"^\s*(?P<name>[A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+){1,3})"
+                           r"(?:, (?P<org>[A-Z][\w&.'\u2019-]*(?: [A-Z&][\w&.'\u2019-]*){0,3}))?:\s")
+
+
 def skip_sentence(sentence: str) -> bool:
-    """Code, metadata lists and all-capital headings hold no names worth a graph node."""
-    letters = [ch for ch in sentence if ch.isalpha() and ch.isascii()]
+    """Code, metadata lists and all-capital headings hold no names worth a graph node (a
+    speaker's label in capitals is no heading: what follows it decides)."""
+    label = SPEAKER_LABEL.match(sentence)
+    letters = [ch for ch in sentence[label.end() if label else 0:] if ch.isalpha() and ch.isascii()]
     if len(letters) >= 4 and not has_cjk(sentence) and sum(ch.isupper() for ch in letters) > 0.6 * len(letters):
         return True
     for line in sentence.splitlines():
@@ -267,6 +274,7 @@ def en_mentions(sentence: str) -> list[Mention]:
         toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
         prev_end = max(m.end(), end)
     out: list[Mention] = []
+    label = SPEAKER_LABEL.match(s)
     i = 0
     n = len(toks)
     while i < n:
@@ -293,6 +301,12 @@ def en_mentions(sentence: str) -> list[Mention]:
             if m:
                 out.append(m)
         i = j + 1
+    if label:  # the speaker is a person; the firm after their name an organisation
+        for m in out:
+            if (m.start, m.end) == label.span("name"):
+                m.votes["person"] = m.votes.get("person", 0) + 2
+            elif label.group("org") and (m.start, m.end) == label.span("org"):
+                m.votes["organization"] = m.votes.get("organization", 0) + 3
     return out
 
 

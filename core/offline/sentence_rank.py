@@ -23,7 +23,7 @@ from typing import Iterable
 
 from core.text.citations import disarm
 from core.text.lexical import BM25, is_prose, terms
-from core.offline.mentions import whole_sentences
+from core.offline.mentions import SPEAKER_LABEL, whole_sentences
 from core.textutil import has_cjk, is_cjk, split_sentences
 from core.ingest.structure import masked
 
@@ -64,13 +64,16 @@ class Sentence:
 def is_boilerplate(raw: str) -> bool:
     """Metadata, licence text, file names and headings: never quoted as an answer."""
     s = raw.strip()
-    if not s or (not _ENDED.search(s) and not has_cjk(s)):
-        return True  # a heading, a caption or a line cut off: not a sentence
+    if not s or (not _ENDED.search(s) and not has_cjk(s) and not (s.endswith(":") and len(s.split()) >= 8)):
+        return True  # a heading, a caption or a line cut off: not a sentence (one introducing a
+        # quote or a list, "Heinrich Kuttler, author of ..., writes:", is one)
     if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
         return True
-    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and (s.count(";") >= 2 or s.count(",") >= 3)):
-        return True  # "In attendance: A (X); B (Y); ..."
-    letters = [c for c in s if c.isalpha() and c.isascii()]
+    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and not _SPEAKER.match(s)
+                                    and (s.count(";") >= 2 or s.count(",") >= 3)):
+        return True  # "In attendance: A (X); B (Y); ...", not a speaker's turn ("KEVIN SCOTT: Yeah, like ...")
+    label = SPEAKER_LABEL.match(s)  # a speaker's label in capitals is no heading: what follows decides
+    letters = [c for c in s[label.end() if label else 0:] if c.isalpha() and c.isascii()]
     if len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return True  # an all-capital heading or letterhead
     lines = [l for l in s.splitlines() if l.strip()]
