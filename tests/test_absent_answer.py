@@ -69,3 +69,17 @@ def test_a_period_only_the_documents_title_holds_is_not_absent(tmp_path):
     assert r.absent == [] and "do not mention" not in r.answer, r.answer
     assert "82%" in r.answer.split("\n\n")[0], r.answer
     assert run_method("auto", st, "How fast was Azure growing in FY19 Q2?").absent == ["FY19 Q2"]
+
+
+def test_a_version_or_a_tool_no_document_holds_is_said_first(tmp_path):
+    """The documents name Windows 8 and Surface Pro 3 and the tools pip and tomlkit; a question
+    about Windows 10 or about isort asks about what they never mention."""
+    text = ("Satya Nadella: Windows 8 sales grew this quarter, and Surface Pro 3 launched in June. "
+            "Amy Hood: Developers install the tools with pip, and the config reader uses the tomlkit library.")
+    st = Store(build_workspace(tmp_path, "ws", [("call.txt", text.encode())]))
+    r = run_method("auto", st, "When will Windows 10 ship, and what did they say about it?")
+    assert r.absent == ["Windows 10"] and r.answer.startswith("The documents do not mention Windows 10."), r.answer
+    r = run_method("auto", st, "Does the guide tell me to sort my imports with isort?")
+    assert r.absent == ["isort"], r.answer
+    for q in ["What did they say about Windows 8?", "How did Surface Pro 3 do?", "Which tools use tomlkit or pip?"]:
+        assert run_method("auto", st, q).absent == [], q

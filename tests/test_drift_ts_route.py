@@ -210,3 +210,10 @@ def test_why_and_how_does_it_end_questions_are_narrow_and_themes_of_a_named_talk
     themes = route_question("What are the main themes of Kevin Scott's conversation with Irma Olguin?",
                             entity_titles=["KEVIN SCOTT", "IRMA OLGUIN"], available=avail)
     assert themes.method == "global", themes.reason
+
+
+def test_what_the_story_is_about_and_its_moral_are_broad_for_a_reason_that_says_so():
+    avail = ("global", "local", "basic")
+    for q in ["What's the story about?", "What\u2019s the moral of the story?", "What lessons does it teach?"]:
+        r = route_question(q, available=avail)
+        assert r.method == "global" and "as a whole" in r.reason, (q, r.reason)

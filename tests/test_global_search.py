@@ -241,6 +241,15 @@ def test_offline_global_with_nothing_relevant_says_so(small):
     assert "does not answer" in result.answer and "[Data:" not in result.answer
 
 
+@pytest.mark.parametrize("question", ["What's the story about?", "What\u2019s the moral of the story?",
+                                      "What is the gist of it?", "What lessons does it teach?"])
+def test_offline_global_reads_a_question_about_the_whole_corpus_as_broad(small, question):
+    # no report shares a word with these, yet each asks what community reports are for
+    result = global_search(small, question)
+    assert not result.no_data and result.points, result.answer
+    assert result.answer.split(" ")[1] in ("theme", "themes"), result.answer
+
+
 def test_offline_global_chinese_questions(small):
     broad = global_search(small, "这些文章主要讨论了哪些主题？")
     assert broad.points and all(p.score > 0 for p in broad.points)

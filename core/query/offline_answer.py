@@ -25,7 +25,8 @@ from core.text.lexical import (BM25, CJK_STOP_BIGRAMS, CJK_STOP_CHARS, STOPWORDS
 # cues that a question asks about the corpus as a whole
 _BROAD = re.compile(
     r"\b(themes?|topics?|main|overall|overview|summar\w*|key|major|mostly|trends?|"
-    r"dataset|corpus|whole|entire|general)\b|^\s*what\s+(?:is|are|was|were)\s+[^?]{1,80}\babout\s*\??\s*$|\bwho are the\b|主题|主要|概述|总结|概括|核心|要点|整体|大意|讨论了",
+    r"dataset|corpus|whole|entire|general|moral|morals|gist|lessons?|takeaways?|message)\b|"
+    r"^\s*what(?:'s|\u2019s|\s+is|\s+are|\s+was|\s+were)\s+[^?]{1,80}\babout\s*\??\s*$|\bwho are the\b|主题|主要|概述|总结|概括|核心|要点|整体|大意|讨论了",
     re.IGNORECASE)
 
 def is_broad_question(question: str) -> bool:

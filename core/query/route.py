@@ -30,7 +30,7 @@ STRONG_BROAD = re.compile(
     r"\b(themes?|topics?|overall|overview|trends?|across|recurring|patterns?|general(?:ly)?|broad(?:ly)?|"
     r"summar\w+|overarching|landscape|throughout|over time|over the (?:course|years|past)|"
     r"(?:kinds|types|categories|range) of|whole|entire|collection|corpus|dataset|"
-    r"what (?:is|are) (?:the|this|these) \w+ about|"
+    r"what(?:'s|\u2019s| is| are) (?:the|this|these|it|they) (?:\w+ )?about|morals?|gist|lessons?|takeaways?|"
     r"storylines?|(?:main|major|key|common|big|biggest|most important) (?:\w+ )?\w+s)\b|主题|主要|总体|整体|趋势|概述|总结", re.I)
 THEMES = re.compile(r"\b(?:themes?|topics?|storylines?)\b|主题")
 WEAK_BROAD = re.compile(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -157,9 +158,24 @@ def say_what_is_absent(store, result: SearchResult) -> None:
 
 
 def absent_series(store, question: str) -> list[str]:
-    """The numbered names of the question ("PEP 810") no text unit holds, though the documents
-    may name the series ("PEP 621"): the name reader sees "PEP", which they hold."""
-    return [m.group(0) for m in NUMBERED_NAME.finditer(question or "") if not store.units_with(m.group(0), 1)]
+    """The numbered names of the question ("PEP 810", "Windows 10") no text unit holds, though
+    the documents may name the series ("PEP 621", "Windows 8"): the name reader sees "PEP" or
+    "Windows", which they hold. And the words written as a tool's name ("isort": lower case, no
+    English word) that no text unit holds."""
+    from core.offline.lower_names import unknown_word
+    from core.offline.mentions import en_mentions
+    q = question or ""
+    wanted = [m.group(0) for m in NUMBERED_NAME.finditer(q)]
+    wanted += [m.surface for m in en_mentions(q) if re.search(r"[A-Za-z] \d", m.surface)]
+    out = [w for w in dict.fromkeys(wanted) if not store.units_with(w, 1)]
+    for m in _TOOL_WORD.finditer(q):
+        w = m.group(0)
+        if len(w) >= 4 and unknown_word(w) and w not in out and not store.unit_texts_with(w, 1):
+            out.append(w)
+    return out
+
+
+_TOOL_WORD = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w@/-]|\.\w)")
 
 
 def question_claim(question: str) -> str:
