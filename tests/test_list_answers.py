@@ -189,6 +189,34 @@ def test_a_sentence_that_introduces_a_list_brings_the_list():
     assert introduced_list("It writes Parquet [Data: Sources (4)].", [unit]) == "It writes Parquet [Data: Sources (4)]."
 
 
+def test_a_sentence_announcing_points_brings_the_sentences_that_enumerate_them():
+    """A call or a spec enumerates in prose: "the following three principles ... First, ...
+    Second, ... Third, ..." (FY14 Q4's shape), "a combination of three techniques ... The first
+    is ... The other two are ..." (PEP 703's); the answer lists them after the announcing
+    sentence, once, and a sentence announcing nothing brings nothing."""
+    from core.query.list_blocks import introduced_list
+    text = ("We reviewed the fleet this quarter. More specifically, we used the following three principles to guide "
+            "our terminal investments.  First, focus investments on the berths.  Cranes were moved north as a "
+            "result.  Second, consolidate overlapping depots.  Third, run every terminal in an economically sound "
+            "way.\n\nOur tug contracts renew next year.")
+    unit = {"human_readable_id": 6, "text": text}
+    answer = ("More specifically, we used the following three principles to guide our terminal investments "
+              "[Data: Sources (6)]. Our tug contracts renew next year [Data: Sources (6)]. First, focus investments "
+              "on the berths [Data: Sources (6)].")
+    got = introduced_list(answer, [unit])
+    assert got.splitlines()[1:4] == ["- First, focus investments on the berths [Data: Sources (6)].",
+                                     "- Second, consolidate overlapping depots [Data: Sources (6)].",
+                                     "- Third, run every terminal in an economically sound way [Data: Sources (6)]."], got
+    assert got.count("focus investments") == 1 and got.endswith("Our tug contracts renew next year [Data: Sources (6)].")
+    spec = {"human_readable_id": 2, "text": "This PEP proposes a combination of three techniques. The first is biased "
+            "reference counting. It is cheap. The other two techniques are immortalization and deferred counting."}
+    got = introduced_list("This PEP proposes a combination of three techniques [Data: Sources (2)].", [spec])
+    assert "- The first is biased reference counting" in got and "- The other two techniques" in got, got
+    plain = {"human_readable_id": 3, "text": "We met three analysts. It rained. The first question was on margins."}
+    said = "We met three analysts [Data: Sources (3)]."
+    assert introduced_list(said, [plain]) == said  # one ordinal sentence is no enumeration
+
+
 SPEC = """# Build backends
 
 A build backend is the library a frontend calls to build a package.

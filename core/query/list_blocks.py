@@ -95,15 +95,65 @@ def introduced_list(answer: str, units: list[dict], sentences: int = 4) -> str:
         if unit is None or len(sentence) < 8:
             continue
         items = next((items for lead, items in lists_of(unit) if lead and sentence in _flat(lead)), None) \
-            or _lines_after(unit.get("text") or "", said)  # plain text: short lines after a colon
-        if not items or any(_flat(i) and _flat(i) in _flat(answer[c.end:]) for i in items[:2]):
+            or _lines_after(unit.get("text") or "", said)
+        prose = not items
+        if prose:  # "First, ... Second, ...": sentences the answer may quote apart, which move into the list
+            items = enumeration_after(unit.get("text") or "", said)
+        if not items or (not prose and any(_flat(i) and _flat(i) in _flat(answer[c.end:]) for i in items[:2])):
             continue  # no list, or one the answer already quotes
         refs = {"Sources": [hrids[0]]}
         bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
         end = c.end + (1 if answer[c.end:c.end + 1] in ".\u3002" else 0)
         rest = answer[end:].lstrip()
+        for i in items if prose else []:
+            rest = re.sub(re.escape(i.rstrip(".")) + r"\s*\[Data:[^\]]*\]\.?\s*", "", rest)
+        rest = rest.strip()
         return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
     return answer
+
+
+_COUNTED = re.compile(r"\b(?:following|these|two|three|four|five|six|seven|several|number of|\d+)\s+(?:[\w-]+\s+){0,2}?"
+                      r"(?:things|principles|reasons|techniques|ways|steps|parts|areas|factors|priorities|"
+                      r"changes|goals|points|pillars|questions|options|approaches|ideas|problems|lessons|"
+                      r"elements|components|phases|stages|strategies|benefits|challenges|aspects|kinds|types)\b", re.I)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "finally", "lastly")
+_ORDINAL = re.compile(r"^\W*(?:(?:and|so|now)\s*,?\s+)?(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|"
+                      r"finally|lastly|other|remaining)\b", re.I)  # "The other two techniques are ...": the last
+
+
+def enumeration_after(text: str, sentence: str) -> list[str]:
+    """The sentences that enumerate, in prose, what the sentence announces ("we used the following
+    three principles ..." then "First, focus ...", "Second, consolidate ...", "Third, ..."; "a
+    combination of three techniques" then "The first is ...", "The second ..."): those opening
+    with an ordinal, in order, starting with the first, up to the next paragraph gap of more than
+    two other sentences; [] when the sentence announces none or no "first" follows."""
+    from core.textutil import split_sentences
+    if not _COUNTED.search(sentence):
+        return []
+    head = sentence[:30]
+    at = text.find(head) if len(head) >= 8 else -1
+    if at < 0:
+        return []
+    after = text[at + len(sentence):]
+    out: list[str] = []
+    gap = 0
+    for a, b in split_sentences(after):
+        s = " ".join(after[a:b].split())
+        m = _ORDINAL.match(s)
+        want = _ORDINALS[len(out)] if len(out) < len(_ORDINALS) else None
+        last = m is not None and m.group(1).lower() in ("finally", "lastly", "other", "remaining")
+        if m and (m.group(1).lower() == want or (out and last)):
+            out.append(s)
+            gap = 0
+            if last:
+                break
+        elif not out and gap > 1:
+            return []
+        else:
+            gap += 1
+            if gap > 2 and out:
+                break
+    return out if len(out) >= 2 else []
 
 
 def _lines_after(text: str, sentence: str) -> list[str]:
