@@ -11,7 +11,7 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|...|blind6|all]
+                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|...|blind7|all]
 
 Questions asked with method "auto" go through run_method as the app and the CLI ask them; an
 "unanswerable" question is right when its answer's first sentence says the documents do not
@@ -55,8 +55,9 @@ BLIND3 = ROOT / "bench" / "data" / "blind3"  # the third (session 23)
 BLIND4 = ROOT / "bench" / "data" / "blind4"  # the fourth (session 23, measured at its end)
 BLIND5 = ROOT / "bench" / "data" / "blind5"  # the fifth (session 24)
 BLIND6 = ROOT / "bench" / "data" / "blind6"  # the sixth (session 25)
+BLIND7 = ROOT / "bench" / "data" / "blind7"  # the seventh (session 26)
 BLIND_SETS = {"blind": BLIND, "blind2": BLIND2, "blind3": BLIND3, "blind4": BLIND4, "blind5": BLIND5,
-              "blind6": BLIND6}
+              "blind6": BLIND6, "blind7": BLIND7}
 GENRE = {"christmas_carol": "fiction", "operation_dulce": "fiction", "behind_the_tech_podcasts": "transcript",
          "msft_earnings_calls": "financial call", "graphrag_docs_md": "technical docs",
          "python_peps": "technical docs", "graphrag_articles_zh": "articles (Chinese)",
@@ -71,7 +72,7 @@ def load_questions(which: str = "dev") -> list[dict]:
              "blind": [BLIND / "questions_heldout.jsonl"],
              "blind2": [BLIND2 / "questions.jsonl"], "blind3": [BLIND3 / "questions.jsonl"],
              "blind4": [BLIND4 / "questions.jsonl"], "blind5": [BLIND5 / "questions.jsonl"],
-             "blind6": [BLIND6 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
+             "blind6": [BLIND6 / "questions.jsonl"], "blind7": [BLIND7 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
     return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
@@ -310,7 +311,7 @@ def main() -> None:
     ap.add_argument("--set", default="dev", choices=["dev", "dev2", "dev3", "heldout", *BLIND_SETS, "all"],
                     help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; dev3: list and "
                          "unanswerable questions; heldout: offline_questions_heldout.jsonl; blind: "
-                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2-6: bench/data/blind2 to blind6, the same")
+                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2-7: bench/data/blind2 to blind7, the same")
     args = ap.parse_args()
     qs = load_questions(args.set)
     # one index per corpus and document list (the held-out set uses other documents of a corpus)
