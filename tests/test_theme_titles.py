@@ -58,3 +58,15 @@ def test_a_headline_over_several_themes_titles_none_of_them(tmp_path):
     titles = re.findall(r"^\d+\. \*\*(.+?)\*\*", answer, re.M)
     assert titles, answer
     assert len(titles) >= 3 and not any(t.startswith("Harbourline ships version two") for t in titles), titles
+
+
+def test_the_running_order_of_a_call_or_show_is_no_theme_sentence():
+    from core.offline.themes import meta_share
+    names = {"mark", "moerdler", "sanford", "bernstein", "satya", "nadella", "amy", "hood"}
+    for running in ["That wraps up the Q&A portion of today's earnings call [Data: Sources (35)].",
+                    "MARK MOERDLER, Sanford Bernstein: Thank you very much [Data: Sources (17)].",
+                    "On the call with me are Satya Nadella, chief executive officer, Amy Hood, chief financial officer."]:
+        assert meta_share(running, names) >= 0.2, running
+    for theme in ["Azure revenue grew 93 percent this quarter, driven by cloud adoption [Data: Sources (3)].",
+                  "Scrooge's niece played well upon the harp, a simple little air he remembered."]:
+        assert meta_share(theme, names) < 0.2, theme

@@ -61,6 +61,10 @@ def names_of(ent: dict) -> list[str]:
     return out + [a for a in (ent.get("aliases") or []) if isinstance(a, str)]
 
 
+_SUBJECT_VERB = re.compile(r"\s*(\([^)]{3,80}\)\s*)?(?:[a-z]+ly\s+)?(?!(?:is|was|as|has|its|this|thus|us|yes|plus)\b)"
+                           r"[a-z]{3,}(?:s|ed)\b(?!\s+(?:by|of|to|in)\b)")
+
+
 def definition_score(sentence: str, pat: re.Pattern) -> float:
     """How plainly the sentence says who or what the name is (0: not at all)."""
     best = 0.0
@@ -68,7 +72,7 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
         before, after = sentence[:m.start()], sentence[m.end():]
         score = 0.0
         appositive = re.match(r"\s*(?:\([^)]{1,40}\)\s*)?,\s+(?!(?i:and|but|or|who|which|that|he|she|they|it|"
-                              r"said|says|i|we|you|if|when|as|so|then)\b)(\S+)", after)
+                              r"said|says|i|we|you|if|when|as|so|then|please|see|refer|check|visit)\b)(\S+)", after)
         copula = re.match(r"(?:\s+(?:is|was)|\s*,\s+who(?:\s+is|\s+was|'s|\u2019s))\s+(?:a|an|the|one of|\w+'s)\b", after)
         role_before = [w.lower().strip(".") for w in re.findall(r"[A-Za-z][A-Za-z.'-]*", before + " " + m.group(0))]
         role_before = role_before[:-len(m.group(0).split())][-3:] + role_before[-len(m.group(0).split()):][:1]
@@ -88,6 +92,10 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
                 score = 3.0  # a cast-list line: the whole sentence is the name and what it is
         elif copula:
             score = 2.0
+        elif not before.strip(" \"'\u2018\u201c*") and (acts := _SUBJECT_VERB.match(after)):
+            # the sentence opens with the name doing what it does ("DRIFT search (Dynamic Reasoning
+            # and ...) builds upon ...", "Kafka started off as ..."): what it is, less plainly
+            score = 1.5 + (1.0 if acts.group(1) else 0.0)  # a spelled-out acronym says more
         if role_before:  # "Dr. Jordan Hayes", "Harbour Master Maria Okafor"
             score = max(score, 2.0) + (0.5 if score else 0.0)
         if score:

@@ -36,11 +36,12 @@ _HEADER_WORDS = re.compile(
     r"phone|email|tel|fax|released|embargo|for immediate release|media contact|press contact|notes to editors)\s*:", re.IGNORECASE | re.MULTILINE)
 _LICENCE = re.compile(r"project gutenberg|gutenberg|\blicen[cs]e\b|copyright|all rights reserved|\bisbn\b|"
                       r"\bebook\b|e-book|www\.|https?://|\btranscribed by\b|\bproduced by\b", re.IGNORECASE)
-_FILE_NAME = re.compile(r"\w+_\w+|\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
+_FILE_NAME = re.compile(r"\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"\w+_\w+")  # a line that is little more than one is a name, not a sentence
 _HEADING = re.compile(r"^\s*(?:chapter|stave|part|book|section|episode|act|scene)\s+[\w.]+\s*[.:]?\s*$",
                       re.IGNORECASE)
 _LIST_HEAD = re.compile(r"^\s*[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}\s*:")
-_ENDED = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s*$")
+_ENDED = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]`*]*\s*$")
 _SPEAKER = re.compile(r"^\s*[A-Z][A-Z .'\u2019-]{1,40}:\s+(?:\([A-Z ]+\)\s*)?")
 _QUANTITY_Q = re.compile(r"\bhow (?:much|many|long|old|far|often)\b|\b(?:paid|pay|pays|wage|wages|salary|"
                          r"cost|costs|price|earn|earns|amount|number of|figure)\b|多少|几", re.IGNORECASE)
@@ -64,11 +65,14 @@ class Sentence:
 def is_boilerplate(raw: str) -> bool:
     """Metadata, licence text, file names and headings: never quoted as an answer."""
     s = raw.strip()
-    if not s or (not _ENDED.search(s) and not has_cjk(s) and not (s.endswith(":") and len(s.split()) >= 8)):
+    if not s or (not _ENDED.search(s) and not has_cjk(s) and not (s.endswith(":") and len(s.split()) >= 8)
+                 and not _item_line(s)):
         return True  # a heading, a caption or a line cut off: not a sentence (one introducing a
-        # quote or a list, "Heinrich Kuttler, author of ..., writes:", is one)
-    if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s):
-        return True
+        # quote or a list, "Heinrich Kuttler, author of ..., writes:", is one, and so is a list
+        # item or a field's line, "vector_size int: (optional) - Vector size ... Default=3072")
+    if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s) or \
+            (_IDENTIFIER.search(s) and len(s.split()) <= 4):
+        return True  # (a sentence about a setting, "vector_size int: ... Default=3072", is one)
     if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and not _SPEAKER.match(s)
                                     and (s.count(";") >= 2 or s.count(",") >= 3)):
         return True  # "In attendance: A (X); B (Y); ...", not a speaker's turn ("KEVIN SCOTT: Yeah, like ...")
@@ -79,6 +83,15 @@ def is_boilerplate(raw: str) -> bool:
     lines = [l for l in s.splitlines() if l.strip()]
     headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
     return headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60 and not s.endswith((".", "!", "?")))
+
+
+def _item_line(s: str) -> bool:
+    """One line of six words or more, not in title case: a list item or a field's description,
+    which a page writes without a full stop (a heading is short or capitalises its words)."""
+    words = re.findall(r"[A-Za-z][\w'-]*", s)
+    long_words = [w for w in words if len(w) >= 4]
+    return "\n" not in s and len(s.split()) >= 6 and any(c.islower() for c in s) and \
+        sum(w[:1].isupper() for w in long_words) < 0.6 * max(1, len(long_words))
 
 
 def clean(raw: str) -> str:
@@ -93,21 +106,43 @@ def clean(raw: str) -> str:
 _LEADING_URL = re.compile(r"\s*(?:\.\. _[^:\n]+:\s*)?https?://\S+\s+")
 
 
+ITEM_WORDS = 60  # a list item up to this long is one sentence ("vector_size int: ... embeddings. Default=3072")
+
+
 @functools.lru_cache(maxsize=20000)
-def _quotable(text: str, inside: bool) -> tuple[tuple[str, int], ...]:
+def _quotable(text: str, inside: bool, items: tuple[tuple[int, int], ...] = ()) -> tuple[tuple[str, int], ...]:
     """(sentence, offset) of the quotable sentences of one unit's text; a sentence a chunk
-    boundary cut in half is left out (the overlapping unit holds it whole)."""
-    spans = whole_sentences(text, split_sentences(text), 1 if inside else 0)
+    boundary cut in half is left out (the overlapping unit holds it whole). items: the unit's
+    list items, each of which is one sentence when short (its parts say one thing together)."""
+    # a structured document's unit ends at a block's end: no sentence of it is cut in half
+    spans = split_sentences(text) if items else whole_sentences(text, split_sentences(text), 1 if inside else 0)
+    if items:  # an item's bounds bound its sentences ("Default is False" ends one item, whatever follows)
+        edges = sorted({x for a, b in items for x in (a, b)})
+        cut = []
+        for a, b in spans:
+            for x in (x for x in edges if a < x < b and text[a:x].strip() and text[x:b].strip()):
+                cut.append((a, x))
+                a = x + len(text[x:b]) - len(text[x:b].lstrip())
+            cut.append((a, b))
+        spans = cut
+    for a, b in items:
+        inner = [sp for sp in spans if a <= sp[0] and sp[1] <= b + 1]
+        if len(inner) > 1 and len(text[a:b].split()) <= ITEM_WORDS:
+            spans = sorted([sp for sp in spans if sp not in inner] + [(inner[0][0], inner[-1][1])])
     out = []
+    starts = {a for a, _ in items}
     for a, b in spans:
         lead = _LEADING_URL.match(text, a, b)  # a reST link target's address before the sentence
         if lead is not None:
             a = lead.end()
         raw = text[a:b]
-        if len(raw) < 20 or raw.lstrip()[:1].islower() or is_boilerplate(raw):
+        # a sentence opening in lower case is the rest of one cut off, unless a list item opens so
+        # ("vector_size int: (optional) - ...", "lancedb: the default store")
+        if len(raw) < 20 or (raw.lstrip()[:1].islower() and a not in starts) or is_boilerplate(raw):
             continue
         s = clean(raw)
-        if len(s) >= 20 and is_prose(s):
+        # (a list item need not end in a full stop: "allow_overwrite: setting this to True ... Default is False")
+        if len(s) >= 20 and (is_prose(s) or (a in starts and is_prose(s + "."))):
             out.append((s, a))
     return tuple(out)
 
@@ -131,7 +166,9 @@ def unit_sentences(units: Iterable[dict]) -> list[Sentence]:
     ordered = sorted(units, key=lambda u: (u.get("document_id") or "", u.get("ordinal") or 0,
                                            u.get("human_readable_id") or 0))
     for n, u in enumerate(ordered):
-        for s, a in _quotable(prose_text(u), bool(u.get("char_start"))):
+        items = tuple((int(a), int(b)) for a, b in ((u.get("structure") or {}).get("items") or [])
+                      if isinstance(u.get("structure"), dict))
+        for s, a in _quotable(prose_text(u), bool(u.get("char_start")), items):
             key = _key(s)
             if key in seen:
                 continue

@@ -59,6 +59,22 @@ FILLER = frozenset(terms("""said says say would could should upon like one two l
     december monday tuesday wednesday thursday friday saturday sunday""")) | BROAD | frozenset(terms(" ".join(SPEECH)))
 
 
+# words about the document or the event itself, not what it is about: a call's or a show's
+# running order ("That wraps up the Q&A portion", "Thank you for listening", "the slide deck")
+# (and who is on it: "chief executive officer, ... deputy general counsel")
+META = frozenset(terms("""call calls conference question questions operator slide slides deck release replay
+    webcast website investor relations thank thanks welcome host cohost listener listening show episode podcast
+    guest today join joining forward looking statement statements filing filings portion wrap
+    chief executive officer financial accounting deputy general counsel vice president"""))
+
+
+def meta_share(text: str, names: set | frozenset = frozenset()) -> float:
+    """The share of a sentence's words (its citation, names and filler aside) that speak of the
+    document or the event itself."""
+    ts = [t for t in terms(re.sub(r"\[Data:[^\]]*\]", " ", text)) if t not in names and (t not in FILLER or t in META)]
+    return sum(t in META for t in ts) / len(ts) if ts else 0.0
+
+
 @dataclass
 class Theme:
     title: str
@@ -179,6 +195,8 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
                 if theme is not None and not any(_same(theme, t) for t in themes):
                     theme.score = best[int(rep["human_readable_id"])]
                     themes.append(theme)
+    # themes quoting only the running order of the event ("That wraps up the Q&A portion") come last
+    themes.sort(key=lambda t: min((meta_share(q, all_name_terms) for q in t.sentences), default=0.0) >= 0.2)
     # a heading that would title several themes is the document's (a news story's headline), not
     # what sets one theme apart: those themes keep the titles their names and words give
     shared = Counter(t.topic for t in themes if t.topic)
@@ -245,6 +263,8 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
             score *= 40 / n_words
         if s.text[:1] in "\"'\u2018\u201c":
             score *= 0.8
+        if meta_share(s.text, name_terms) >= 0.2:  # the running order of the call or show, not a theme of it
+            score *= 0.3
         scored.append((score, -s.order, s))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     chosen: list[Sentence] = []

@@ -18,6 +18,7 @@ import numpy as np
 
 from core.query import offline_answer as offline
 from core.store.db import Store
+from core.text.lexical import CODE_NAME
 from core.textutil import split_sentences
 from core.tokens import count_tokens, truncate
 
@@ -91,6 +92,12 @@ class UnitIndex:
                 return [Ranked(self.units[i], float(sims[i]), r) for r, i in enumerate(order)]
         words = offline.terms(query)
         scored = [(self._bm.score(words, i), -i) for i in range(len(self.units))]
+        # a name the query writes as code ("vector_size", "allow_general_knowledge") names one
+        # thing, which the units writing it verbatim are about; its parts alone are common words
+        codes = [c.lower() for c in CODE_NAME.findall(query)]
+        if codes:
+            scored = [(sc * (1 + 2 * sum(c in (self.units[-ni].get("text") or "").lower() for c in codes)), ni)
+                      for sc, ni in scored]
         scored = sorted((s for s in scored if s[0] > 0), reverse=True)[:limit]
         return [Ranked(self.units[-ni], s, r) for r, (s, ni) in enumerate(scored)]
 
