@@ -170,3 +170,16 @@ def test_a_who_question_s_verb_finds_the_role_that_says_it():
         "careers. Bitwise runs coding classes in Fresno.")])
     assert "Cofounder" in rank_facts("Who founded Bitwise?", sents)[0][1].text
     assert "CEO" in rank_facts("Who runs Bitwise?", sents, ["Bitwise"])[0][1].text  # as local search asks it
+
+
+def test_a_question_asking_for_several_ranks_the_sentence_naming_several():
+    """"Which customers ...?" shares its words with a sentence about customers in general and with
+    the one naming them ("including Accenture, J. Walter Thompson, J.B. Hunt and Expedia", FY17
+    Q3's shape); the one naming several comes first, and an analyst's question listing some does not."""
+    text = ("SATYA NADELLA: This quarter we made the berth planner broadly available to port customers in 40 "
+            "markets. Our new berth planner already serves more than 300 customers including Maersk Line, "
+            "J. Lauritzen, H&R Shipping and Evergreen.\n\n"
+            "ANALYST: I'm curious which customers, Maersk, Evergreen, or others, are adopting the berth planner.")
+    sents = unit_sentences([_unit(text)])
+    best = rank_facts("Which customers did Satya Nadella name for the berth planner?", sents)[0][1]
+    assert "including Maersk Line, J. Lauritzen" in best.text, best.text

@@ -86,3 +86,20 @@ def test_fillers_and_titles_joined_by_an_ampersand_are_no_names():
                      "Okay, so Irma Olguin and Bitwise Industries moved on. Yeah, Johnson & Johnson agreed.")
     assert {"IRMA OLGUIN", "BITWISE INDUSTRIES", "JOHNSON & JOHNSON"} <= titles, titles
     assert not titles & {"YEAH", "OKAY", "CEO & CO-FOUNDER"}, titles
+
+
+def test_a_title_line_runs_into_no_name_and_a_stressed_word_is_no_term():
+    """A call's title line ("... Earnings Conference Call") over its speakers' line keeps them apart
+    (hard-wrapped prose still joins a name across its line end); "**First**, because ..." stresses a
+    word and defines no term (shapes of FY19 Q2's transcript and PEP 517)."""
+    call = ("Harbourline FY 2025 Second Quarter Earnings Conference Call\nNiall Ortega, Marta Voss, Dev Kapoor\n"
+            "Wednesday, January 29, 2025\n\nMARTA VOSS: Thank you. With me are Niall Ortega and Dev Kapoor, and the "
+            "crane plan was reviewed by Paweł\nJurgielewicz and Niall Ortega.")
+    titles = _titles(call)
+    assert "NIALL ORTEGA" in titles and "PAWEŁ JURGIELEWICZ" in titles, titles
+    assert not [t for t in titles if "CONFERENCE CALL" in t and "NIALL" in t], titles
+    from core.ingest.rst import rst_to_text
+    text, structure = rst_to_text("Rationale\n=========\n\n**First**, because there will be few backends, "
+                                  "the Tidewater Loader and the Tidewater Loader team keep them.\n")
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": structure.to_dict()})
+    assert "FIRST" not in {e["title"].upper() for e in got.entities if not e.get("tentative")}

@@ -327,6 +327,9 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
                 not any(a <= start and end <= b for a, b in links):
             return False
         return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
+    word = text[start:end]
+    if " " not in word and word.isalpha() and common_word(word.lower()) and text[end:end + 1] in ",:":
+        return False  # "**First**, because ...", "**Note**: ...": a word stressed, no term defined
     return any(a <= start and end <= b for a, b in marked)
 
 

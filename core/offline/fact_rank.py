@@ -105,6 +105,16 @@ def stems(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in terms(text))
 
 
+# a question asking for several of a kind ("Which industries ...", "What goods ...", "What are the
+# three ...", "Name the ...") and a sentence naming several ("X, Y and Z"; "from X to Y to Z")
+_LIST_QUESTION = re.compile(r"^\s*(?:(?:which|what)\s+(?!(?:did|does|do|is|are|was|were|has|have|had|can|could|will|"
+                            r"would|should|may|might|must)\b)(?:\w+\s+){0,2}?\w+s\b(?!\s+(?:is|was)\b)|"
+                            r"what\s+(?:are|were)\s+the\s+(?:\w+\s+){0,3}?\w+s\b|name\s+the\b)", re.I)
+_ITEM = r"[\w'.&\u2019-]+(?:\s+[\w'.&\u2019-]+){0,3}"  # "Expedia", "J. Walter Thompson", "H&R Block"
+ENUMERATION = re.compile(r"\b" + _ITEM + r",\s+" + _ITEM + r",?\s+(?:and|or)\s+[\w'-]+|"
+                         r"\bfrom\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+to\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+to\s+[\w'-]+", re.I)
+
+
 def answer_type(question: str) -> str | None:
     q = question or ""
     if _DATE.search(q):
@@ -316,6 +326,7 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
             own = [o * (1 + 1.5 * h) for o, h in zip(own, held)]
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
     place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}
+    listy = bool(_LIST_QUESTION.search(question or ""))
     scored = []
     for i, p in enumerate(cands):
         near = [own[j] * (0.5 if abs(i - j) == 1 else 0.3) for j in range(max(0, i - 2), min(len(cands), i + 3))
@@ -325,6 +336,8 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
             score *= 0.6 + 1.3 * type_match(kind, p.text, question)
         if score and late != early:  # "at the end of the story": the text's own order counts
             score *= 0.6 + 0.8 * (place[id(p)] if late else 1 - place[id(p)])
+        if score and listy and ENUMERATION.search(p.text) and not _ASKS.search(p.text):  # one naming several, not asking
+            score *= 1.5
         scored.append((score, -i, p))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return [(sc, p) for sc, _, p in scored]

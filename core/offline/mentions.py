@@ -270,7 +270,10 @@ def en_mentions(sentence: str) -> list[Mention]:
         if poss:
             w = w[:-2]
         # "Subject:", "Copied to:" starting a line: a header, never the rest of the line above
-        header = "\n" in gap and bool(_HEADER_START.match(s, a))
+        # and a line of capitalised words only is a title ("... Earnings Conference Call"): no name
+        # runs on from it into the next line ("Michael Spencer, Satya Nadella")
+        header = "\n" in gap and (bool(_HEADER_START.match(s, a)) or not re.search(
+            r"(?<![\w'])[a-z]{3,}", s[s.rfind("\n", 0, prev_end) + 1:prev_end]))
         toks.append((w, a, a + len(w), initial, poss, stop_after, gap, header))
         prev_end = max(m.end(), end)
     out: list[Mention] = []

@@ -21,6 +21,7 @@ from core.query.doc_scope import about_answer, document_units, named_documents, 
 from core.offline.definitions import fact_answer
 from core.offline.sentence_rank import prose_text
 from core.query.list_blocks import introduced_list
+from core.query.mention_answer import mention_answer
 from core.query.lists import field_list, kind_list, list_answer, section_list
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
@@ -84,7 +85,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "ranked": len(units), "tokens": {"sources": packed.tokens}, "budget": budget,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
-    listed = (about_answer(store, question, named) or field_list(store, question, named)
+    listed = (mention_answer(store, question) or about_answer(store, question, named) or field_list(store, question, named)
               or header_answer(store, question, named)
               or section_list(store, question) or list_answer(question, packed.records)
               or kind_list(store, question, packed.records, named)) \

@@ -32,6 +32,7 @@ from core.query.doc_scope import about_answer, named_documents, scope
 from core.query.entity_match import title_matches  # noqa: F401 - callers import it from here too
 from core.query.header_fields import header_answer, header_role
 from core.query.list_blocks import introduced_list
+from core.query.mention_answer import mention_answer
 from core.query.resolve import resolve_answer
 from core.query.traces import save_trace, usage_delta, usage_snapshot
 from core.text.citations import parse_citations
@@ -87,7 +88,8 @@ def local_search(store: Store, question: str, params: LocalParams | None = None,
             else "it names no entity found in the index (local search starts from an entity; for a "
                  "question about the corpus as a whole, ask with global search)")
     elif llm is None:
-        result.answer = about_answer(store, question, named) or header_answer(store, question, named)
+        result.answer = mention_answer(store, question) or about_answer(store, question, named) \
+            or header_answer(store, question, named)
         if not result.answer:
             role = header_role(store, question)  # "Who is Sam Gross?": the role a document's header gives
             result.answer = (role + "\n\n" if role else "") + _with_list(store, _offline_answer(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from core.query.header_fields import about_the_document, asked_field
 from core.query.howto import is_howto
 from core.query.lists import list_kind
+from core.query.mention_answer import asked_mention
 from core.text.lexical import CODE_NAME
 
 STRONG_BROAD = re.compile(
@@ -161,6 +162,12 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
     the documents it names, core.query.doc_scope: a question about one document is narrow)."""
     sig = signals(question, entity_titles, concept_titles, background_titles)
     sig["documents"] = list(documents)
+    mentioned = asked_mention(question)
+    if mentioned is not None and "basic" in available:
+        # "Does PEP 621 mention Poetry?": whether and where the passages name it
+        sig["mention"] = [mentioned]
+        return Route("basic", f'basic search (the passages most like the question), because it asks whether the '
+                     f'documents mention "{mentioned}", which the passages naming it answer.', "narrow", sig)
     kind = list_kind(question)
     wholes = [w for w in sig["wholes"] if not w.startswith("which ")]  # not the "which X" form itself
     # "what kinds of input files ...": the kinds of a concrete thing are a list, not the corpus's themes
