@@ -102,3 +102,34 @@ def test_the_authors_of_a_named_pep_are_its_header_s(tmp_path):
     assert answer.splitlines()[0] == "The authors of pep-9999.rst, as its header gives them:"
     assert [line.split(" [Data:")[0] for line in answer.splitlines()[1:]] == \
         ["- Ines Okafor", "- Tomas Lindqvist", "- Jukka Lehtosalo"], answer
+
+
+def test_an_escaped_space_leaves_no_nul_byte_that_hides_the_rest_of_the_unit(tmp_path):
+    """reST writes "``setup.py``\\ -style"; docutils holds the escape as a NUL byte, at which SQLite's
+    LIKE and length() stopped reading, so a name later in the unit was "in no document" (PEP 517's
+    PYTHONPATH)."""
+    from core.ingest.rst import rst_to_text
+    from core.verify.names import Names
+    src = ("Title\n=====\n\nWe call it the ``setup.py``\\ -style of source tree.\n\n"
+           "The backend is found on sys.path, e.g. because it is specified in PYTHONPATH.\n")
+    text, _ = rst_to_text(src)
+    assert "\x00" not in text and "setup.py-style" in text
+    from conftest import build_workspace
+    store = Store(build_workspace(tmp_path, "ws", [("pep-9.rst", src.encode())]))
+    assert Names(store).absent(("PYTHONPATH",)) == []
+
+
+def test_a_table_row_is_one_quotable_sentence_whole():
+    """A table row reads "Header: cell; Header: cell" (PEP 668's use-case table): one sentence,
+    quoted whole from its first header on, not dropped as a header's field list nor cut after it."""
+    from core.offline.sentence_rank import unit_sentences
+    src = ("Title\n=====\n\nThis table summarizes the cases:\n\n"
+           "==== ======================== =========================\nCase Description              pip install permitted\n"
+           "==== ======================== =========================\n"
+           "1    Unpatched CPython        Currently yes; stays yes\n"
+           "2    Distro python in Docker  Currently yes; becomes no\n"
+           "==== ======================== =========================\n")
+    text, structure = rst_to_text(src)
+    unit = {"id": "u", "human_readable_id": 0, "text": text, "structure": structure.to_dict()}
+    said = [s.text for s in unit_sentences([unit])]
+    assert "Case: 2; Description: Distro python in Docker; pip install permitted: Currently yes; becomes no" in said, said

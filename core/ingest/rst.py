@@ -44,6 +44,12 @@ def _header(source: str) -> tuple[list[tuple[str, str]], str]:
     return (fields, "\n".join(lines[i:])) if len(fields) >= 2 else ([], source)
 
 
+def _unescape(text: str) -> str:
+    """A text node without docutils' escape marks: "setup.py``\\ -style" is held as
+    "setup.py\\x00-style", and a NUL byte would cut the text short for SQLite's string functions."""
+    return re.sub(r"\x00[ \n]?", "", text)
+
+
 def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
     """The visible text of a paragraph-like node and the spans of its bold parts, links and
     inline literals (``code``)."""
@@ -56,7 +62,7 @@ def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]], li
     def walk(x) -> None:
         nonlocal n
         if x.tagname == "#text":
-            piece = str(x).replace("\n", " ")
+            piece = _unescape(str(x)).replace("\n", " ")
             parts.append(piece)
             n += len(piece)
             return

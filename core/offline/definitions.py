@@ -36,7 +36,8 @@ ROLES = frozenset("""clerk partner nephew niece wife husband son daughter sister
 _WHO = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+(?:(?i:the)\s+)?[A-Z\u4e00-\u9fff]|"
                   r"(?i:\bwhat\s+(?:role|part)\b|\brole\s+(?:of|does|did)\b)|"
                   # "What is Calloway Chemicals?" names a thing; "What was total revenue ...?" asks a fact
-                  r"^\s*(?i:what\s+(?:is|was))\s+(?!(?i:the|a|an)\b)[A-Z\u4e00-\u9fff][^?,]{0,40}\?\s*$|"
+                  # ("What was Microsoft's revenue?" asks a fact of it, not what it is)
+                  r"^\s*(?i:what\s+(?:is|was))\s+(?!(?i:the|a|an)\b)(?![^?]*['\u2019]s\s)[A-Z\u4e00-\u9fff][^?,]{0,40}\?\s*$|"
                   # "What is Helion, who founded it, and ...?": a compound question opening so
                   r"^\s*(?i:what\s+(?:is|was))\s+(?!(?i:the|a|an)\b)[A-Z\u4e00-\u9fff][\w'\u2019. -]{0,40},\s*(?i:who|what|when|where|how|and)\b|"
                   r"是谁|是什么人|什么角色|谁是")

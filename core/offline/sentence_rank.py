@@ -62,8 +62,10 @@ class Sentence:
     order: int           # position in the corpus (document, unit ordinal, offset)
 
 
-def is_boilerplate(raw: str) -> bool:
-    """Metadata, licence text, file names and headings: never quoted as an answer."""
+def is_boilerplate(raw: str, row: bool = False) -> bool:
+    """Metadata, licence text, file names and headings: never quoted as an answer. row: the text
+    is a list item or table row of a structured document, whose "Header: cell; Header: cell"
+    is a record of the document, not a header's field list."""
     s = raw.strip()
     if not s or (not _ENDED.search(s) and not has_cjk(s) and not (s.endswith(":") and len(s.split()) >= 8)
                  and not _item_line(s)):
@@ -73,7 +75,7 @@ def is_boilerplate(raw: str) -> bool:
     if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s) or \
             (_IDENTIFIER.search(s) and len(s.split()) <= 4):
         return True  # (a sentence about a setting, "vector_size int: ... Default=3072", is one)
-    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and not _SPEAKER.match(s)
+    if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and not _SPEAKER.match(s) and not row
                                     and (s.count(";") >= 2 or s.count(",") >= 3)):
         return True  # "In attendance: A (X); B (Y); ...", not a speaker's turn ("KEVIN SCOTT: Yeah, like ...")
     label = SPEAKER_LABEL.match(s)  # a speaker's label in capitals is no heading: what follows decides
@@ -82,7 +84,8 @@ def is_boilerplate(raw: str) -> bool:
         return True  # an all-capital heading or letterhead
     lines = [l for l in s.splitlines() if l.strip()]
     headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
-    return headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60 and not s.endswith((".", "!", "?")))
+    return not row and (headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60
+                                         and not s.endswith((".", "!", "?"))))
 
 
 def _item_line(s: str) -> bool:
@@ -116,6 +119,9 @@ def _quotable(text: str, inside: bool, items: tuple[tuple[int, int], ...] = ()) 
     list items, each of which is one sentence when short (its parts say one thing together)."""
     # a structured document's unit ends at a block's end: no sentence of it is cut in half
     spans = split_sentences(text) if items else whole_sentences(text, split_sentences(text), 1 if inside else 0)
+    # an item is its whole line (a table row's item is its first cell: the row is the line)
+    items = tuple((text.rfind("\n", 0, a) + 1, e if (e := text.find("\n", max(a, b - 1))) >= 0 else len(text))
+                  for a, b in items)
     if items:  # an item's bounds bound its sentences ("Default is False" ends one item, whatever follows)
         edges = sorted({x for a, b in items for x in (a, b)})
         cut = []
@@ -138,7 +144,7 @@ def _quotable(text: str, inside: bool, items: tuple[tuple[int, int], ...] = ()) 
         raw = text[a:b]
         # a sentence opening in lower case is the rest of one cut off, unless a list item opens so
         # ("vector_size int: (optional) - ...", "lancedb: the default store")
-        if len(raw) < 20 or (raw.lstrip()[:1].islower() and a not in starts) or is_boilerplate(raw):
+        if len(raw) < 20 or (raw.lstrip()[:1].islower() and a not in starts) or is_boilerplate(raw, a in starts):
             continue
         s = clean(raw)
         # (a list item need not end in a full stop: "allow_overwrite: setting this to True ... Default is False")

@@ -240,7 +240,7 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
         tf.update(sentence_terms(s.text))
     weight = {}
     for t, f in tf.items():
-        if t in name_terms or t in FILLER or f < 2 or (not has_cjk(t) and (len(t) < 4 or not t.isalpha())):
+        if t in name_terms or t in FILLER or t in META or f < 2 or (not has_cjk(t) and (len(t) < 4 or not t.isalpha())):
             continue
         weight[t] = f * math.log((n_units + 1) / (df.get(t, 0) + 1) + 1)
     top_words = [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0])) if t in surface][:3]
@@ -365,7 +365,7 @@ def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: 
                 if any(w[:1].isupper() for w in ws) or any(ch in between for ch in ",.;:!?()\"\u201c\u201d"):
                     continue  # a name, or words a comma or a stop keeps apart
                 ts = [t for w in ws for t in _word_terms(w.lower())]
-                if len(ts) != n or any(t in name_terms or t in FILLER or len(t) < 3 for t in ts) \
+                if len(ts) != n or any(t in name_terms or t in FILLER or t in META or len(t) < 3 for t in ts) \
                         or any("'" in w or "\u2019" in w for w in ws) or not common_noun(ws[-1].lower()) \
                         or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
                     continue  # a noun phrase: "vector store", "operating income", not "remain unaltered"
