@@ -189,6 +189,23 @@ def test_a_sentence_that_introduces_a_list_brings_the_list():
     assert introduced_list("It writes Parquet [Data: Sources (4)].", [unit]) == "It writes Parquet [Data: Sources (4)]."
 
 
+def test_a_list_the_answer_quoted_one_row_of_still_comes_whole_and_the_row_once():
+    """A table's row is a quotable sentence now; an answer that ranked one row before the sentence
+    introducing the table still gets the whole table after that sentence, and the row once."""
+    from core.ingest.structure import markdown_to_text
+    from core.query.list_blocks import introduced_list
+    md, structure = markdown_to_text("Each document has these columns:\n\n| name | type |\n| --- | --- |\n"
+                                     "| id | str |\n| creation_date | str |\n| raw_data | dict |\n")
+    unit = {"human_readable_id": 2, "text": md, "structure": structure.to_dict()}
+    answer = ("Each document has these columns [Data: Sources (2)]. name: raw_data; type: dict [Data: Sources (2)]. "
+              "It is read once [Data: Sources (5)].")
+    got = introduced_list(answer, [unit])
+    assert got.splitlines()[1:4] == ["- name: id; type: str [Data: Sources (2)].",
+                                     "- name: creation_date; type: str [Data: Sources (2)].",
+                                     "- name: raw_data; type: dict [Data: Sources (2)]."], got
+    assert got.count("raw_data") == 1 and got.endswith("It is read once [Data: Sources (5)].")
+
+
 def test_a_sentence_announcing_points_brings_the_sentences_that_enumerate_them():
     """A call or a spec enumerates in prose: "the following three principles ... First, ...
     Second, ... Third, ..." (FY14 Q4's shape), "a combination of three techniques ... The first

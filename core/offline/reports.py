@@ -160,7 +160,7 @@ def _join(names: list[str], zh: bool) -> str:
 
 
 # the opening sentences write_report puts in every summary: not worth quoting in a parent report
-_BOILERPLATE = re.compile(r"^(?:This community centres on .*?\. The report covers .*?\.|该社区以.*?。)\s*")
+_BOILERPLATE = re.compile(r"^(?:This community centres on .*?\. The report (?:covers|is written from) .*?\.|该社区以.*?。)\s*")
 _MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+|\*\*|__|`")
 
 
@@ -326,12 +326,12 @@ def _findings(ents, rels, claims, subs, nm, zh: bool) -> list[dict[str, str]]:
 def _summary(inp, ents, rels, subs, top, nm, zh: bool) -> str:
     n, m = len(ents), len(rels)
     if zh:
-        head = (f"该社区以{_join(top, True)}为中心，" if top else "") + f"报告涵盖{n}个实体和{m}条关系"
+        head = (f"该社区以{_join(top, True)}为中心，" if top else "") + f"报告依据其中连接最多的{n}个实体和{m}条关系写成"
         head += f"，以及{len(subs)}个子社区的报告。" if subs else "。"
     else:
         head = (f"This community centres on {_join(top, False)}. " if top else "") + \
-            f"The report covers {n} {'entity' if n == 1 else 'entities'} and {m} " \
-            f"{'relationship' if m == 1 else 'relationships'}" + \
+            f"The report is written from its {n} best-connected {'entity' if n == 1 else 'entities'} and {m} " \
+            f"{'relationship' if m == 1 else 'relationships'} (those its context budget holds)" + \
             (f", and the reports of {len(subs)} sub-communities." if subs else ".")
     parts = [head]
     if ents and ents[0].get("description"):

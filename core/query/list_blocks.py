@@ -95,21 +95,27 @@ def introduced_list(answer: str, units: list[dict], sentences: int = 4) -> str:
         if unit is None or len(sentence) < 8:
             continue
         items = next((items for lead, items in lists_of(unit) if lead and sentence in _flat(lead)), None) \
-            or _lines_after(unit.get("text") or "", said)
-        prose = not items
-        if prose:  # "First, ... Second, ...": sentences the answer may quote apart, which move into the list
-            items = enumeration_after(unit.get("text") or "", said)
-        if not items or (not prose and any(_flat(i) and _flat(i) in _flat(answer[c.end:]) for i in items[:2])):
-            continue  # no list, or one the answer already quotes
+            or _lines_after(unit.get("text") or "", said) \
+            or enumeration_after(unit.get("text") or "", said)  # prose: "First, ... Second, ..."
+        listed = [_flat(x) for x in re.findall(r"(?m)^\s*- (.+)$", answer[c.end:])]
+        if not items or any(_flat(i) and any(_flat(i)[:60] in x for x in listed) for i in items[:2]):
+            continue  # no list, or one the answer already lists
         refs = {"Sources": [hrids[0]]}
         bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
         end = c.end + (1 if answer[c.end:c.end + 1] in ".\u3002" else 0)
-        rest = answer[end:].lstrip()
-        for i in items if prose else []:
-            rest = re.sub(re.escape(i.rstrip(".")) + r"\s*\[Data:[^\]]*\]\.?\s*", "", rest)
-        rest = rest.strip()
+        rest = _without(answer[end:], {_flat(i) for i in items})  # members quoted apart move into the list
         return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
     return answer
+
+
+_CITED = re.compile(r"\S.*?\[Data:[^\]]*\][.\u3002]?", re.S)
+
+
+def _without(text: str, members: set[str]) -> str:
+    """text without its cited sentences that say a member of the list (as they were), stripped."""
+    quoted = _CITED.findall(text)
+    kept = [q for q in quoted if _flat(re.sub(r"\[Data:[^\]]*\]", "", q)) not in members]
+    return " ".join(kept) if len(kept) < len(quoted) else text.strip()
 
 
 _COUNTED = re.compile(r"\b(?:following|these|two|three|four|five|six|seven|several|number of|\d+)\s+(?:[\w-]+\s+){0,2}?"
