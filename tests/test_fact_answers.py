@@ -183,3 +183,13 @@ def test_a_question_asking_for_several_ranks_the_sentence_naming_several():
     sents = unit_sentences([_unit(text)])
     best = rank_facts("Which customers did Satya Nadella name for the berth planner?", sents)[0][1]
     assert "including Maersk Line, J. Lauritzen" in best.text, best.text
+
+
+def test_a_word_of_the_same_family_counts_where_the_stemmer_keeps_them_apart():
+    """"acquired" and "acquisition" stem apart (acquir, acquisit): the sentence holding the family's
+    word answers before one holding only the name (FY19 Q2: "We closed our acquisition of GitHub")."""
+    text = ("SATYA NADELLA: Tidewater hired more pilots again, and its fleet grew. "
+            "We closed our acquisition of Tidewater, bringing its tools to new audiences.")
+    sents = unit_sentences([_unit(text)])
+    best = rank_facts("Has Tidewater been acquired?", sents, ["Tidewater"])[0][1]
+    assert "acquisition of Tidewater" in best.text, best.text
