@@ -103,3 +103,11 @@ def test_a_title_line_runs_into_no_name_and_a_stressed_word_is_no_term():
                                   "the Tidewater Loader and the Tidewater Loader team keep them.\n")
     got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": structure.to_dict()})
     assert "FIRST" not in {e["title"].upper() for e in got.entities if not e.get("tentative")}
+
+
+def test_a_middle_initial_keeps_its_stop():
+    """The entity is written as the text writes the name: "Nathaniel J. Smith" (PEP 517's header),
+    not "Nathaniel J Smith"."""
+    titles = _titles("The proposal was written by Nathaniel J. Smith and Thomas Kluyver, and Nathaniel J. Smith "
+                     "later revised it with Paul E. McKenney.")
+    assert {"NATHANIEL J. SMITH", "PAUL E. MCKENNEY"} <= titles, titles

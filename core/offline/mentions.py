@@ -371,6 +371,9 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
                        for x, (w, l) in enumerate(zip(words, lo)))
     if any(toks[x][6].strip() == "&" for x in run[1:]):
         surface = sentence[toks[run[0]][1]:toks[run[-1]][2]]  # the ampersand kept: "Marks & Spencer"
+    # a middle initial keeps its stop, as the text writes it: "Nathaniel J. Smith", "Paul E. McKenney"
+    surface = re.sub(r"(?<= [A-Z])(?= )", lambda m: "." if any(
+        toks[x][6].strip() == "." and len(toks[x - 1][0]) == 1 for x in run[1:]) else "", surface)
     initial = start == 0 and toks[run[0]][3]
     votes: Counter = Counter()
     head = lo[lo.index("of") - 1] if "of" in lo[1:] else lo[-1]
