@@ -82,3 +82,20 @@ def test_a_reference_page_keeps_its_products_and_not_its_field_types():
     titles = {e["title"].upper() for e in got.entities}
     assert {"YML", "JSON", "GPT-4.1", "COSMOSDB", "LANCEDB", "ASYNCIO", "AZURE"} <= titles
     assert not titles & {"STR", "DICT", "BOOL", "NAME STR", "TRUE", "ENV", "VAR", "FIELDS"}
+
+
+def test_an_english_word_written_as_code_is_a_tool_where_the_text_gives_it_as_one():
+    # PEP 517: "installation tools like ``pip``"; "pip" and "wheel" are English words as well
+    s = "It is for installation tools like pip. We read the wheel package. Then pip runs, as code does."
+    code = [(s.index("pip"), s.index("pip") + 3), (s.index("wheel"), s.index("wheel") + 5),
+            (s.rindex("pip"), s.rindex("pip") + 3), (s.index("code"), s.index("code") + 4)]
+    assert [w for w, _, _ in lower_names(s, 0, (), code)] == ["pip", "wheel"]
+    assert lower_names(s, 0) == []  # not written as code: English words
+
+
+def test_capitalised_words_joined_by_slashes_are_listed_names():
+    from core.offline.corpus_names import corpus_names
+    names = corpus_names(["downstream packaging systems like Debian/Fedora/Conda/..., and so on",
+                          "Input/Output and And/Or are two, not three"])
+    assert all(names.listed[w] == 1 for w in ("debian", "fedora", "conda"))
+    assert not names.listed["input"] and not names.listed["and"]

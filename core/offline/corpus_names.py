@@ -10,7 +10,8 @@ case-folded:
 - mid: the word written with a capital right after a lower-case word, a digit, a comma or a
   closing bracket and a space, where no sentence starts (after a colon or a semicolon one may:
   "Satya Nadella: Excellent question");
-- listed: the word capitalised as one of a list of names ("Accenture, Adobe and BlackRock");
+- listed: the word capitalised as one of a list of names ("Accenture, Adobe and BlackRock",
+  "Debian/Fedora/Conda");
 - lower: the word written all in lower case.
 """
 from __future__ import annotations
@@ -27,6 +28,8 @@ _WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
 # one of a list of names: "Accenture, Adobe and BlackRock", "with Kroger, Siemens, ..."
 _LISTED = re.compile(r"(?:(?<=, )(" + _WORD + r")(?=,| and | or )|(?<=[a-z] )(" + _WORD + r")(?=, [A-Z])|"
                      r"(?<=, and )(" + _WORD + r")\b|(?<=[a-z,] and )(" + _WORD + r")(?=[,.;]))")
+# or one of three or more joined by slashes: "Debian/Fedora/Conda", "Windows/Linux/macOS"
+_SLASHED = re.compile(r"(?<![\w/])" + _WORD + r"(?:/" + _WORD + r"){2,}(?!\w)")
 _LOWER = re.compile(r"\b([a-z][a-z'\u2019-]+)\b")
 MIN_MID = 2  # seen capitalised mid-sentence at least twice in the corpus, or once in a list of names
 
@@ -57,5 +60,6 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
             continue
         out.mid.update(m.group(1).lower() for m in _MID.finditer(text))
         out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
+        out.listed.update(w.lower() for m in _SLASHED.finditer(text) for w in m.group(0).split("/"))
         out.lower.update(_LOWER.findall(text))
     return out

@@ -112,7 +112,7 @@ class OfflineEngine:
         for i, s in enumerate(sentences):  # tools and models written in lower case ("lancedb", "gpt-4o")
             if not skipped[i] and not has_cjk(s):
                 taken = [(m.start, m.end) for m in found[i]]
-                found[i] += [Mention(w, a, b, strong=True) for w, a, b in lower_names(s, spans[i][0], links)
+                found[i] += [Mention(w, a, b, strong=True) for w, a, b in lower_names(s, spans[i][0], links, code)
                              if not any(x < b and a < y for x, y in taken)]
         for a, b in structure.get("skip") or []:  # a code block's settings name the models and stores used
             values = config_values(raw[a:b])

@@ -81,15 +81,21 @@ def _name_like(word: str, at_start: bool) -> bool:
     return unknown_word(word.lower()) and word.islower()
 
 
-def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = ()) -> list[tuple[str, int, int]]:
+def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (),
+                code: Sequence[tuple[int, int]] = ()) -> list[tuple[str, int, int]]:
     """(word, start, end) in the sentence of each lower-case name it shows as one; offset is the
-    sentence's start in the text the link spans are of."""
+    sentence's start in the text the link and inline code spans are of. An English word written
+    as code is a name where the text gives it as an example or a kind of software ("installation
+    tools like ``pip``", "the ``wheel`` package")."""
     out = []
     masked = _PATH.sub(lambda m: " " * len(m.group(0)), sentence)
     enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
-        if not unknown_word(word) or word in TYPE_WORDS:
+        coded = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
+                    and not sentence[e:b - offset].strip() for a, b in code)
+        if word in TYPE_WORDS or not (unknown_word(word) or (coded and word.isalpha() and len(word) >= 3 and (
+                _EXAMPLE.search(sentence[:s]) or _KIND_AFTER.match(sentence, e)))):
             continue
         linked = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
                      and not sentence[e:b - offset].strip() for a, b in links)
