@@ -242,7 +242,8 @@ def test_offline_global_with_nothing_relevant_says_so(small):
 
 
 @pytest.mark.parametrize("question", ["What's the story about?", "What\u2019s the moral of the story?",
-                                      "What is the gist of it?", "What lessons does it teach?"])
+                                      "What is the gist of it?", "What lessons does it teach?",
+                                      "What happens in this story?"])
 def test_offline_global_reads_a_question_about_the_whole_corpus_as_broad(small, question):
     # no report shares a word with these, yet each asks what community reports are for
     result = global_search(small, question)

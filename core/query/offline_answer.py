@@ -30,7 +30,11 @@ _BROAD = re.compile(
     re.IGNORECASE)
 
 def is_broad_question(question: str) -> bool:
-    return bool(_BROAD.search(question or ""))
+    """A cue of the corpus as a whole, or no word beyond a question's framing ("What happens in this
+    story?": happen, story): nothing narrower is asked than the whole."""
+    from core.offline.themes import BROAD
+    ts = terms(question or "")
+    return bool(_BROAD.search(question or "")) or (bool(ts) and all(t in BROAD for t in ts))
 
 
 # ---------------------------------------------------------------------------- reports (map)
