@@ -34,6 +34,14 @@ CASES = [
 ]
 
 
+def _md_titles(md: str) -> set[str]:
+    """The titles, upper case, of the entities the offline engine extracts from a Markdown unit."""
+    text, structure = markdown_to_text(md)
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0,
+                                   "structure": structure.to_dict()})
+    return {e["title"].upper() for e in got.entities}
+
+
 @pytest.mark.parametrize("sentence,names", CASES)
 def test_lower_case_names_by_how_the_text_uses_them(sentence, names):
     assert [w for w, _, _ in lower_names(sentence, 0)] == names
@@ -45,10 +53,7 @@ def test_a_link_text_is_a_name_and_the_engine_keeps_the_listed_ones_as_entities(
           "We use [poethepoet](https://pypi.org/project/poethepoet/) to run scripts.\n\n"
           "Embeddings go to the built-in lancedb, Azure AI Search, and CosmosDB. "
           "The command `graphrag index` writes `create_communities` to the output.\n")
-    text, structure = markdown_to_text(md)
-    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0,
-                                   "structure": structure.to_dict()})
-    titles = {e["title"].upper() for e in got.entities}
+    titles = _md_titles(md)
     assert {"OLLAMA", "POETHEPOET", "LANCEDB"} <= titles
     assert not titles & {"GRAPHRAG INDEX", "CREATE_COMMUNITIES", "LOCAL MODELS", "INDEX"}
 
@@ -76,10 +81,7 @@ def test_a_reference_page_keeps_its_products_and_not_its_field_types():
           "- `deployment_name` **str|None** - The deployment name if your model is hosted on Azure. "
           "Note that if your deployment name on Azure matches the model name, this is unnecessary.\n"
           "- `type` **lancedb|azure_ai_search|cosmosdb** - The vector store, e.g. azure_ai_search.\n")
-    text, structure = markdown_to_text(md)
-    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0,
-                                   "structure": structure.to_dict()})
-    titles = {e["title"].upper() for e in got.entities}
+    titles = _md_titles(md)
     assert {"YML", "JSON", "GPT-4.1", "COSMOSDB", "LANCEDB", "ASYNCIO", "AZURE"} <= titles
     assert not titles & {"STR", "DICT", "BOOL", "NAME STR", "TRUE", "ENV", "VAR", "FIELDS"}
 
