@@ -77,3 +77,16 @@ def test_a_sentence_introducing_a_quote_is_quotable():
     from core.offline.sentence_rank import is_boilerplate
     assert not is_boilerplate("Odile Marchetti, author of the Tidewater Learning Environment and a member of staff, writes:")
     assert is_boilerplate("Outputs:")
+
+
+def test_a_quoted_sentence_of_a_turn_is_given_with_its_speaker(tmp_path):
+    """A ties line quotes a sentence naming both ends; in a transcript it says who says it, so an
+    analyst's question to Marta is not read as Marta's words (newcomer walk, FY19 Q2)."""
+    from core.offline.definitions import speaker_of
+    from core.offline.sentence_rank import unit_sentences
+    store = Store(build_workspace(tmp_path, "call", [("call.txt", CALL.encode())]))
+    sents = unit_sentences(store.rows("text_units"))
+    said = {s.text[:24]: speaker_of(store, s) for s in sents}
+    assert said["Marta, you talked about h"[:24]] == "NIALL ORTEGA, Castellan Securities"
+    assert said["Revenue grew 12% to $4.1 billion"[:24]] == "DEV KAPOOR"
+    assert said["We expect the retrofit to finish"[:24]] == "MARTA VOSS"

@@ -291,9 +291,24 @@ def _ties(store: Store, main: dict, own: list[Sentence], take) -> list[str]:
         for s in both:
             t = take(s)
             if t:
-                lines.append(f"- **{display_name(ent['title'], ent)}**: {t}")
+                who = speaker_of(store, s)  # a transcript: who says it, so no one is quoted as saying another's words
+                lines.append(f"- **{display_name(ent['title'], ent)}**: " + (f"{who}: {t}" if who else t))
                 break
     return lines
+
+
+# a speaker's label opening a line: two or more words in capitals, maybe a firm ("NOTE:" is none)
+_TURN_LABEL = re.compile(r"(?m)^[ \t]*([A-Z][A-Z.'\u2019-]+(?: [A-Z][A-Z.'\u2019-]+){1,3}(?:, [^:\n]{1,60})?):[ \t]")
+
+
+def speaker_of(store: Store, s: Sentence) -> str:
+    """The speaker's label ("KEITH WEISS, Morgan Stanley") of the turn a sentence of a transcript
+    stands in, within its unit; "" where the unit has no label before it."""
+    unit = (store.by_ids("text_units", [s.unit_id]) or [{}])[0]
+    text = prose_text(unit)
+    at = s.order % 1_000_000
+    labels = [m for m in _TURN_LABEL.finditer(text) if m.start() <= at]
+    return labels[-1].group(1) if labels else ""
 
 
 def fact_answer(question: str, units: list[dict], answer_tokens: int, max_passages: int = 5) -> str:
