@@ -288,23 +288,26 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
     # acquisit) counts half: the stems share their first five letters, both six or longer
     family = {q[:5]: q for q in weights if len(q) >= 6 and q.isalpha()}
     docs = [stems(p.text) for p in cands]
+    # each passage's question terms with their count: 1 as written, 0.5 as a word of the family
+    found: list[dict[str, float]] = []
+    for d in docs:
+        tf: dict[str, float] = {}
+        for t in d:
+            q = t if t in weights else family.get(t[:5]) if len(t) >= 6 else None
+            if q is not None:
+                tf[q] = tf.get(q, 0) + (1 if q == t else 0.5)
+        found.append(tf)
     n = len(docs)
     avg = sum(len(d) for d in docs) / n or 1.0
     df: dict[str, int] = {}
-    for d in docs:
-        for t in {t if t in weights else family.get(t[:5], "") if len(t) >= 6 else "" for t in d} - {""}:
+    for tf in found:
+        for t in tf:
             df[t] = df.get(t, 0) + 1
     idf = {t: log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
     total = sum(weights[t] * idf.get(t, log(1 + (n + 0.5) / 0.5)) for t in weights)
     kind = answer_type(question)
     own = []
-    for d in docs:
-        tf: dict[str, float] = {}
-        for t in d:
-            if t in weights:
-                tf[t] = tf.get(t, 0) + 1
-            elif len(t) >= 6 and (q := family.get(t[:5])) is not None:
-                tf[q] = tf.get(q, 0) + 0.5
+    for d, tf in zip(docs, found):
         if not tf:
             own.append(0.0)
             continue

@@ -92,22 +92,27 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
     enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
-        coded = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
-                    and not sentence[e:b - offset].strip() for a, b in code)
-        if word in TYPE_WORDS or not (unknown_word(word) or (coded and word.isalpha() and len(word) >= 3 and (
-                _EXAMPLE.search(sentence[:s]) or _KIND_AFTER.match(sentence, e)))):
+        example = _EXAMPLE.search(sentence[:s]) is not None
+        kind = _KIND_AFTER.match(sentence, e) is not None
+        if word in TYPE_WORDS or not (unknown_word(word) or (
+                word.isalpha() and len(word) >= 3 and (example or kind) and _whole(code, offset, sentence, s, e))):
             continue
-        linked = any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
-                     and not sentence[e:b - offset].strip() for a, b in links)
+        linked = _whole(links, offset, sentence, s, e)
         after = _NEXT.match(sentence, e)
         before = _PREV.search(sentence[:s])
         listed = (after is not None and _name_like(after.group("w"), False)) or \
             (before is not None and _name_like(before.group("w"), not sentence[:before.start("w")].strip()))
         enum = any(a <= s and e <= b for a, b in enums)
-        kind = _KIND_AFTER.match(sentence, e) is not None
-        if linked or listed or enum or kind or _EXAMPLE.search(sentence[:s]):
+        if linked or listed or enum or kind or example:
             out.append((word, s, e))
     return out
+
+
+def _whole(spans: Sequence[tuple[int, int]], offset: int, sentence: str, s: int, e: int) -> bool:
+    """Is sentence[s:e] the whole text of one of the spans (a link's, inline code's), spaces aside?
+    The spans are of the text the sentence starts at `offset` of."""
+    return any(a <= offset + s and offset + e <= b and not sentence[a - offset:s].strip()
+               and not sentence[e:b - offset].strip() for a, b in spans)
 
 
 def config_values(code: str) -> list[tuple[str, int, int]]:

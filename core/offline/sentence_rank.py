@@ -172,8 +172,8 @@ def unit_sentences(units: Iterable[dict]) -> list[Sentence]:
     ordered = sorted(units, key=lambda u: (u.get("document_id") or "", u.get("ordinal") or 0,
                                            u.get("human_readable_id") or 0))
     for n, u in enumerate(ordered):
-        items = tuple((int(a), int(b)) for a, b in ((u.get("structure") or {}).get("items") or [])
-                      if isinstance(u.get("structure"), dict))
+        structure = u.get("structure")
+        items = tuple((int(a), int(b)) for a, b in structure.get("items") or []) if isinstance(structure, dict) else ()
         for s, a in _quotable(prose_text(u), bool(u.get("char_start")), items):
             key = _key(s)
             if key in seen:

@@ -11,6 +11,7 @@ import re
 
 from core.text.citations import parse_citations
 from core.text.lexical import cite
+from core.textutil import split_sentences
 
 BULLET = re.compile(r"^[ \t]*(?:[-*\u2022]|\d{1,3}[.)])[ \t]+(.+?)[ \t]*$", re.M)
 LIST_MAX = 12  # members a list answer names (a quoted list: twice as many lines)
@@ -133,11 +134,9 @@ def enumeration_after(text: str, sentence: str) -> list[str]:
     combination of three techniques" then "The first is ...", "The second ..."): those opening
     with an ordinal, in order, starting with the first, up to the next paragraph gap of more than
     two other sentences; [] when the sentence announces none or no "first" follows."""
-    from core.textutil import split_sentences
     if not _COUNTED.search(sentence):
         return []
-    head = sentence[:30]
-    at = text.find(head) if len(head) >= 8 else -1
+    at = _found_at(text, sentence)
     if at < 0:
         return []
     after = text[at + len(sentence):]
@@ -162,11 +161,17 @@ def enumeration_after(text: str, sentence: str) -> list[str]:
     return out if len(out) >= 2 else []
 
 
+def _found_at(text: str, sentence: str) -> int:
+    """Where a quoted sentence stands in its unit's text, by its first 30 characters (the quote's
+    spacing may differ after them); -1 when not found or too short to tell."""
+    head = sentence[:30]
+    return text.find(head) if len(head) >= 8 else -1
+
+
 def _lines_after(text: str, sentence: str) -> list[str]:
     """The block of short lines (two or more, none a sentence of prose) right after the sentence
     in the text, when the text ends the sentence with a colon; [] otherwise."""
-    head = sentence[:30]
-    at = text.find(head) if len(head) >= 8 else -1
+    at = _found_at(text, sentence)
     if at < 0:
         return []
     colon = re.compile(r"[:\uff1a]\s*\n").search(text, at, at + len(sentence) + 40)
