@@ -31,6 +31,9 @@ CASES = [
     ("call_args dict[str, Any] - Default arguments.", []),
     ("He lay, in the dark empty house, unwatched, unwept, uncared for, amongst strangers.", []),
     ("Multi-cloud, multi-platform and cross-device work, Microsoft said.", []),
+    # the kind of software before the name (PEP 703: "a third package, ``threadpoolctl``")
+    ("The user must manage it via environment variables or a third package, threadpoolctl.", ["threadpoolctl"]),
+    ('When we found out about the "nogil" fork of Python it took a week.', ["nogil"]),
 ]
 
 
@@ -101,3 +104,34 @@ def test_capitalised_words_joined_by_slashes_are_listed_names():
                           "Input/Output and And/Or are two, not three"])
     assert all(names.listed[w] == 1 for w in ("debian", "fedora", "conda"))
     assert not names.listed["input"] and not names.listed["and"]
+    assert names.named("Fedora") and names.named("Conda")  # a list of names shows it once
+
+
+def test_the_corpus_counts_names_in_possessives_and_lower_case_only_in_prose():
+    from core.offline.corpus_names import corpus_names
+    names = corpus_names(["Special mention also to Dropbox's pyxl for tackling similar ideas.",
+                          "It leaves that to Dask and other solutions, and ``dask.array`` wraps ``numpy.ndarray``.",
+                          "Alternative implementations like Jython [#jython]_ and IronPython.",
+                          "On non-Windows systems it differs; the package is only required on Windows.",
+                          "We use pandas. Then Pandas was mentioned once."])
+    assert names.named("Dropbox") and names.named("Dask") and names.named("Jython") and names.named("Windows")
+    assert not names.named("Pandas")  # once capitalised, once in lower case in prose
+
+
+def test_an_english_word_linked_or_written_as_code_beside_other_names_is_one():
+    # PEP 517: "see `flit <...>`_ or `bento <...>`_"; PEP 668: "Examples include ``apt``, ``dpkg``, ..."
+    s = "To give a sense of what we're thinking about see flit or bento. Fortunately, wheels have solved it."
+    links = [(s.index("flit"), s.index("flit") + 4), (s.index("bento"), s.index("bento") + 5)]
+    assert [w for w, _, _ in lower_names(s, 0, links)] == ["flit", "bento"]
+    assert [w for w, _, _ in lower_names(s, 0)] == []  # not linked: "flit" is an English word
+    t = "Examples include apt, dpkg, dnf, and brew. The match and case keywords, like if and else, stay."
+    code = [(t.index(w), t.index(w) + len(w)) for w in ("apt", "dpkg", "dnf", "brew", "match", "case", "if", "else")]
+    assert [w for w, _, _ in lower_names(t, 0, (), code)] == ["apt", "dpkg", "dnf", "brew"]
+
+
+def test_a_code_block_installs_and_requires_packages_by_name():
+    code = ('[project]\ndependencies = [\n    "httpx",\n    "gidgethub[httpx]>4.0.0",\n'
+            '    "django>2.1; os_name != \'nt\'",\n]\nkeywords = ["egg", "bacon", "sausage"]\n'
+            '[build-system]\nrequires = ["flit"]\nbuild-backend = "flit.api:main"\n'
+            "$ python -m pip install graphrag\nnpm install -D vitest\n")
+    assert [w for w, _, _ in config_values(code)] == ["httpx", "gidgethub", "django", "flit", "graphrag", "vitest"]

@@ -111,3 +111,38 @@ def test_a_middle_initial_keeps_its_stop():
     titles = _titles("The proposal was written by Nathaniel J. Smith and Thomas Kluyver, and Nathaniel J. Smith "
                      "later revised it with Paul E. McKenney.")
     assert {"NATHANIEL J. SMITH", "PAUL E. MCKENNEY"} <= titles, titles
+
+
+SPEC = """The authors are Tzu-ping Chung and Brett Cannon. The generated tarball should use the modern
+POSIX.1-2001 pax tar format. When an extension module written in C or C++ has an accompanying
+Python module, list it. Generics are written in languages like C++, Java, C# and Swift. A CPython
+implementation is available. Appendix C lists the class C of the example. It is a Python-based tool."""
+
+
+def test_a_specification_s_names_languages_standards_and_romanised_given_names():
+    """PEP-shaped text: a given name of two romanised syllables ("Tzu-ping"), a standard with its
+    part and year, the languages C, C++ and C#, and a name capitalised as "CPython" are names;
+    an appendix's letter and a variable are not, nor is "Python-based" a name of its own."""
+    titles = _titles(SPEC)
+    assert {"TZU-PING CHUNG", "POSIX.1-2001", "C", "C++", "C#", "CPYTHON"} <= titles, titles
+    assert not titles & {"TZU", "POSIX", "APPENDIX C", "PYTHON-BASED"}, titles
+    got = OfflineEngine().extract({"id": "u1", "text": "Appendix C: the class C. Type C is fine.", "human_readable_id": 0})
+    assert "C" not in {e["title"] for e in got.entities}
+
+
+def test_a_capitalised_link_text_names_what_it_links_to():
+    """PEP 723's list of tools ("`Mypy <...>`__ and `Ruff <...>`__: support", one link
+    "`Pantsbuild and Pex <...>`__") and PEP 703's "libraries like `Pillow`_": each a name,
+    a common English word too (Ruff, Pillow) where the list or the sentence shows it is one."""
+    from core.ingest.rst import rst_to_text
+    src = ("Tools\n=====\n\n"
+           "* `Pantsbuild and Pex <https://example.org/1>`__:  expressed support for any way.\n"
+           "* `Mypy <https://example.org/2>`__ and\n  `Ruff <https://example.org/3>`__: strongly expressed support.\n\n"
+           "It may use Python libraries like `Pillow <https://example.org/4>`_.  It runs.\n\n"
+           "Requirements\n============\n\n`Python 3.10-3.12 <https://example.org/5>`_ is needed; "
+           "create a python virtual environment.\n\nSee `Here <https://example.org/6>`_ for more.\n")
+    text, st = rst_to_text(src)
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": st.to_dict()})
+    titles = {e["title"].upper() for e in got.entities if not e.get("tentative")}
+    assert {"PANTSBUILD", "PEX", "MYPY", "RUFF", "PILLOW", "PYTHON"} <= titles, titles
+    assert "HERE" not in titles

@@ -113,6 +113,17 @@ def test_chinese_names_from_jieba_and_latin_names_in_chinese_text():
     assert frozenset(("蚂蚁集团", "TUGRAPH")) in pairs
 
 
+def test_chinese_text_writes_a_foreign_name_in_parts_joined_by_a_middle_dot():
+    """News in Chinese names foreign people by their parts and a middle dot ("拉里·佩奇"): one
+    person, not its first part alone or nothing; a name jieba cuts in two is one name."""
+    text = ("拉里·佩奇和谢尔盖·布林在加州创立了谷歌。萨姆·奥尔特曼随后宣布 OpenAI 将与微软合作。"
+            "在荷马史诗中，奥德修斯离开了家乡。")
+    ex = ENGINE.extract({"id": "zh", "text": text})
+    types = {normalize_title(e["title"]): e["type"] for e in ex.entities}
+    assert all(types.get(n) == "person" for n in ("拉里·佩奇", "谢尔盖·布林", "萨姆·奥尔特曼", "奥德修斯")), types
+    assert not {"谢尔盖", "奥尔特曼", "奥德修"} & set(types), types
+
+
 def test_same_input_same_output_and_entity_types_follow_settings():
     text = "Mr. Fezziwig danced in London. Mr. Fezziwig laughed at the Acme Company."
     a = OfflineEngine().extract({"id": "u", "text": text})

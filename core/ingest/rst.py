@@ -82,10 +82,19 @@ def _inline(node) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]], li
     for child in node.children:
         walk(child)
     text = "".join(parts)
-    collapsed = re.sub(r"[ \t]+", " ", text)
-    if collapsed == text:
-        return text, strong, links, code
-    return collapsed, [], [], []  # spacing changed: the spans would be off; the words matter more
+    # runs of spaces (two after a full stop, as PEPs write) become one; the spans move with them
+    out: list[str] = []
+    at = [0] * (len(text) + 1)  # each offset of text in the collapsed text
+    size = 0
+    for m in re.finditer(r"[ \t]+|[^ \t]+", text):
+        piece = " " if m.group(0)[0] in " \t" else m.group(0)
+        for k in range(m.start(), m.end()):
+            at[k] = size + min(k - m.start(), len(piece) - 1)
+        out.append(piece)
+        size += len(piece)
+    at[len(text)] = size
+    moved = [[(at[a], at[b]) for a, b in spans] for spans in (strong, links, code)]
+    return "".join(out), moved[0], moved[1], moved[2]
 
 
 def rst_to_text(source: str) -> tuple[str, Structure]:

@@ -12,7 +12,10 @@ case-folded:
   "Satya Nadella: Excellent question");
 - listed: the word capitalised as one of a list of names ("Accenture, Adobe and BlackRock",
   "Debian/Fedora/Conda");
-- lower: the word written all in lower case.
+- lower: the word written all in lower case as a word of prose, not as part of an identifier, a
+  path, a module or a reference ("dask.array", "[#jython]", "pep-0008.rst").
+A possessive counts for its name ("Dropbox's"), and a capital after a prefix's hyphen is
+mid-sentence ("non-Windows systems").
 """
 from __future__ import annotations
 
@@ -23,14 +26,16 @@ from typing import Iterable
 
 from core.text.wordnet import common_word, place_first
 
-_MID = re.compile(r"(?<=[a-z0-9,)\]] )([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*|[A-Z]{2,}\d*\b)")
+_MID = re.compile(r"(?:(?<=[a-z0-9,)\]] )|(?<=\bnon-)|(?<=\bpre-)|(?<=\bpost-)|(?<=\banti-))"
+                  r"([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*|[A-Z]{2,}\d*\b)")
+_POSSESSIVE = re.compile(r"['\u2019]s$")
 _WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
 # one of a list of names: "Accenture, Adobe and BlackRock", "with Kroger, Siemens, ..."
 _LISTED = re.compile(r"(?:(?<=, )(" + _WORD + r")(?=,| and | or )|(?<=[a-z] )(" + _WORD + r")(?=, [A-Z])|"
                      r"(?<=, and )(" + _WORD + r")\b|(?<=[a-z,] and )(" + _WORD + r")(?=[,.;]))")
 # or one of three or more joined by slashes: "Debian/Fedora/Conda", "Windows/Linux/macOS"
 _SLASHED = re.compile(r"(?<![\w/])" + _WORD + r"(?:/" + _WORD + r"){2,}(?!\w)")
-_LOWER = re.compile(r"\b([a-z][a-z'\u2019-]+)\b")
+_LOWER = re.compile(r"(?<![\w.#@/\\`-])([a-z][a-z'\u2019-]+)(?![\w/#@(`\\-]|\.\w)")
 MIN_MID = 2  # seen capitalised mid-sentence at least twice in the corpus, or once in a list of names
 
 
@@ -50,7 +55,7 @@ class CorpusNames:
         # ("Japan" before "japan", the lacquer); "Windows" must show it twice
         return (self.mid[w] >= MIN_MID or self.listed[w] > 0
                 or (self.mid[w] >= 1 and (not common_word(w) or place_first(w)))) \
-            and self.mid[w] > self.lower[w]
+            and max(self.mid[w], self.listed[w]) > self.lower[w]
 
 
 def corpus_names(texts: Iterable[str]) -> CorpusNames:
@@ -58,7 +63,7 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
     for text in texts:
         if not text:
             continue
-        out.mid.update(m.group(1).lower() for m in _MID.finditer(text))
+        out.mid.update(_POSSESSIVE.sub("", m.group(1)).lower() for m in _MID.finditer(text))
         out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
         out.listed.update(w.lower() for m in _SLASHED.finditer(text) for w in m.group(0).split("/"))
         out.lower.update(_LOWER.findall(text))

@@ -126,7 +126,7 @@ class OfflineEngine:
             keyed = []
             for m in ms:
                 key = normalize_title(m.surface)
-                if len(key) < 2:
+                if len(key) < 2 and not (m.strong and key == "C"):  # a letter, not the language C
                     continue
                 c = cands.setdefault(key, _Cand(key))
                 c.forms[m.surface] += 1
@@ -256,17 +256,18 @@ class OfflineEngine:
         return write_report(inp)
 
 
-_INNER_CAP = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+_INNER_CAP = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|\A[A-Z]{2,}[a-z]{2,}")  # "CPython", "SQLite"
 
 
+_STANDARD_PART = re.compile(r"[A-Z]{2,6}\.\d{1,2}(?:-\d{1,4})?")  # "POSIX.1-2001"
 TOO_RARE = "a single capitalised word seen too rarely to tell it from a sentence start"
 
 
 def name_shaped(surface: str) -> bool:
     """A word whose shape no sentence start explains: a capital or a digit inside it
-    (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2), the way products and technologies are named, or
-    an acronym with its number ("PEP 621", "UTF-8")."""
-    return bool(NUMBERED_NAME.fullmatch(surface)) or any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w)
+    (ChromaDB, GraphRAG, iPhone, Neo4j, Qwen2, CPython), the way products and technologies are named, or
+    an acronym with its number ("PEP 621", "UTF-8", "POSIX.1-2001")."""
+    return bool(NUMBERED_NAME.fullmatch(surface) or _STANDARD_PART.fullmatch(surface)) or any(len(w) > 2 and w[:1].isalpha() and _INNER_CAP.search(w)
                                                    and not w.isupper() for w in surface.split())
 
 
@@ -318,19 +319,43 @@ def _marked_name(text: str, start: int, end: int, marked: list[tuple[int, int]],
     a list item or a table cell, or its first words before a separator ("ChromaDB, for vector
     lookups"; not "Click Apply to save", an instruction). One English word heading an item
     ("Format: string", "Synonyms") is marked only as a link's text ("Poetry: name", linked):
-    else the corpus decides, as for any word a sentence opens with (core.offline.corpus_names)."""
+    else the corpus decides, as for any word a sentence opens with (core.offline.corpus_names).
+    A capitalised link text names what it links to, or each of the names it lists ("Mypy and
+    Ruff", linked): a common English word only where the list, an item's head or its place in
+    the middle of a sentence shows it is one ("libraries like Pillow")."""
+    word = text[start:end]
+    parts = _link_parts(text, start, end, links)
+    if parts and word[:1].isupper() and (start in heads or text[max(0, start - 2):start] in _MID_GAPS or any(
+            " " in p or not common_word(p.lower()) for p in parts)):  # "Ruff" beside "Mypy"
+        return True
     if start in heads:
-        word = text[start:end]
         if " " not in word and ly_adverb(word.lower()):
             return False  # "Additionally, ...", "Currently, ...": an item's opening adverb
         if " " not in word and word.isalpha() and common_word(word.lower()) and \
                 not any(a <= start and end <= b for a, b in links):
             return False
         return _ITEM_SEPARATOR.match(text, end, heads[start]) is not None or end >= heads[start]
-    word = text[start:end]
     if " " not in word and word.isalpha() and common_word(word.lower()) and text[end:end + 1] in ",:":
         return False  # "**First**, because ...", "**Note**: ...": a word stressed, no term defined
     return any(a <= start and end <= b for a, b in marked)
+
+
+_MID_GAPS = {c + " " for c in "abcdefghijklmnopqrstuvwxyz,"}  # "libraries like Pillow": no sentence starts here
+_VERSION_TAIL = re.compile(r"\s+v?\d+(?:\.[\dx*]+)*(?:\s*[-\u2013+]\s*(?:\d+(?:\.[\dx*]+)*)?)?\s*$")
+_LINK_LIST = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+")
+
+
+def _link_parts(text: str, start: int, end: int, links: Sequence[tuple[int, int]]) -> list[str]:
+    """The names a link's text lists when text[start:end] is one of them ("Pantsbuild and Pex",
+    "Python 3.10-3.12" with its versions): none when it is no whole part of a link's text."""
+    for a, b in links:
+        if a <= start and end <= b:
+            cuts = [a, *(x for m in _LINK_LIST.finditer(text, a, b) for x in m.span()), b]
+            spans = list(zip(cuts[::2], cuts[1::2]))
+            if any(lo <= start and end <= hi and not text[lo:start].strip(" *_")
+                   and not _VERSION_TAIL.sub("", text[end:hi]).strip(" *_.:") for lo, hi in spans):
+                return [text[lo:hi].strip(" *_.:") for lo, hi in spans]
+    return []
 
 
 def _emphasised(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:

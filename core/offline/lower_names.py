@@ -4,9 +4,11 @@ where the text shows it is one:
 - it is the whole text of a link ("[ollama](https://ollama.com/)");
 - it stands in a list beside another name ("gpt-4o, gpt-4o-mini, and o1", "distutils/setuptools",
   "the built-in lancedb, Azure AI Search, and CosmosDB");
-- it is an example after "such as", "like" or "including" ("type checkers such as mypy");
+- it is an example after "such as", "like", "including" or "examples include" ("type checkers
+  such as mypy");
 - a kind of software follows it, or an apposition naming one ("the tomlkit library", "the nogil
-  fork", "mimalloc, a general-purpose thread-safe allocator");
+  fork", "mimalloc, a general-purpose thread-safe allocator"), or comes before it ("a third
+  package, threadpoolctl");
 - it is one of a field's values written "a|b|c" ("lancedb|azure_ai_search|cosmosdb"), a type's
   name ("str|None") aside;
 - in a code block, it is the value a configuration line gives a key ("model: gpt-4.1",
@@ -28,7 +30,7 @@ _PATH = re.compile(r"\S*/\S*/\S*|(?<!\S)\.?/\S+|\S+/(?=\s|$)")  # paths and addr
 _GAP = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*/\s*)"
 _NEXT = re.compile(_GAP + r"(?P<w>[\w.-]+)")
 _PREV = re.compile(r"(?P<w>[\w.-]+)" + _GAP + r"$")
-_EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\be\.g\.,?)\s+$", re.I)
+_EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\bexamples? includes?|\be\.g\.,?)\s+$", re.I)
 _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
 _ENUM = re.compile(r"(?<![\w|])[\w.\[\]-]+(?:\|[\w.\[\]-]+)+(?![\w|])")  # "file|memory|blob|cosmosdb"
 # the names of value types, which a field's description gives ("**dict[str, Any]**", "str|None")
@@ -40,7 +42,19 @@ _CONFIG = re.compile(r"^[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*"
 _KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|modules?|frameworks?|allocators?|databases?|plugins?|plug-ins?|"
           r"extensions?|clients?|servers?|backends?|compilers?|interpreters?|linters?|formatters?|forks?|"
           r"distributions?|services?|sdks?|runtimes?|engines?|commands?|projects?|models?|providers?)\b")
-_KIND_AFTER = re.compile(r"\s+" + _KINDS + r"|,\s+an?\s+(?:[\w-]+\s+){0,3}" + _KINDS)
+_KIND_AFTER = re.compile(r"[\"'\u201d\u2019]?(?:\s+" + _KINDS + r"|,\s+an?\s+(?:[\w-]+\s+){0,3}" + _KINDS + ")")
+# the kind before the name: "the package threadpoolctl", "a third package, ``threadpoolctl``"
+_KIND_BEFORE = re.compile(r"\b" + _KINDS + r",?\s+[\"'\u201c\u2018]?$")
+# a package manager's install line: "pip install graphrag", "npm i -D vitest", "brew install uv"
+_INSTALL = re.compile(r"\b(?:pip3?|npm|pnpm|yarn|apt(?:-get)?|brew|conda|mamba|gem|cargo|pipx|poetry|uv(?: pip)?)"
+                      r" +(?:install|add|i)\b(?: +-{1,2}[\w-]+(?:=\S+)?)*(?: +[\w.-]+==?[\w.]+)*"
+                      r" +(?P<pkg>[a-z][a-z0-9]*(?:[-._][a-z0-9]+)*)(?=[\s\[<>=!~;,\"']|$)", re.M)
+# a list of requirements ('dependencies = [', 'requires = ["flit"]') and each one in it: '"httpx"',
+# '"gidgethub[httpx]>4.0.0"', "\"django>2.1; os_name != 'nt'\""
+_REQUIREMENTS = re.compile(r"[\w-]*(?:requires|dependencies|requirements)[\w-]*[\"']?[ \t]*[=:][ \t]*\["
+                           r"(?P<body>(?:[^\]\"']|\"[^\"\n]*\"|'[^'\n]*')*)\]")
+_REQUIREMENT = re.compile(r"(?P<q>[\"'])(?P<pkg>[a-z][a-z0-9]*(?:[-._][a-z0-9]+)*)(?:\[[\w,-]+\])?[ \t]*"
+                          r"(?:(?:[<>=!~]=?|;)[^\n]*?)?(?P=q)")
 _FILE_NAME = re.compile(r".+\.[a-z]{2,5}")  # "settings.yaml", "hatchling.build": a file or a module, no product
 
 
@@ -85,23 +99,28 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
                 code: Sequence[tuple[int, int]] = ()) -> list[tuple[str, int, int]]:
     """(word, start, end) in the sentence of each lower-case name it shows as one; offset is the
     sentence's start in the text the link and inline code spans are of. An English word written
-    as code is a name where the text gives it as an example or a kind of software ("installation
-    tools like ``pip``", "the ``wheel`` package")."""
+    as code or a link's text is a name where the text gives it as an example, a kind of software
+    or one of a list of names ("installation tools like ``pip``", "the ``wheel`` package", "see
+    flit or bento")."""
     out = []
     masked = _PATH.sub(lambda m: " " * len(m.group(0)), sentence)
     enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
         example = _EXAMPLE.search(sentence[:s]) is not None
-        kind = _KIND_AFTER.match(sentence, e) is not None
-        if word in TYPE_WORDS or not (unknown_word(word) or (
-                word.isalpha() and len(word) >= 3 and (example or kind) and _whole(code, offset, sentence, s, e))):
-            continue
+        kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(sentence[:s]) is not None
         linked = _whole(links, offset, sentence, s, e)
         after = _NEXT.match(sentence, e)
         before = _PREV.search(sentence[:s])
         listed = (after is not None and _name_like(after.group("w"), False)) or \
             (before is not None and _name_like(before.group("w"), not sentence[:before.start("w")].strip()))
+        # an English word names software where it is written as code or linked, and the text
+        # gives it as an example, a kind of software or one of a list of names ("see flit or
+        # bento", "``apt``, ``dpkg``, ``dnf``")
+        shown = word.isalpha() and len(word) >= 3 and word not in STOPWORDS and \
+            (linked or _whole(code, offset, sentence, s, e)) and (example or kind or listed)
+        if word in TYPE_WORDS or not (unknown_word(word) or shown):
+            continue
         enum = any(a <= s and e <= b for a, b in enums)
         if linked or listed or enum or kind or example:
             out.append((word, s, e))
@@ -117,11 +136,18 @@ def _whole(spans: Sequence[tuple[int, int]], offset: int, sentence: str, s: int,
 
 def config_values(code: str) -> list[tuple[str, int, int]]:
     """(word, start, end) in a code block of each value a configuration line gives a key that is
-    no English word, file or module name ("gpt-4.1", "lancedb"; not "file", "settings.yaml")."""
+    no English word, file or module name ("gpt-4.1", "lancedb"; not "file", "settings.yaml"),
+    and of each package a line installs or requires ("pip install graphrag", a pyproject's
+    "httpx", "django>2.1; os_name != 'nt'")."""
     out = []
     for m in _CONFIG.finditer(code):
         key = "v1" if m.group("v1") else "v2"
         word = m.group(key)
         if unknown_word(word) and word not in TYPE_WORDS and not _FILE_NAME.fullmatch(word):
             out.append((word, m.start(key), m.end(key)))
-    return out
+    found = [m for m in _INSTALL.finditer(code)]
+    for req in _REQUIREMENTS.finditer(code):
+        found += _REQUIREMENT.finditer(code, req.start("body"), req.end("body"))
+    out += [(m.group("pkg"), m.start("pkg"), m.end("pkg")) for m in found
+            if m.group("pkg") not in STOPWORDS and not _FILE_NAME.fullmatch(m.group("pkg"))]
+    return sorted(set(out), key=lambda x: x[1])

@@ -224,6 +224,9 @@ _INTERJECTIONS = _set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm 
 # a role on either side of an ampersand is a title, not a firm: "CEO & Co-Founder"
 _ROLE_AMP = _set("ceo cto cfo coo cmo cio founder co-founder cofounder president chair chairman partner "
                  "director head owner principal")
+# a romanised Chinese or Korean given name, its second syllable in lower case ("Tzu-ping")
+_ROMANISED = re.compile(r"[A-Z][a-z]{1,3}-(?:[bcdfghjklmnpqrstwxyz]{0,3}[aeiou]{1,3}(?:ng|n|r)?)")
+_DOT_VERSION = re.compile(r"\.\d{1,2}(?:-\d{1,4})?(?![\w-]|\.\w)")
 # "U.S.", "U.K.", "D.C.": initials with their stops, one name
 _DOTTED = re.compile(r"(?:[A-Z]\.){2,}")
 # "AT&T", "H&M", "S&P": one name across its ampersand
@@ -253,6 +256,8 @@ def en_mentions(sentence: str) -> list[Mention]:
             while keep < len(parts) and (parts[keep][:1].isupper() or (parts[keep].isdigit() and parts[0][:1].isupper()
                                                                  and not _YEAR.fullmatch(parts[keep]))):
                 keep += 1
+            if len(parts) == 2 and _ROMANISED.fullmatch(w) and not common_word(parts[0].lower()):
+                keep = 2  # "Tzu-ping", "Ming-hui": a given name of two syllables, not "Python-based"
             if keep < len(parts):
                 w, stop_after = "-".join(parts[:keep]), True
         end = a + len(w)
@@ -262,6 +267,9 @@ def en_mentions(sentence: str) -> list[Mention]:
         amp = _AMPERSAND.match(s, end) if not stop_after and w[:1].isupper() and len(w) <= 3 else None
         if amp:
             w, end = s[a:amp.end()], amp.end()
+        version = _DOT_VERSION.match(s, end) if w.isupper() and len(w) >= 2 and not stop_after else None
+        if version:  # "POSIX.1-2001", "HTTP.2": an acronym and the part or year of its standard
+            w, end = s[a:version.end()], version.end()
         numbered = _NUMBERED.match(s, end) if w[:1].isupper() and not stop_after and "-" not in w \
             and w.lower() not in _SERIES and not (len(w) <= 2 and w[1:].isdigit()) else None
         if numbered:  # "PEP 621", "Windows 10", "Office 365": a name and the number of its version
@@ -304,6 +312,7 @@ def en_mentions(sentence: str) -> list[Mention]:
             if m:
                 out.append(m)
         i = j + 1
+    out += _languages(s, out)
     if label:  # the speaker is a person; the firm after their name an organisation
         for m in out:
             if (m.start, m.end) == label.span("name"):
@@ -311,6 +320,27 @@ def en_mentions(sentence: str) -> list[Mention]:
             elif label.group("org") and (m.start, m.end) == label.span("org"):
                 m.votes["organization"] = m.votes.get("organization", 0) + 3
     return out
+
+
+def _languages(s: str, found: list[Mention]) -> list[Mention]:
+    """"C++" and "C#", and "C" where the text shows it is the language ("written in C or C++",
+    "C extensions", "the C API"), not a variable or an appendix: a capital read as a Roman
+    numeral otherwise."""
+    out = []
+    for m in _LANGUAGE.finditer(s):
+        if any(f.start <= m.start() < f.end for f in found):
+            continue
+        if m.group(0) != "C" or _C_AFTER.match(s, m.end()) or (
+                _C_BEFORE.search(s, 0, m.start()) and re.match(r"\s*(?:[,.;:)]|and\b|or\b|$)", s[m.end():])):
+            out.append(Mention(m.group(0), m.start(), m.end(), strong=True))
+    return out
+
+
+_LANGUAGE = re.compile(r"(?<![\w.+#/-])C(?:\+\+|#)?(?![\w+#-]|\.\w)")
+_C_AFTER = re.compile(r"(?: (?:and|or) C(?:\+\+|#)|/C\+\+| (?:code|APIs?|extensions?|implementation|compilers?|"
+                      r"librar(?:y|ies)|programmers?|language|source|functions?|structs?|headers?|modules?|"
+                      r"types?|standard|runtime)\b)")
+_C_BEFORE = re.compile(r"\b(?:in|and|or|than|like|from|to) $")
 
 
 def _split_of(toks, run: list[int]) -> list[list[int]]:
@@ -448,6 +478,7 @@ def zh_mentions(sentence: str) -> list[Mention]:
     for word, flag in pseg.cut(s):
         toks.append((word, flag, pos))
         pos += len(word)
+    toks = _zh_joined_names(toks)
     freq = pseg.dt.tokenizer.FREQ
     i = 0
     while i < len(toks):
@@ -470,6 +501,8 @@ def zh_mentions(sentence: str) -> list[Mention]:
         elif flag == "ns" and len(word) >= 2 and (_place_shaped(word) or (
                 prev in ZH_LOCATIVE and not next_flag.startswith("n"))):
             kind = "geo"
+        elif flag == _ZH_FULL_NAME:
+            kind = "person"
         elif flag in ("nr", "nrt", "nrfg") and len(word) >= 2 and (nxt in ZH_PERSON_CUE or (
                 freq.get(word, 0) < 100 and (len(word) >= 3 or word[0] in ZH_SURNAMES))):
             kind = "person"
@@ -477,6 +510,37 @@ def zh_mentions(sentence: str) -> list[Mention]:
             out.append(Mention(word, at, at + len(word), strong=True, votes={kind: 3.0}))
         i += 1
     out.sort(key=lambda m: m.start)
+    return out
+
+
+_ZH_DOT = "\u00b7\u2022\u30fb\u2027"  # the middle dot between the parts of a foreign name: "萨姆·奥尔特曼"
+_ZH_FULL_NAME = "full name"  # a flag of our own: parts joined by the dot, one person
+_ZH_PERSON_FLAGS = ("nr", "nrt", "nrfg")
+
+
+def _zh_joined_names(toks: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """A foreign name is written in parts joined by a middle dot ("拉里·佩奇", "克里斯托弗·诺兰"):
+    one person, whatever jieba tagged its parts. And a name jieba cut in two ("奥德修" "斯", both
+    tagged as names) is one."""
+    out: list[tuple[str, str, int]] = []
+    i = 0
+    while i < len(toks):
+        word, flag, at = toks[i]
+        j = i
+        while j + 2 < len(toks) and toks[j + 1][0] in _ZH_DOT and has_cjk(toks[j + 2][0]) \
+                and len(toks[j + 2][0]) <= 5 and has_cjk(toks[j][0]) and len(toks[j][0]) <= 5:
+            j += 2
+        if j > i:
+            out.append(("".join(t[0] for t in toks[i:j + 1]), _ZH_FULL_NAME, at))
+            i = j + 1
+            continue
+        if out and flag in _ZH_PERSON_FLAGS and out[-1][1] in _ZH_PERSON_FLAGS and has_cjk(word) \
+                and out[-1][2] + len(out[-1][0]) == at and len(out[-1][0]) + len(word) <= 5 \
+                and (len(word) == 1 or len(out[-1][0]) == 1):
+            out[-1] = (out[-1][0] + word, out[-1][1], out[-1][2])
+        else:
+            out.append((word, flag, at))
+        i += 1
     return out
 
 
