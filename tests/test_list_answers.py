@@ -119,7 +119,7 @@ def test_the_people_of_a_kind_tied_to_what_the_question_names_are_listed(tmp_pat
     store = _indexed(tmp_path, "lantern.txt", SQUAD)
     result = run_method("auto", store, "Which agents are on Alex Mercer's team?")
     assert result.method == "basic"
-    listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
+    listed = [n for line in re.findall(r"^- ([^:]+):", result.answer, re.M) for n in line.split(", ")]
     assert {"Jordan Hayes", "Taylor Cruz", "Sam Rivera"} <= set(listed), result.answer
     assert "Elena Park" not in listed and "Victor Lund" not in listed and "Alex Mercer" not in listed
 
@@ -163,7 +163,7 @@ KEVIN SCOTT: Jay Kreps, Jun Rao and Neha Narkhede started Confluent together.
 def test_the_people_a_list_question_describes_are_those_named_where_the_text_says_it(tmp_path):
     store = _indexed(tmp_path, "show.txt", SHOW)
     result = run_method("auto", store, "Which women on the Lumen list of self-made women does Christina Warren name?")
-    listed = re.findall(r"^- ([^:]+):", result.answer, re.M)
+    listed = [n for line in re.findall(r"^- ([^:]+):", result.answer, re.M) for n in line.split(", ")]
     assert {"Serena Williams", "Sheryl Sandberg"} <= set(listed), result.answer
     assert not {"Jay Kreps", "Jun Rao", "Kevin Scott"} & set(listed), result.answer
 
@@ -278,6 +278,82 @@ def test_a_list_question_gets_the_subsections_of_the_section_its_kind_names(tmp_
     assert "[Data: Sources (" in must
     may = run_method("auto", store, "Which hooks may a build backend define optionally?").answer
     assert may.startswith("Optional hooks:") and "build_editable" in may and "build_sdist" not in may, may
+
+
+INPUTS = """# Inputs
+
+GraphRAG supports several input formats.
+
+## Input schema
+
+Every document gets an id, a text and a title.
+
+## Formats
+
+We support multiple file formats out-of-the-box. Anything else needs a reader of your own.
+
+### Plain Text
+
+Plain text files (typically ending in .txt) are read whole.
+
+### Comma-delimited
+
+CSV files (typically ending in a .csv extension) give a document per row.
+
+### Parquet
+
+Parquet files are loaded as structured rows.
+
+# Dataflow
+
+## Phase 1: Chunking
+
+Documents become text units.
+
+## Phase 2: Extraction
+
+Entities come out of the units.
+"""
+
+
+def test_a_section_titled_with_the_kind_s_head_word_lists_its_subsections_with_their_openings(tmp_path):
+    """"Which input file formats ...": the section "Formats" under "Inputs" opening with "file
+    formats", each subsection with its first sentence; "the phases of a DRIFT search" are not
+    the phases of the dataflow, which never names DRIFT."""
+    store = _indexed(tmp_path, "inputs.md", INPUTS)
+    answer = run_method("auto", store, "Which input file formats can it read out of the box?").answer
+    assert answer.startswith("Formats:"), answer
+    assert re.findall(r"^- ([^:\[]+)", answer, re.M) == ["Plain Text", "Comma-delimited", "Parquet"], answer
+    assert "- Comma-delimited: CSV files (typically ending in a .csv extension) give a document per row" in answer
+    other = run_method("auto", store, "What are the three phases of a DRIFT search?").answer
+    assert "Phase 1" not in other and "Phase 2" not in other, other
+
+
+def test_a_list_the_kind_s_word_leads_is_the_answer_whatever_case_its_members_are(tmp_path):
+    """PEP 484: "the builtin decorators ``@property``, ``@staticmethod`` and ``@classmethod``",
+    lower case, rather than another list of the page about something else."""
+    md = ("# Decorators\n\nType checkers are expected to infer as much as they can. The minimum requirement "
+          "is to handle the builtin decorators `@property`, `@staticmethod` and `@classmethod`.\n\n"
+          "## Rejected\n\nSeveral things are wrong with the double colon, however:\n\n"
+          "- It is ugly, unlike other decorators.\n- It is new syntax.\n- It is hard to read.\n")
+    store = _indexed(tmp_path, "pep.md", md)
+    answer = run_method("auto", store, "Which built-in decorators must a type checker handle?").answer
+    assert answer.startswith("The minimum requirement is to handle the builtin decorators"), answer
+    assert "ugly" not in answer
+
+
+def test_names_wordnet_knows_as_ones_of_the_kind_answer_which_countries(tmp_path):
+    """The engine types "in Azure" a place, as it types "in Brazil"; a country is one WordNet
+    knows as one. Names one sentence gives together share its line."""
+    text = ("Revenue grew in Azure and in Office 365 this quarter. The challenging macro conditions in Brazil, "
+            "China, Japan and Russia persisted this quarter. We opened datacenters in India. "
+            "Azure grew again, and Office 365 grew in Azure regions.")
+    store = _indexed(tmp_path, "call.txt", text)
+    answer = run_method("auto", store, "Which countries were a drag on results?").answer
+    listed = [n for line in re.findall(r"^- ([^:]+):", answer, re.M) for n in line.split(", ")]
+    assert {"Brazil", "China", "Japan", "Russia"} <= set(listed), answer
+    assert "Azure" not in listed and "Office 365" not in listed, answer
+    assert "- Brazil, China, Japan, Russia: The challenging macro conditions" in answer
 
 
 @pytest.mark.parametrize("question, kind", [

@@ -22,7 +22,7 @@ from core.offline.definitions import fact_answer
 from core.offline.sentence_rank import prose_text
 from core.query.list_blocks import introduced_list
 from core.query.mention_answer import mention_answer
-from core.query.lists import field_list, kind_list, list_answer, section_list
+from core.query.lists import field_list, kind_list, section_list
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
 from core.query.context import Packed, language_instruction, pack_rows, source_row
@@ -87,8 +87,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "context_text": packed.text}
     listed = (mention_answer(store, question) or about_answer(store, question, named) or field_list(store, question, named)
               or header_answer(store, question, named)
-              or section_list(store, question) or list_answer(question, packed.records)
-              or kind_list(store, question, packed.records, named)) \
+              or section_list(store, question) or kind_list(store, question, packed.records, named)) \
         if llm is None else None
     if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind
         result.answer = listed

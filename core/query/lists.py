@@ -102,9 +102,10 @@ def list_kind(question: str) -> str | None:
     return None
 
 
-def list_answer(question: str, units: list[dict]) -> str | None:
+def list_answer(question: str, units: list[dict], introduced: bool = False) -> str | None:
     """The best list of the units for a list question, with the sentence that introduces it,
-    each line cited to its unit (Sources); None when no unit holds a list about the question."""
+    each line cited to its unit (Sources); None when no unit holds a list about the question.
+    introduced: only a list whose introducing sentence names the kind."""
     kind = list_kind(question)
     if kind is None:
         return None
@@ -117,7 +118,7 @@ def list_answer(question: str, units: list[dict]) -> str | None:
             score = len(want & have) + 2 * len(kind_terms & set(terms(lead)))
             if score > 0 and (best is None or score > best[0]):
                 best = (score, rank, lead, items, int(u["human_readable_id"]))
-    if best is None or not (kind_terms & set(terms(best[2] + " " + " ".join(best[3])))):
+    if best is None or not (kind_terms & set(terms(best[2] + ("" if introduced else " " + " ".join(best[3]))))):
         return None
     _, _, lead, items, hrid = best
     refs = {"Sources": [hrid]}
@@ -125,6 +126,9 @@ def list_answer(question: str, units: list[dict]) -> str | None:
     return "\n".join(([head] if head else []) + [f"- {cite(i, refs)}" for i in items])
 
 
+# what a question says of a section's members that any section could say
+_GENERIC_SAID = frozenset(terms("must may can should need needs required optional every each all main key "
+                                "default support supports supported use used using"))
 _MUST = re.compile(r"\b(?:must|required|mandatory|need to|needs to|have to|has to)\b", re.I)
 _MAY = re.compile(r"\b(?:optional|optionally|may|can)\b", re.I)
 _REQUIRED = re.compile(r"\b(?:mandatory|required|must)\b", re.I)
@@ -142,6 +146,8 @@ def section_list(store, question: str) -> str | None:
     if kind is None:
         return None
     kind_terms, want = set(terms(kind)), set(terms(question))
+    kind_head = set(terms(kind.split()[-1]))
+    about = _said(question, kind) - _GENERIC_SAID
     found = []
     for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
         meta = d.get("metadata")
@@ -152,20 +158,33 @@ def section_list(store, question: str) -> str | None:
         text = str(d.get("text") or "")
         units = store.rows("text_units", "document_id = ?", [d["id"]], select="human_readable_id, char_start, char_end",
                            order_by="ordinal")
-        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), _unit_at(units, int(h[0]))) for h in sorted(heads)]
+        heads.sort()
+        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), _unit_at(units, int(h[0]))) for h in heads]
         for i, (title, level, _) in enumerate(ordered):
-            if not kind_terms <= set(terms(title)):
+            # the kind's head word titles the section ("Formats"); its other words may be those of
+            # the headings above it ("Inputs") or of its opening ("We support multiple file
+            # formats out-of-the-box.")
+            opening = text[heads[i][1]:heads[i + 1][0] if i + 1 < len(heads) else len(text)][:600]
+            above, lv_at = [], level
+            for t, lv, _ in reversed(ordered[:i]):
+                if lv < lv_at:
+                    above.append(t)
+                    lv_at = lv
+            context = set(terms(" ".join([title, opening, *above])))
+            if not (kind_terms <= set(terms(title)) or (kind_head & set(terms(title)) and kind_terms <= context)):
                 continue
-            kids: list[tuple[str, int, int]] = []
-            for t, lv, unit in ordered[i + 1:]:
+            if about and not about & context:
+                continue  # "the phases of a DRIFT search": not the phases of another process
+            subs: list[tuple[str, int, int, int]] = []  # title, level, unit, heading's index
+            for k, (t, lv, unit) in enumerate(ordered[i + 1:], start=i + 1):
                 if lv <= level:
                     break
-                if (not kids or lv == kids[0][1]) and unit is not None:
-                    kids.append((t, lv, unit))
+                if (not subs or lv == subs[0][1]) and unit is not None:
+                    subs.append((t, lv, unit, k))
             # subsections titled with the kind's own word ("Default Model Support" under "Language
             # Model Selection") are aspects of the topic, not its members
-            if len(kids) >= 2 and not any(kind_terms & set(terms(t)) for t, _, _ in kids):
-                found.append((title, kids))
+            if len(subs) >= 2 and not any(kind_terms & set(terms(t)) for t, _, _, _ in subs):
+                found.append((title, [(_with_opening(text, heads, k), lv, n) for _, lv, n, k in subs]))
     if not found:
         return None
     said = _MUST.search(question) is not None, _MAY.search(question) is not None
@@ -175,6 +194,21 @@ def section_list(store, question: str) -> str | None:
                                                     or (said[1] and bool(_OPTIONAL.search(title))))
     title, kids = max(enumerate(found), key=lambda x: (fits(x[1][0]), -x[0]))[1]
     return "\n".join([f"{title}:"] + [f"- {cite(t, {'Sources': [n]})}" for t, _, n in kids])
+
+
+def _with_opening(text: str, heads: list, k: int) -> str:
+    """The k-th heading's subsection as a list line: its title and, when its text opens with a
+    short sentence of prose, that sentence ("Comma-delimited: CSV files (typically ending in a
+    .csv extension).")."""
+    title = text[heads[k][0]:heads[k][1]].strip()
+    body = text[heads[k][1]:heads[k + 1][0] if k + 1 < len(heads) else len(text)].strip()
+    spans = split_sentences(body[:400])
+    if not spans:
+        return title
+    first = body[spans[0][0]:spans[0][1]].strip()
+    if len(first) > 200 or "\n" in first or not re.search(r"[a-z]{3,}", first):
+        return title
+    return f"{title}: {first}"
 
 
 def _unit_at(units: list[dict], at: int) -> int | None:
@@ -257,22 +291,38 @@ def sentence_list(question: str, units: list[dict], named: tuple[str, ...] = ())
     if not said:
         return None  # nothing but the kind: the graph's entities of that kind answer it
     best: tuple[int, int, str, int] | None = None
+    led_by = _led_by(kind)
     for rank, u in enumerate(units):
         text = u.get("text") or ""
         for a, b in split_sentences(text):
             sent = " ".join(text[a:b].split())
-            if sent.count(",") < 2 or not re.search(r"\b(?:and|or)\b", sent) or len(_CAPITAL.findall(sent)) < 3:
-                continue
             have = set(terms(sent))
-            if len(have & said) < max(min(2, len(said)), (len(said) + 1) // 2) \
-                    or not (have & set(terms(kind)) or len(have & said) >= 2):
-                continue  # most of what the question says of its members, not one common word of it
-            score = len(have & want) + len(have & said)
+            # "the builtin decorators @property, @staticmethod and @classmethod": the kind's own
+            # word leads the list, whatever case its members are written in
+            led = led_by.search(sent) is not None and bool(have & said)
+            if not led:
+                if sent.count(",") < 2 or not re.search(r"\b(?:and|or)\b", sent) or len(_CAPITAL.findall(sent)) < 3:
+                    continue
+                if len(have & said) < max(min(2, len(said)), (len(said) + 1) // 2) \
+                        or not (have & set(terms(kind)) or len(have & said) >= 2):
+                    continue  # most of what the question says of its members, not one common word of it
+            score = len(have & want) + len(have & said) + 2 * led
             if best is None or score > best[0]:
                 best = (score, rank, sent, int(u["human_readable_id"]))
     if best is None:
         return None
     return cite(best[2].rstrip(), {"Sources": [best[3]]})
+
+
+_ITEM = r"[^\s,;.:]+(?: [^\s,;.:]+){0,3}"
+
+
+def _led_by(kind: str) -> re.Pattern:
+    """A list of three or more that the kind's head word leads: "decorators ``@property``,
+    ``@staticmethod`` and ``@classmethod``", "formats such as CSV, JSON, or Parquet"."""
+    head = re.escape(_singular(kind.split()[-1]))
+    return re.compile(rf"\b{head}(?:s|es)?\b(?: (?:such as|like|including|are|is|include))?:? "
+                      rf"(?:{_ITEM}, )+(?:{_ITEM},? )?(?:and|or) {_ITEM}", re.I)
 
 
 # the kinds of thing a question asks for that are entity types of the graph
@@ -343,20 +393,23 @@ def field_list(store, question: str, named: list[dict]) -> str | None:
 
 
 def kind_list(store, question: str, units: list[dict], named: list[dict] | None = None) -> str | None:
-    """A list question's answer where no passage holds its list: the sentence that names its
-    members (sentence_list), else the graph's entities of its kind (entity_list); None for a
-    question that asks for no list."""
+    """A list question's answer: a list of the units that a sentence naming the kind introduces
+    (list_answer), else the sentence that names its members (sentence_list), else any list of
+    the units about the question, else the graph's entities of its kind (entity_list); None for
+    a question that asks for no list."""
     if list_kind(question) is None:
         return None
     asked = _asked_titles(store, question)
-    return sentence_list(question, units, tuple(asked)) or entity_list(store, question, named, asked)
+    return list_answer(question, units, introduced=True) or sentence_list(question, units, tuple(asked)) \
+        or list_answer(question, units) or entity_list(store, question, named, asked)
 
 
 def entity_list(store, question: str, named: list[dict] | None = None,
                 asked_titles: list[str] | None = None) -> str | None:
-    """The entities of the graph of the kind a list question asks for: those whose name has the
-    kind's head word ("ghosts": the Ghost of Christmas Past...) or whose type is the kind
-    ("companies": organisations), the best connected first, each with the first sentence of its
+    """The entities of the graph of the kind a list question asks for: those WordNet knows as
+    ones of the kind ("countries": Brazil, Japan), else those whose name has the kind's head word
+    ("ghosts": the Ghost of Christmas Past...) or whose type is the kind ("companies":
+    organisations), the best connected first, each with the first sentence of its
     description, cited; the names the question itself gives are left out. None under two."""
     kind = list_kind(question)
     if kind is None:
@@ -381,6 +434,15 @@ def entity_list(store, question: str, named: list[dict] | None = None,
             picked.append(e)
         elif str(e.get("type") or "other").lower() == "other" and not (len(raw) == 1 and wordnet.common_word(raw[0])):
             untyped.append(e)  # a name the engine could not type ("Oprah"), not a word ("Tech")
+    # "Which countries ...": the names WordNet knows as ones of that kind (Brazil, Japan), where
+    # the engine's types are a guess from the words around a name ("in Azure": a place)
+    heads = [head] + [_singular(m.group(1)) for m in re.finditer(rf"\b{re.escape(kind)}\s+(?:and|or)\s+([a-z]+)",
+                                                                  question.lower()) if _plural(m.group(1))]
+    unasked = [e for e in rows if not all(w in asked for w in re.findall(r"[\w'-]+", str(e["title"]).lower()))]
+    known = [e for e in unasked if any(wordnet.instance_of(str(e["title"]), h) for h in heads)]  # "countries and cities"
+    if len(known) >= 2:  # then the other places WordNet knows ("Texas" for "countries and cities")
+        picked = known + ([e for e in unasked if e not in known and wordnet.instance_of(str(e["title"]), "location")]
+                          if wanted_type == "geo" else [])
     # "the women on the Forbes list of self-made women": those named where the text says that (a
     # name the engine could not type counts there too), in the order the text names them
     asked_titles = _asked_titles(store, question) if asked_titles is None else asked_titles
@@ -398,12 +460,15 @@ def entity_list(store, question: str, named: list[dict] | None = None,
     picked = picked[:LIST_MAX]
     if len(picked) < 2:
         return None
-    lines = []
+    said_by: dict[str, list[dict]] = {}  # names one sentence names together share its line
     for e in picked:
-        name = display_name(str(e["title"]), e)
         desc = (e.get("description") or "").strip()
         spans = split_sentences(desc)  # "Mrs. Cratchit, wife of ...": no sentence ends at "Mrs."
         first = (desc[spans[0][0]:spans[0][1]] if spans else desc)[:200]
-        text = f"{name}: {first}" if first else name
-        lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id'])]})}")
+        said_by.setdefault(first or str(e["title"]), []).append(e)
+    lines = []
+    for first, group in said_by.items():
+        names = ", ".join(display_name(str(e["title"]), e) for e in group)
+        text = f"{names}: {first}" if first != str(group[0]["title"]) else names
+        lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id']) for e in group]})}")
     return f"The {kind} the documents name, {order}:\n" + "\n".join(lines)

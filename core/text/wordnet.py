@@ -269,6 +269,20 @@ def _reaches(off: int, root: int) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def instance_of(name: str, kind: str) -> bool:
+    """Is the name, in one of its first senses, an instance of the kind or of a kind of it
+    ("Brazil": a country; "Danube": a river; "Azure": no country), as WordNet knows it?
+    False without WordNet."""
+    wn = _wordnet()
+    lemma = "_".join(name.lower().split())
+    if wn is None or not kind.isalpha() or not lemma.replace("_", "").replace("-", "").isalpha():
+        return False
+    roots = [off for base, pos in wn.bases(kind.lower()) if pos == "n" for off in wn.offsets(base, "n")[:2]]
+    classes = [o for off in wn.offsets(lemma, "n")[:3] for sym, o, p in wn.synset(off, "n")[1] if sym == "@i" and p == "n"]
+    return any(_reaches(o, root) for o in classes for root in roots)
+
+
+@functools.lru_cache(maxsize=65536)
 def common_word(word: str) -> bool:
     """Is the word an English word WordNet holds in some sense that is no instance of something
     ("cole", "notably"; not "Woolworths", only an instance of a merchant)? True without WordNet
