@@ -217,3 +217,33 @@ def test_what_the_story_is_about_and_its_moral_are_broad_for_a_reason_that_says_
     for q in ["What's the story about?", "What\u2019s the moral of the story?", "What lessons does it teach?"]:
         r = route_question(q, available=avail)
         assert r.method == "global" and "as a whole" in r.reason, (q, r.reason)
+
+
+def test_two_words_few_passages_write_together_make_a_fact_question_narrow(tmp_path):
+    """"Should I use single or double quotes for strings?" names nothing, and went to global's
+    themes; "double quotes" is in one passage of the style guide, so the question is about that.
+    A broad word inside a capitalised name ("the Entity & Relationship Summarization step") is the
+    name's, while "What are the main themes?" stays global."""
+    from core.ingest.documents import ingest_files
+    from core.index.pipeline import run_index
+    from core.settings import Settings
+    parts = {
+        "quotes.md": "# String quotes\n\nIn Python, single-quoted strings and double-quoted strings are the same. "
+                     "This guide does not make a recommendation. Pick a rule and stick to it. When a string holds "
+                     "double quotes, use single quotes to avoid backslashes.\n",
+        "indent.md": "# Indentation\n\nUse four spaces per indentation level. Continuation lines align with the "
+                     "opening delimiter. Tabs are for code already indented with tabs.\n",
+        "names.md": "# Naming\n\nModules have short, all-lowercase names. Class names use the CapWords convention. "
+                    "Function names are lowercase, with words separated by underscores.\n",
+        "steps.md": "# Pipeline\n\nThe Entity & Relationship Summarization step merges the descriptions of each entity "
+                    "into one description. Community detection comes after it.\n",
+    }
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [(n, t.encode()) for n, t in parts.items()], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    avail = ("global", "local", "basic")
+    quotes = route(store, "Should I use single or double quotes for strings?", avail)
+    assert quotes.method == "basic" and '"double quotes"' in quotes.reason, quotes.reason
+    step = route(store, "What does the Entity & Relationship Summarization step do?", avail)
+    assert step.family == "narrow", step.reason
+    assert route(store, "What are the main themes?", avail).family == "broad"

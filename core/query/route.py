@@ -26,6 +26,7 @@ from core.query.howto import is_howto
 from core.query.lists import list_kind
 from core.query.mention_answer import asked_mention
 from core.text.lexical import CODE_NAME
+from core.textutil import STOPWORDS
 
 STRONG_BROAD = re.compile(
     r"\b(themes?|topics?|overall|overview|trends?|across|recurring|patterns?|general(?:ly)?|broad(?:ly)?|"
@@ -92,7 +93,9 @@ def signals(question: str, entity_titles: list[str] | None = None,
     out: dict[str, list[str]] = {"entities": [t for t in titles if t.lower() not in concept],
                                  "concepts": [t for t in titles if t.lower() in concept],
                                  "background": [t for t in entity_titles or [] if t.lower() in behind]}
-    out["broad"] = list(dict.fromkeys(m.group(0).lower() for m in STRONG_BROAD.finditer(q)))
+    # a broad word inside a name ("the Entity & Relationship Summarization step") is the name's
+    out["broad"] = list(dict.fromkeys(m.group(0).lower() for m in STRONG_BROAD.finditer(q)
+                                      if not (m.start() > 0 and q[m.start()].isupper() and q[:m.start()].strip())))
     out["weak_broad"] = [w for w in dict.fromkeys(m.group(0).lower() for m in WEAK_BROAD.finditer(q))
                          if not any(w in b for b in out["broad"])]
     out["wholes"] = list(dict.fromkeys(m.group(2).lower() for m in PLURAL_WHOLES.finditer(q)))
@@ -121,7 +124,7 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     # a word like "evolving" or "compare" alone does not make a question about a main character broad
     behind = bool(sig.get("background")) and not (sig["broad"] or sig["wholes"])
     narrow = 2.0 * bool(sig["entities"] or sig.get("documents")) \
-        + 1.0 * bool(sig["names"] or sig.get("concepts") or behind) \
+        + 1.0 * bool(sig["names"] or sig.get("concepts") or behind or sig.get("phrases")) \
         + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
@@ -134,6 +137,9 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
         elif sig["names"] or sig.get("concepts") or sig.get("background"):
             what = "it names " + ", ".join((sig["names"] + [t.lower() for t in sig.get("concepts", [])]
                                             + [_shown(t) for t in sig.get("background", [])])[:3])
+        elif sig.get("phrases"):
+            what = "it asks about " + ", ".join(f'"{p}"' for p in sig["phrases"][:2]) + \
+                ", which few passages write"
         elif sig["opening"]:
             what = f'it asks "{sig["opening"][0]}..." about one thing'
         else:
@@ -154,14 +160,17 @@ def route_question(question: str, entity_titles: list[str] | None = None, has_re
                    available: list[str] | tuple[str, ...] = ("global", "local"),
                    concept_titles: list[str] | tuple[str, ...] = (),
                    background_titles: list[str] | tuple[str, ...] = (),
-                   documents: list[str] | tuple[str, ...] = ()) -> Route:
+                   documents: list[str] | tuple[str, ...] = (),
+                   phrases: list[str] | tuple[str, ...] = ()) -> Route:
     """The method for a question, given the entities of the graph it names (concept_titles:
     those of them the documents write in lower case, "revenue growth": they weigh as a name;
     background_titles: those most of the units name, "Microsoft" in its calls: they weigh
     nothing, since naming what every document is about narrows nothing; documents: the titles of
-    the documents it names, core.query.doc_scope: a question about one document is narrow)."""
+    the documents it names, core.query.doc_scope: a question about one document is narrow; phrases:
+    two words of it that few passages write together, "double quotes": a question about them)."""
     sig = signals(question, entity_titles, concept_titles, background_titles)
     sig["documents"] = list(documents)
+    sig["phrases"] = list(phrases)
     mentioned = asked_mention(question)
     if mentioned is not None and "basic" in available:
         # "Does PEP 621 mention Poetry?": whether and where the passages name it
@@ -227,7 +236,30 @@ def route(store, question: str, available: list[str] | tuple[str, ...] | None = 
         named = []  # the document it names is most of the corpus: naming it narrows nothing
     return route_question(question, titles, bool(store.count("community_reports")), available,
                           [t for t in titles if t not in behind and written_as_concept(store, t)], behind,
-                          [d["title"] for d in named])
+                          [d["title"] for d in named], rare_phrases(store, question))
+
+
+RARE = 0.05  # the share of the text units a phrase is in, at most, for a question about it to be narrow
+_PHRASE_WORDS = re.compile(r"[A-Za-z][A-Za-z-]+")
+
+
+def rare_phrases(store, question: str) -> list[str]:
+    """Two adjacent words of the question (no stop word, no word of a broad question) that a few
+    passages of the corpus write together ("double quotes", "indexing method"): what a fact
+    question asks about, where no name says so."""
+    words = [m.group(0).lower() for m in _PHRASE_WORDS.finditer(question or "")]
+    total = store.count("text_units")
+    if total < 3:
+        return []
+    out = []
+    for a, b in zip(words, words[1:]):
+        if a in STOPWORDS or b in STOPWORDS or len(a) < 3 or len(b) < 3 \
+                or STRONG_BROAD.search(f"{a} {b}") or WEAK_BROAD.search(f"{a} {b}"):
+            continue
+        share = store.unit_share(f"{a} {b}")
+        if 0 < share <= max(RARE, 2 / total):
+            out.append(f"{a} {b}")
+    return out
 
 
 BACKGROUND = 0.4  # share of the text units naming an entity for it to be what the documents are about
