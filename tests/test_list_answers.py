@@ -364,6 +364,8 @@ def test_names_wordnet_knows_as_ones_of_the_kind_answer_which_countries(tmp_path
     ("What are the three major factors Amy Hood says drive the tax rate?", "major factors"),
     ("What use cases for stub files does PEP 484 list?", "use cases"),
     ("What goods made the Grocers' shops such a sight?", "goods"),
+    # what they are like is no list of them
+    ("What are the two children hidden in the Ghost of Christmas Present's robe like?", None),
     # counted themes are still themes
     ("What are the three main themes of the calls?", None),
     ("Which two themes recur?", None),

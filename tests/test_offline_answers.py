@@ -72,6 +72,18 @@ def test_a_cast_list_line_defines_better_than_a_mention():
     assert cast > definition_score("Bob Cratchit went down a slide on Cornhill.", pat) and cast > said
 
 
+def test_what_a_guest_is_defines_better_than_the_line_introducing_them():
+    """Behind the Tech, episode with Stevie Bathiche: "Our guest today is Stevie Bathiche" gives a
+    role the show gives him; "Stevie is a technical fellow at Microsoft" says who he is, under his
+    first name. "Cruz was the first to react" says what she did, not what she is."""
+    pat = name_pattern(["Stevie Bathiche", "Stevie"])
+    intro = definition_score("Our guest today is Stevie Bathiche.", pat)
+    assert definition_score("Stevie is a technical fellow at Microsoft.", pat) > intro
+    cruz = name_pattern(["Taylor Cruz", "Cruz"])
+    assert definition_score("Taylor Cruz, stepping firmly into the role of de facto leader, set a brisk pace.", cruz) > \
+        definition_score("Cruz was the first to react, all business despite the shadow.", cruz)
+
+
 # -- the engine on real books -------------------------------------------------------------------
 
 @needs_corpora

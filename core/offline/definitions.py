@@ -97,13 +97,17 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
             # the sentence opens with the name doing what it does ("DRIFT search (Dynamic Reasoning
             # and ...) builds upon ...", "Kafka started off as ..."): what it is, less plainly
             score = 1.5 + (1.0 if acts.group(1) else 0.0)  # a spelled-out acronym says more
-        if role_before:  # "Dr. Jordan Hayes", "Harbour Master Maria Okafor"
+        if role_before and re.search(r"\b(?:is|was)\s*$", before):
+            # "Our guest today is Stevie Bathiche": a role the sentence gives the name, less than
+            # what "Stevie is a technical fellow at Microsoft" says of him
+            score = max(score, 1.5)
+        elif role_before:  # "Dr. Jordan Hayes", "Harbour Master Maria Okafor"
             score = max(score, 2.0) + (0.5 if score else 0.0)
         if score:
             if role_after:
                 score += 1.0
-            if len(m.group(0).split()) >= 2:
-                score += 0.5  # the full name, not a first name used in passing
+            if len(m.group(0).split()) >= 2 or (copula and re.match(r"\s+(?:is|was)\s+an?\b", after)):
+                score += 0.5  # the full name, not a first name used in passing ("Stevie is a ...": not in passing)
             if sentence.lstrip()[:1] in "\"'\u2018\u201c":
                 score *= 0.5  # a line of dialogue calls people names; narration says who they are
         best = max(best, score)

@@ -29,6 +29,7 @@ _LEAD = r"^\s*(?:[^,?:]{1,40}:\s*)?(?:[^,?]{1,60},\s*){0,3}"
 COUNT = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}|several|a few|"
          r"a couple of|a number of|multiple|various)")
 _ASKED_PAST = r"(?:\w+ed|made|brought|gave|took|saw|sold|bought|left|kept|held|won|wrote|built|chose|found|grew)"
+_DESCRIBE = re.compile(r"\blike\s*\??\s*$", re.I)
 LIST_FORMS = [
     re.compile(r"^\s*which of (?:the |these |those |(?:[\w-]+ ){0,3}?[\w-]+['\u2019]s )?" + _KIND, re.I),
     re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of|among|between) )?which " + _KIND, re.I),
@@ -76,6 +77,8 @@ def _plural(word: str) -> bool:
 
 def list_kind(question: str) -> str | None:
     """The kind of thing a list question asks for ("vector databases", "key metrics"), else None."""
+    if _DESCRIBE.search(question or ""):
+        return None  # "What are the two children ... like?": what they are like, not which they are
     for form in LIST_FORMS:
         m = form.match(question or "")
         if m:
