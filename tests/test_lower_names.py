@@ -34,6 +34,10 @@ CASES = [
     # the kind of software before the name (PEP 703: "a third package, ``threadpoolctl``")
     ("The user must manage it via environment variables or a third package, threadpoolctl.", ["threadpoolctl"]),
     ('When we found out about the "nogil" fork of Python it took a week.', ["nogil"]),
+    ("graphml is a standard file format supported by many visualization tools.", ["graphml"]),
+    # mailing lists, named the way open-source projects name them
+    ("The goal is to get distutils-sig out of the business of being a gatekeeper.", ["distutils-sig"]),
+    ("It was discussed on python-dev and python-ideas at length.", ["python-dev", "python-ideas"]),
 ]
 
 

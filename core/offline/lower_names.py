@@ -6,11 +6,12 @@ where the text shows it is one:
   "the built-in lancedb, Azure AI Search, and CosmosDB");
 - it is an example after "such as", "like", "including" or "examples include" ("type checkers
   such as mypy");
-- a kind of software follows it, or an apposition naming one ("the tomlkit library", "the nogil
-  fork", "mimalloc, a general-purpose thread-safe allocator"), or comes before it ("a third
-  package, threadpoolctl");
+- a kind of software follows it, or an apposition or a copula naming one ("the tomlkit library",
+  "the nogil fork", "mimalloc, a general-purpose thread-safe allocator", "graphml is a standard
+  file format"), or comes before it ("a third package, threadpoolctl");
 - it is one of a field's values written "a|b|c" ("lancedb|azure_ai_search|cosmosdb"), a type's
   name ("str|None") aside;
+- it is named as a mailing list is ("python-dev", "distutils-sig");
 - in a code block, it is the value a configuration line gives a key ("model: gpt-4.1",
   "type: lancedb", 'provider = "ollama"'): config_values.
 Anywhere else the same word may be a command, a key or a file, and it is left alone. Code
@@ -41,8 +42,10 @@ _CONFIG = re.compile(r"^[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*"
                      r"|=[ \t]*(?P<q2>[\"'])(?P<v2>[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)(?P=q2))[ \t]*,?[ \t]*(?:#.*)?$", re.M)
 _KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|modules?|frameworks?|allocators?|databases?|plugins?|plug-ins?|"
           r"extensions?|clients?|servers?|backends?|compilers?|interpreters?|linters?|formatters?|forks?|"
-          r"distributions?|services?|sdks?|runtimes?|engines?|commands?|projects?|models?|providers?)\b")
-_KIND_AFTER = re.compile(r"[\"'\u201d\u2019]?(?:\s+" + _KINDS + r"|,\s+an?\s+(?:[\w-]+\s+){0,3}" + _KINDS + ")")
+          r"distributions?|services?|sdks?|runtimes?|engines?|commands?|projects?|models?|providers?|"
+          r"formats?|protocols?|languages?|mailing lists?|repos?|repositor(?:y|ies))\b")
+_KIND_AFTER = re.compile(r"[\"'\u201d\u2019]?(?:\s+" + _KINDS + r"|(?:,|\s+(?:is|was))\s+an?\s+(?:[\w-]+\s+){0,3}"
+                         + _KINDS + ")")
 # the kind before the name: "the package threadpoolctl", "a third package, ``threadpoolctl``"
 _KIND_BEFORE = re.compile(r"\b" + _KINDS + r",?\s+[\"'\u201c\u2018]?$")
 # a package manager's install line: "pip install graphrag", "npm i -D vitest", "brew install uv"
@@ -55,6 +58,8 @@ _REQUIREMENTS = re.compile(r"[\w-]*(?:requires|dependencies|requirements)[\w-]*[
                            r"(?P<body>(?:[^\]\"']|\"[^\"\n]*\"|'[^'\n]*')*)\]")
 _REQUIREMENT = re.compile(r"(?P<q>[\"'])(?P<pkg>[a-z][a-z0-9]*(?:[-._][a-z0-9]+)*)(?:\[[\w,-]+\])?[ \t]*"
                           r"(?:(?:[<>=!~]=?|;)[^\n]*?)?(?P=q)")
+# a mailing list, named as open-source projects name theirs: "python-dev", "distutils-sig", "typing-sig"
+_MAILING_LIST = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:sig|dev|devel|ideas|users|announce|committers|discuss)")
 _FILE_NAME = re.compile(r".+\.[a-z]{2,5}")  # "settings.yaml", "hatchling.build": a file or a module, no product
 
 
@@ -119,10 +124,11 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
         # bento", "``apt``, ``dpkg``, ``dnf``")
         shown = word.isalpha() and len(word) >= 3 and word not in STOPWORDS and \
             (linked or _whole(code, offset, sentence, s, e)) and (example or kind or listed)
-        if word in TYPE_WORDS or not (unknown_word(word) or shown):
+        mailing = _MAILING_LIST.fullmatch(word) is not None  # "python-dev", "distutils-sig"
+        if word in TYPE_WORDS or not (unknown_word(word) or shown or mailing):
             continue
         enum = any(a <= s and e <= b for a, b in enums)
-        if linked or listed or enum or kind or example:
+        if linked or listed or enum or kind or example or mailing:
             out.append((word, s, e))
     return out
 
