@@ -193,3 +193,21 @@ def test_a_word_of_the_same_family_counts_where_the_stemmer_keeps_them_apart():
     sents = unit_sentences([_unit(text)])
     best = rank_facts("Has Tidewater been acquired?", sents, ["Tidewater"])[0][1]
     assert "acquisition of Tidewater" in best.text, best.text
+
+
+def test_a_where_question_is_answered_by_the_place_not_by_the_word_location():
+    """Operation Dulce: "Where is Dulce Base located?" and "In which state ...": the sentence naming
+    New Mexico (a place WordNet knows) comes before "the isolation of their location ... of Dulce"
+    and "they stated"; the question's own Dulce Base and "In" opening a sentence are no answer."""
+    from core.offline.sentence_rank import Sentence
+    texts = ["The isolation of their location, deep within the top-secret labyrinth of Dulce, became suffused with "
+             "an almost palpable sense of historical significance.",
+             "In the clandestine hush of Dulce Base's subterranean command center, the team had become a crucible.",
+             "The gritty, wind-tossed surface of New Mexico, just above the cavernous domain of Dulce Base, offered "
+             "no shelter from the storm.",
+             "Caution must temper our curiosity, they stated, their voice an anchor.",
+             "Another sentence about nothing in particular."]
+    sents = [Sentence(t, i, f"u{i}", i) for i, t in enumerate(texts)]
+    for q in ("Where is Dulce Base located?", "In which state is Dulce base located?"):
+        best = rank_facts(q, sents, ["Dulce Base", "Dulce"])[0][1]
+        assert "New Mexico" in best.text, (q, best.text)

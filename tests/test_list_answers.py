@@ -388,3 +388,22 @@ def test_a_later_sentence_of_the_answer_that_introduces_a_list_brings_it():
     assert lines[0] == answer and lines[1:4] == ["- Extension modules [Data: Sources (3)].",
                                                  "- Third-party modules [Data: Sources (3)].",
                                                  "- Standard library modules [Data: Sources (3)]."], got
+
+
+def test_the_kind_s_other_words_and_its_kinds_say_which_entities_a_list_names(tmp_path):
+    """"Which Christmas spirits ...": the Ghost of Christmas Past and Present (a ghost is a kind of
+    spirit, WordNet says), not "Evil Spirit"; "which gaming services" names no "Cognitive
+    Services", whose text says nothing of gaming."""
+    text = ("Ghost of Christmas Past, a phantom showing things past. Ghost of Christmas Present, a spirit of a "
+            "kind, generous, and hearty nature. Scrooge met the Ghost of Christmas Past at one. The Ghost of "
+            "Christmas Present came at two. If the good St. Dunstan had nipped the Evil Spirit's nose, he would "
+            "have roared. Customers use Cognitive Services and Bot Framework for AI. Enterprise Services revenue "
+            "declined. Cognitive Services grew. Enterprise Services fell.")
+    store = _indexed(tmp_path, "carol.txt", text)
+    spirits = run_method("auto", store, "Which Christmas spirits visit Scrooge?").answer
+    assert spirits.startswith("The Christmas spirits the documents name"), spirits
+    listed = [n for line in re.findall(r"^- ([^:]+):", spirits, re.M) for n in line.split(", ")]
+    assert {"Ghost of Christmas Past", "Ghost of Christmas Present"} <= set(listed), spirits
+    assert "Evil Spirit" not in listed
+    gaming = run_method("auto", store, "Which new gaming services did they launch?").answer
+    assert "the documents name" not in gaming and not re.search(r"^- (?:Cognitive|Enterprise)", gaming, re.M), gaming

@@ -37,8 +37,9 @@ from typing import Iterable
 import snowballstemmer
 
 from core.offline.sentence_rank import Sentence, has_quantity
+from core.text import wordnet
 from core.text.lexical import CODE_NAME, terms
-from core.textutil import has_cjk
+from core.textutil import STOPWORDS, has_cjk
 
 FRAMING = frozenset("""say says said saying mention mentions mentioned according per talk talks talked
     discuss discusses discussed describe describes described explain explains explained ask asks asked
@@ -74,7 +75,25 @@ _MONTH = r"(?:" + "|".join(_MONTHS) + r")"
 _DATE_IN = re.compile(r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH + r"\b(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4}\b)?|\b(?:1[5-9]|20)\d\d\b|\b\d{1,2}:\d\d\b|"
                       r"\b(?:yesterday|tomorrow|ago|last (?:week|month|year|night)|next (?:week|month|year)|"
                       r"o'clock|midnight|noon|century|decade)\b|\d+\s*年|\d+\s*月", re.IGNORECASE)
-_PLACE_IN = re.compile(r"\b(?:in|at|from|near|to|into|across|on)\s+(?:the\s+)?[A-Z][a-z]+")
+_PLACE_IN = re.compile(r"\b(?:in|at|from|near|to|into|across|on)\s+(?:the\s+)?([A-Z][a-z]+)")
+_CAP_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}")
+
+
+def _known_place(sentence: str, question: str) -> bool:
+    """Does the sentence name a place WordNet knows ("the wind-tossed surface of New Mexico"),
+    one the question does not name?"""
+    asked = question.lower()
+    for m in _CAP_RUN.finditer(sentence):
+        words = m.group(0).split()
+        for i in range(len(words)):  # "The New Mexico": the name without the sentence's opening word
+            name = " ".join(words[i:])
+            if len(name) < 3 or name.lower() in STOPWORDS or (m.start() == 0 and i == 0 and len(words) == 1):
+                continue  # "In" (WordNet's Indiana), a sentence's opening word
+            if name.lower() not in asked and wordnet.instance_of(name, "location"):
+                return True
+    return False
+
+
 _CAP = re.compile(r"(?<=[\s(\u201c\"'])[A-Z][A-Za-z'\u2019.-]+")
 _LATE = re.compile(r"\b(?:at|by|in|towards?) the (?:very )?end\b|\bfinally\b|\beventually\b|\bin the last\b|"
                    r"\bultimately\b|最后|结尾", re.IGNORECASE)
@@ -160,7 +179,10 @@ def type_match(kind: str | None, sentence: str, question: str = "") -> float:
     if kind == "reason":
         return 1.0 if _REASON_IN.search(sentence) else 0.0
     if kind == "place":
-        return 1.0 if _PLACE_IN.search(sentence) else 0.0
+        asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+        # a place the question does not name itself ("Where is Dulce Base?": not "in Dulce Base")
+        named = any(m.group(1).lower() not in asked for m in _PLACE_IN.finditer(sentence))
+        return 1.0 if named or _known_place(sentence, question) else 0.0
     if kind == "name":  # a capitalised word the question does not already hold
         asked = {w.lower() for w in re.findall(r"[A-Za-z][\w'\u2019.-]*", question)}
         new = [w for w in _CAP.findall(" " + sentence) if w.lower().strip(".'\u2019") not in asked
@@ -207,6 +229,10 @@ def query_weights(question: str, names: Iterable[str] = ()) -> dict[str, float]:
                     out.setdefault(r, 1.0)
     if out and all(w < 1 for w in out.values()):  # only names asked: they are the question
         out = {k: 1.0 for k in out}
+    if answer_type(question) == "place":  # "where is it located", "in which state": the place says so, not these words
+        for w in ("locat", "situat", "set", "base", "state", "citi", "countri", "town", "region", "place"):
+            if w in out and w not in name_terms:
+                out[w] = min(out[w], 0.2)
     return out
 
 

@@ -132,6 +132,13 @@ def list_answer(question: str, units: list[dict], introduced: bool = False) -> s
 # what a question says of a section's members that any section could say
 _GENERIC_SAID = frozenset(terms("must may can should need needs required optional every each all main key "
                                 "default support supports supported use used using"))
+def _title_head(words: list[str]) -> str:
+    """The noun a name is built on: the word before "of" ("ghost of christmas past"), else its last."""
+    return words[words.index("of") - 1] if "of" in words[1:] else (words[-1] if words else "")
+
+
+_GENERIC_KIND_WORDS = frozenset(terms("new main key major other different various several many few important "
+                                      "biggest largest top notable specific particular certain"))
 _MUST = re.compile(r"\b(?:must|required|mandatory|need to|needs to|have to|has to)\b", re.I)
 _MAY = re.compile(r"\b(?:optional|optionally|may|can)\b", re.I)
 _REQUIRED = re.compile(r"\b(?:mandatory|required|must)\b", re.I)
@@ -422,6 +429,8 @@ def entity_list(store, question: str, named: list[dict] | None = None,
     if wanted_type is None and (head in TITLES or wordnet.kind_of(head, senses=1) == "person"):
         wanted_type = "person"  # "agents" (a title: "Agent Cruz"), "children", "maintainers" (WordNet)
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    # what the kind says of its members beyond its head word ("gaming services": gaming)
+    modifiers = set(terms(kind)) - set(terms(kind.split()[-1])) - set(terms(head)) - _GENERIC_KIND_WORDS
     rows = store.rows("entities", select="human_readable_id, title, type, description, degree, aliases, text_unit_ids",
                       order_by="degree desc")
     if named:  # the documents the question names ("the authors of PEP 668"): those their text names
@@ -433,7 +442,13 @@ def entity_list(store, question: str, named: list[dict] | None = None,
         words = [_singular(w) for w in raw]
         if all(w in asked or s in asked for w, s in zip(raw, words)):
             continue  # the question names it: not one of what it asks for
-        if head in words or (wanted_type is not None and str(e.get("type") or "").lower() == wanted_type):
+        if head in words and modifiers and not modifiers & set(terms(f"{e['title']} {e.get('description') or ''}"[:300])):
+            continue  # "Cognitive Services" is no gaming service: the kind's other words are not its
+        # "Christmas spirits": the Ghost of Christmas Past, a ghost being a kind of spirit, with the
+        # kind's other words in its name
+        kind_of = bool(modifiers) and modifiers <= set(terms(str(e["title"]))) and \
+            wordnet.kind_is(_title_head(raw), head)
+        if head in words or kind_of or (wanted_type is not None and str(e.get("type") or "").lower() == wanted_type):
             picked.append(e)
         elif str(e.get("type") or "other").lower() == "other" and not (len(raw) == 1 and wordnet.common_word(raw[0])):
             untyped.append(e)  # a name the engine could not type ("Oprah"), not a word ("Tech")
@@ -442,7 +457,9 @@ def entity_list(store, question: str, named: list[dict] | None = None,
     heads = [head] + [_singular(m.group(1)) for m in re.finditer(rf"\b{re.escape(kind)}\s+(?:and|or)\s+([a-z]+)",
                                                                   question.lower()) if _plural(m.group(1))]
     unasked = [e for e in rows if not all(w in asked for w in re.findall(r"[\w'-]+", str(e["title"]).lower()))]
-    known = [e for e in unasked if any(wordnet.instance_of(str(e["title"]), h) for h in heads)]  # "countries and cities"
+    # (not people: WordNet's famous authors are not the authors of a blog post)
+    known = [e for e in unasked if wanted_type != "person"
+             and any(wordnet.instance_of(str(e["title"]), h) for h in heads)]  # "countries and cities"
     if len(known) >= 2:  # then the other places WordNet knows ("Texas" for "countries and cities")
         picked = known + ([e for e in unasked if e not in known and wordnet.instance_of(str(e["title"]), "location")]
                           if wanted_type == "geo" else [])
@@ -474,4 +491,5 @@ def entity_list(store, question: str, named: list[dict] | None = None,
         names = ", ".join(display_name(str(e["title"]), e) for e in group)
         text = f"{names}: {first}" if first != str(group[0]["title"]) else names
         lines.append(f"- {cite(text, {'Entities': [int(e['human_readable_id']) for e in group]})}")
-    return f"The {kind} the documents name, {order}:\n" + "\n".join(lines)
+    as_asked = re.search(re.escape(kind), question, re.I)  # "Christmas spirits", as the question writes it
+    return f"The {as_asked.group(0) if as_asked else kind} the documents name, {order}:\n" + "\n".join(lines)

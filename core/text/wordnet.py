@@ -283,6 +283,18 @@ def instance_of(name: str, kind: str) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def kind_is(word: str, kind: str) -> bool:
+    """Is a thing the noun names, in one of its first senses, a kind of what the other noun names
+    ("ghost": a spirit; "apple": a fruit)? False without WordNet."""
+    wn = _wordnet()
+    if wn is None or not word.isalpha() or not kind.isalpha():
+        return False
+    roots = [off for base, pos in wn.bases(kind.lower()) if pos == "n" for off in wn.offsets(base, "n")[:3]]
+    offs = [off for base, pos in wn.bases(word.lower()) if pos == "n" for off in wn.offsets(base, "n")[:3]]
+    return any(_reaches(o, root) for o in offs for root in roots if o != root)
+
+
+@functools.lru_cache(maxsize=65536)
 def common_word(word: str) -> bool:
     """Is the word an English word WordNet holds in some sense that is no instance of something
     ("cole", "notably"; not "Woolworths", only an instance of a merchant)? True without WordNet
