@@ -124,6 +124,16 @@ def test_chinese_text_writes_a_foreign_name_in_parts_joined_by_a_middle_dot():
     assert not {"谢尔盖", "奥尔特曼", "奥德修"} & set(types), types
 
 
+def test_chinese_text_spells_foreign_names_by_sound_with_characters_of_their_own():
+    """"忒勒马科斯" (jieba: 忒 / 勒 / 马科斯), "阿喀琉斯", "马克龙" (马克 / 龙): one name each, written
+    with the characters Chinese spells foreign sounds with; "哈希" (hash) and "加密" (encrypt),
+    tagged as a name and a place by jieba, are words."""
+    text = "忒勒马科斯寻找父亲。阿喀琉斯在特洛伊战死。默克尔和马克龙在会上发言。我们利用文本和哈希来加密东西，这很普通。"
+    titles = {normalize_title(e["title"]) for e in ENGINE.extract({"id": "zh", "text": text}).entities}
+    assert {"忒勒马科斯", "阿喀琉斯", "马克龙", "默克尔"} <= titles, titles
+    assert not {"勒马科斯", "马克", "哈希", "加密", "东西", "文本"} & titles, titles
+
+
 def test_same_input_same_output_and_entity_types_follow_settings():
     text = "Mr. Fezziwig danced in London. Mr. Fezziwig laughed at the Acme Company."
     a = OfflineEngine().extract({"id": "u", "text": text})

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.text.wordnet import common_word
+from core.offline.zh_names import FOREIGN_NAME, FOREIGN_PLACE, FULL_NAME, zh_name_tokens
 from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
 
 DEFAULT_TYPES = ("organization", "person", "geo", "event")
@@ -478,7 +479,7 @@ def zh_mentions(sentence: str) -> list[Mention]:
     for word, flag in pseg.cut(s):
         toks.append((word, flag, pos))
         pos += len(word)
-    toks = _zh_joined_names(toks)
+    toks = zh_name_tokens(toks)
     freq = pseg.dt.tokenizer.FREQ
     i = 0
     while i < len(toks):
@@ -501,8 +502,10 @@ def zh_mentions(sentence: str) -> list[Mention]:
         elif flag == "ns" and len(word) >= 2 and (_place_shaped(word) or (
                 prev in ZH_LOCATIVE and not next_flag.startswith("n"))):
             kind = "geo"
-        elif flag == _ZH_FULL_NAME:
+        elif flag in (FULL_NAME, FOREIGN_NAME):
             kind = "person"
+        elif flag == FOREIGN_PLACE:
+            kind = "geo"
         elif flag in ("nr", "nrt", "nrfg") and len(word) >= 2 and (nxt in ZH_PERSON_CUE or (
                 freq.get(word, 0) < 100 and (len(word) >= 3 or word[0] in ZH_SURNAMES))):
             kind = "person"
@@ -510,37 +513,6 @@ def zh_mentions(sentence: str) -> list[Mention]:
             out.append(Mention(word, at, at + len(word), strong=True, votes={kind: 3.0}))
         i += 1
     out.sort(key=lambda m: m.start)
-    return out
-
-
-_ZH_DOT = "\u00b7\u2022\u30fb\u2027"  # the middle dot between the parts of a foreign name: "萨姆·奥尔特曼"
-_ZH_FULL_NAME = "full name"  # a flag of our own: parts joined by the dot, one person
-_ZH_PERSON_FLAGS = ("nr", "nrt", "nrfg")
-
-
-def _zh_joined_names(toks: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
-    """A foreign name is written in parts joined by a middle dot ("拉里·佩奇", "克里斯托弗·诺兰"):
-    one person, whatever jieba tagged its parts. And a name jieba cut in two ("奥德修" "斯", both
-    tagged as names) is one."""
-    out: list[tuple[str, str, int]] = []
-    i = 0
-    while i < len(toks):
-        word, flag, at = toks[i]
-        j = i
-        while j + 2 < len(toks) and toks[j + 1][0] in _ZH_DOT and has_cjk(toks[j + 2][0]) \
-                and len(toks[j + 2][0]) <= 5 and has_cjk(toks[j][0]) and len(toks[j][0]) <= 5:
-            j += 2
-        if j > i:
-            out.append(("".join(t[0] for t in toks[i:j + 1]), _ZH_FULL_NAME, at))
-            i = j + 1
-            continue
-        if out and flag in _ZH_PERSON_FLAGS and out[-1][1] in _ZH_PERSON_FLAGS and has_cjk(word) \
-                and out[-1][2] + len(out[-1][0]) == at and len(out[-1][0]) + len(word) <= 5 \
-                and (len(word) == 1 or len(out[-1][0]) == 1):
-            out[-1] = (out[-1][0] + word, out[-1][1], out[-1][2])
-        else:
-            out.append((word, flag, at))
-        i += 1
     return out
 
 
