@@ -146,3 +146,13 @@ def test_a_capitalised_link_text_names_what_it_links_to():
     titles = {e["title"].upper() for e in got.entities if not e.get("tentative")}
     assert {"PANTSBUILD", "PEX", "MYPY", "RUFF", "PILLOW", "PYTHON"} <= titles, titles
     assert "HERE" not in titles
+
+
+def test_an_organisation_s_name_keeps_its_and():
+    """Every earnings call's safe-harbour line: "filings with the Securities and Exchange
+    Commission"; two names joined by "and" stay two ("Scrooge and Marley", "Alex and Jordan")."""
+    titles = _titles("Actual results could differ because of factors in our filings with the Securities and Exchange "
+                     "Commission. The Food and Drug Administration approved it. Scrooge and Marley were partners. "
+                     "Alex and Jordan Agency met.")
+    assert {"SECURITIES AND EXCHANGE COMMISSION", "FOOD AND DRUG ADMINISTRATION"} <= titles, titles
+    assert "ALEX AND JORDAN AGENCY" not in titles and "SCROOGE AND MARLEY" not in titles, titles

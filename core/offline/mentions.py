@@ -297,7 +297,8 @@ def en_mentions(sentence: str) -> list[Mention]:
         run = [i]
         while not (toks[j][4] or toks[j][5]):
             k = j + 1
-            while k < n and toks[k][0] in CONNECTORS and _adjacent(toks, k):
+            while k < n and (toks[k][0] in CONNECTORS or (toks[k][0] == "and" and _and_in_org(toks, i, j, k))) \
+                    and _adjacent(toks, k):
                 k += 1
             if k < n and _cap(toks[k][0]) and all(_adjacent(toks, x) for x in range(j + 1, k + 1)):
                 run.extend(range(j + 1, k + 1))
@@ -342,6 +343,20 @@ _C_AFTER = re.compile(r"(?: (?:and|or) C(?:\+\+|#)|/C\+\+| (?:code|APIs?|extensi
                       r"librar(?:y|ies)|programmers?|language|source|functions?|structs?|headers?|modules?|"
                       r"types?|standard|runtime)\b)")
 _C_BEFORE = re.compile(r"\b(?:in|and|or|than|like|from|to) $")
+
+
+def _and_in_org(toks, i: int, j: int, k: int) -> bool:
+    """Is the "and" at k inside an organisation's name ("Securities and Exchange Commission",
+    "Food and Drug Administration")? One capitalised common noun before it, no first name, and
+    after it capitalised words ending in an organisation's word."""
+    if toks[i][0] == "The" and i < j:
+        i += 1  # "The Food and Drug Administration"
+    if i != j or toks[i][0].lower() in FIRST_NAMES or not common_word(toks[i][0].lower()):
+        return False
+    m = k + 1
+    while m < len(toks) and _cap(toks[m][0]) and _adjacent(toks, m) and not (toks[m][4] or toks[m][5]):
+        m += 1
+    return m > k + 2 and toks[m - 1][0].lower() in ORG_WORDS
 
 
 def _split_of(toks, run: list[int]) -> list[list[int]]:
