@@ -324,7 +324,7 @@ def sentence_list(question: str, units: list[dict], named: tuple[str, ...] = ())
     return cite(best[2].rstrip(), {"Sources": [best[3]]})
 
 
-_ITEM = r"[^\s,;.:]+(?: [^\s,;.:]+){0,3}"
+_ITEM = r"[^\s,;.:]+(?: [^\s,;.:]+){0,5}"
 
 
 def _led_by(kind: str) -> re.Pattern:
