@@ -35,9 +35,9 @@ def _common(q: argparse.ArgumentParser) -> None:
     from core.query.methods import METHODS
     q.add_argument("question", nargs="?", help="the question (omit with --trace)")
     q.add_argument("--workspace", "-w", help="workspace folder (required)")
-    q.add_argument("--method", "-m", choices=list(METHODS), default="global",
+    q.add_argument("--method", "-m", choices=list(METHODS), default="auto",
                    help="; ".join(f"{m.name}: {m.summary}" for m in METHODS.values())
-                        + ". 'query --method NAME --help' lists that method's options")
+                        + ". Default auto, as in the app. 'query --method NAME --help' lists that method's options")
     q.add_argument("--engine", choices=["offline", "llm"],
                    help="who answers: default the model whenever an endpoint or key is set (a workspace "
                         "indexed offline too), else the offline engine")
