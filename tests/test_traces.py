@@ -117,7 +117,7 @@ def test_query_cli_with_an_openai_compatible_endpoint(tmp_path, capsys, monkeypa
                      "SENSEMAKER_CHAT_MODEL": "test-model"}.items():
             monkeypatch.setenv(k, v)
         monkeypatch.delenv("SENSEMAKER_EMBEDDING_MODEL", raising=False)
-        assert main(["query", "What did Marley warn?", "-w", ws, "--engine", "llm", "--json"]) == 0
+        assert main(["query", "What did Marley warn?", "-w", ws, "-m", "global", "--engine", "llm", "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["engine"] == "llm" and out["model"] == "test-model"
         assert out["answer"] == "Marley's ghost warned Scrooge [Data: Reports (3)]."
@@ -133,18 +133,18 @@ def test_query_cli_reports_per_map(tmp_path, capsys, monkeypatch):
     build_store(tmp_path / "ws")
     monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "1")  # the setting is the default ...
     assert main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
-                 "--engine", "offline", "--seed", "4", "--json"]) == 0
+                 "-m", "global", "--engine", "offline", "--seed", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["params"]["map_max_reports"] == 1
     monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "auto")  # the offline engine has no window: auto is 0
     assert main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
-                 "--engine", "offline", "--seed", "4", "--json"]) == 0
+                 "-m", "global", "--engine", "offline", "--seed", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["params"]["map_max_reports"] == 0
     with pytest.raises(SystemExit):
-        main(["query", "Q", "-w", str(tmp_path / "ws"), "--reports-per-map", "-2"])
+        main(["query", "Q", "-w", str(tmp_path / "ws"), "-m", "global", "--reports-per-map", "-2"])
     assert "0 or more" in capsys.readouterr().err
     monkeypatch.setenv("SENSEMAKER_MAP_REPORTS", "0")  # ... and the option says otherwise
     code = main(["query", "What did Marley's ghost warn Scrooge about?", "-w", str(tmp_path / "ws"),
-                 "--engine", "offline", "--seed", "4", "--reports-per-map", "1", "--json"])
+                 "-m", "global", "--engine", "offline", "--seed", "4", "--reports-per-map", "1", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["params"]["map_max_reports"] == 1
