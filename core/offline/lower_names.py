@@ -112,20 +112,26 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
     enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
-        example = _EXAMPLE.search(sentence[:s]) is not None
-        kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(sentence[:s]) is not None
+        if word in TYPE_WORDS:
+            continue
+        unknown = unknown_word(word)
+        mailing = _MAILING_LIST.fullmatch(word) is not None  # "python-dev", "distutils-sig"
         linked = _whole(links, offset, sentence, s, e)
-        after = _NEXT.match(sentence, e)
-        before = _PREV.search(sentence[:s])
-        listed = (after is not None and _name_like(after.group("w"), False)) or \
-            (before is not None and _name_like(before.group("w"), not sentence[:before.start("w")].strip()))
         # an English word names software where it is written as code or linked, and the text
         # gives it as an example, a kind of software or one of a list of names ("see flit or
         # bento", "``apt``, ``dpkg``, ``dnf``")
-        shown = word.isalpha() and len(word) >= 3 and word not in STOPWORDS and \
-            (linked or _whole(code, offset, sentence, s, e)) and (example or kind or listed)
-        mailing = _MAILING_LIST.fullmatch(word) is not None  # "python-dev", "distutils-sig"
-        if word in TYPE_WORDS or not (unknown_word(word) or shown or mailing):
+        shown = not unknown and word.isalpha() and len(word) >= 3 and word not in STOPWORDS and \
+            (linked or _whole(code, offset, sentence, s, e))
+        if not (unknown or shown or mailing):
+            continue  # an English word written as prose: no cue makes it a name
+        head = sentence[max(0, s - 60):s]  # the cues before a word sit right before it
+        example = _EXAMPLE.search(head) is not None
+        kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(head) is not None
+        after = _NEXT.match(sentence, e)
+        before = _PREV.search(head)
+        listed = (after is not None and _name_like(after.group("w"), False)) or \
+            (before is not None and _name_like(before.group("w"), not sentence[:s - len(head) + before.start("w")].strip()))
+        if shown and not (example or kind or listed):
             continue
         enum = any(a <= s and e <= b for a, b in enums)
         if linked or listed or enum or kind or example or mailing:
