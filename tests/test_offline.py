@@ -124,6 +124,17 @@ def test_chinese_text_writes_a_foreign_name_in_parts_joined_by_a_middle_dot():
     assert not {"谢尔盖", "奥尔特曼", "奥德修"} & set(types), types
 
 
+def test_a_chinese_line_ending_with_a_semicolon_is_prose_not_code():
+    """An indented walkthrough line of a Chinese article ends with ";" as prose does: its names
+    are read (a line of C is still code)."""
+    from core.offline.mentions import skip_sentence
+    assert not skip_sentence("          成品讲三层:伊萨卡家务事(密涅瓦引导、求婚者盘踞);")
+    assert skip_sentence("    int total = count + 1;")
+    text = "          (示例要点:女神引导忒勒马科斯寻父——92 分;\n          成品讲三层:伊萨卡家务事(密涅瓦引导、求婚者盘踞);"
+    titles = {normalize_title(e["title"]) for e in ENGINE.extract({"id": "zh", "text": text}).entities}
+    assert {"忒勒马科斯", "密涅瓦"} <= titles, titles
+
+
 def test_chinese_text_spells_foreign_names_by_sound_with_characters_of_their_own():
     """"忒勒马科斯" (jieba: 忒 / 勒 / 马科斯), "阿喀琉斯", "马克龙" (马克 / 龙): one name each, written
     with the characters Chinese spells foreign sounds with; "哈希" (hash) and "加密" (encrypt),

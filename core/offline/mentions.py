@@ -190,7 +190,9 @@ def skip_sentence(sentence: str) -> bool:
     if len(letters) >= 4 and not has_cjk(sentence) and sum(ch.isupper() for ch in letters) > 0.6 * len(letters):
         return True
     for line in sentence.splitlines():
-        if _CODE.search(line) or (_META.match(line) and ("[" in line or line.count(",") >= 2)):
+        # a Chinese line may end with a semicolon as prose does ("求婚者盘踞);"): no statement of code
+        code = any(not (has_cjk(line) and m.group(0).strip() == ";") for m in _CODE.finditer(line))
+        if code or (_META.match(line) and ("[" in line or line.count(",") >= 2)):
             return True
     return False
 
