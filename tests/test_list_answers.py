@@ -18,6 +18,11 @@ from core.store.db import Store
 from tests.test_structure import PAGE
 
 
+def _listed(answer: str) -> list[str]:
+    """The names an entity-list answer gives, one line each or several sharing a line ("- Brazil, China: ...")."""
+    return [n for line in re.findall(r"^- ([^:]+):", answer, re.M) for n in line.split(", ")]
+
+
 def _indexed(tmp_path, name: str, text: str) -> Store:
     """A workspace holding one document, indexed offline."""
     store = Store(tmp_path / "ws")
@@ -119,7 +124,7 @@ def test_the_people_of_a_kind_tied_to_what_the_question_names_are_listed(tmp_pat
     store = _indexed(tmp_path, "lantern.txt", SQUAD)
     result = run_method("auto", store, "Which agents are on Alex Mercer's team?")
     assert result.method == "basic"
-    listed = [n for line in re.findall(r"^- ([^:]+):", result.answer, re.M) for n in line.split(", ")]
+    listed = _listed(result.answer)
     assert {"Jordan Hayes", "Taylor Cruz", "Sam Rivera"} <= set(listed), result.answer
     assert "Elena Park" not in listed and "Victor Lund" not in listed and "Alex Mercer" not in listed
 
@@ -163,7 +168,7 @@ KEVIN SCOTT: Jay Kreps, Jun Rao and Neha Narkhede started Confluent together.
 def test_the_people_a_list_question_describes_are_those_named_where_the_text_says_it(tmp_path):
     store = _indexed(tmp_path, "show.txt", SHOW)
     result = run_method("auto", store, "Which women on the Lumen list of self-made women does Christina Warren name?")
-    listed = [n for line in re.findall(r"^- ([^:]+):", result.answer, re.M) for n in line.split(", ")]
+    listed = _listed(result.answer)
     assert {"Serena Williams", "Sheryl Sandberg"} <= set(listed), result.answer
     assert not {"Jay Kreps", "Jun Rao", "Kevin Scott"} & set(listed), result.answer
 
@@ -350,7 +355,7 @@ def test_names_wordnet_knows_as_ones_of_the_kind_answer_which_countries(tmp_path
             "Azure grew again, and Office 365 grew in Azure regions.")
     store = _indexed(tmp_path, "call.txt", text)
     answer = run_method("auto", store, "Which countries were a drag on results?").answer
-    listed = [n for line in re.findall(r"^- ([^:]+):", answer, re.M) for n in line.split(", ")]
+    listed = _listed(answer)
     assert {"Brazil", "China", "Japan", "Russia"} <= set(listed), answer
     assert "Azure" not in listed and "Office 365" not in listed, answer
     assert "- Brazil, China, Japan, Russia: The challenging macro conditions" in answer
@@ -402,7 +407,7 @@ def test_the_kind_s_other_words_and_its_kinds_say_which_entities_a_list_names(tm
     store = _indexed(tmp_path, "carol.txt", text)
     spirits = run_method("auto", store, "Which Christmas spirits visit Scrooge?").answer
     assert spirits.startswith("The Christmas spirits the documents name"), spirits
-    listed = [n for line in re.findall(r"^- ([^:]+):", spirits, re.M) for n in line.split(", ")]
+    listed = _listed(spirits)
     assert {"Ghost of Christmas Past", "Ghost of Christmas Present"} <= set(listed), spirits
     assert "Evil Spirit" not in listed
     gaming = run_method("auto", store, "Which new gaming services did they launch?").answer
