@@ -350,12 +350,15 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
     # holding it is about that thing, while one holding only the question's other words (its
     # period, "revenue") is about the whole call
     # (a name most passages hold, a host's or the company's, sets none of them apart)
+    # "who's using HoloLens?": who answers is someone else, and the sentence naming them names
+    # what they did it with ("customers like Audi and Volvo are all embracing HoloLens")
+    who = re.match(r"\s*(?:who|whom)\b", question or "", re.I) is not None
     for x in names:
-        if not re.search(r"\w \d", x):  # a numbered name; a person is often "he" where the fact is
+        if not (who or re.search(r"\w \d", x)):  # a numbered name; a person is often "he" where the fact is
             continue
         w = re.compile(r"(?<!\w)" + re.escape(x.lower()) + r"(?!\w)")
         held = [bool(w.search(p.text.lower())) for p in cands]
-        if 0 < sum(held) <= 0.1 * len(cands):
+        if 0 < sum(held) <= 0.1 * len(cands) or (who and 0 < sum(held) < len(cands)):
             own = [o * (1 + 1.5 * h) for o, h in zip(own, held)]
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
     place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}

@@ -19,8 +19,14 @@ LIST_MAX = 12  # members a list answer names (a quoted list: twice as many lines
 
 def lists_of(unit: dict) -> list[tuple[str, list[str]]]:
     """(lead sentence, items) of each run of at least two list items in the unit's text."""
+    return [(lead, items) for lead, items, _ in list_runs(unit)]
+
+
+def list_runs(unit: dict) -> list[tuple[str, list[str], int]]:
+    """(lead sentence, items, where the lead's block starts in the text) of each run of at
+    least two list items in the unit's text."""
     text = unit.get("text") or ""
-    out: list[tuple[str, list[str]]] = []
+    out: list[tuple[str, list[str], int]] = []
     items = sorted((a, b) for a, b in ((unit.get("structure") or {}).get("items") or []) if 0 <= a < b)
     if items:
         def in_row(a: int) -> bool:  # a table row's first cell (after its "Header: ")
@@ -40,7 +46,7 @@ def lists_of(unit: dict) -> list[tuple[str, list[str]]]:
                 lead = _lead(text, lead_at)
                 if any(lead_at - len(lead) - 4 <= a < lead_at for a, _ in items):
                     lead = ""  # the block before is an item of another list, not what introduces this one
-                out.append((lead, [_row(text, a, b) for a, b in run]))
+                out.append((lead, [_row(text, a, b) for a, b in run], text.rfind(lead, 0, lead_at) if lead else lead_at))
     else:  # plain text: lines opening with a bullet or a number
         groups: list[list[re.Match]] = []
         for m in BULLET.finditer(text):
@@ -48,7 +54,10 @@ def lists_of(unit: dict) -> list[tuple[str, list[str]]]:
                 groups[-1].append(m)
             else:
                 groups.append([m])
-        out += [(_lead(text, g[0].start()), [m.group(1) for m in g]) for g in groups if len(g) >= 2]
+        for g in groups:
+            if len(g) >= 2:
+                lead = _lead(text, g[0].start())
+                out.append((lead, [m.group(1) for m in g], text.rfind(lead, 0, g[0].start()) if lead else g[0].start()))
     return out
 
 

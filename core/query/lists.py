@@ -65,7 +65,7 @@ _X_TYPES = re.compile(r"^(.+?) (?:types|kinds)$", re.I)
 _MORE = re.compile(r"(?:\s+[\w-]+){0,1}?\s+([\w-]+s|children|people|men|women)\b")
 
 
-def _plural(word: str) -> bool:
+def plural(word: str) -> bool:
     """Is the word a plural ("spirits", "llms", "children"), not a word ending in s ("Christmas")?"""
     w = word.lower()
     if w in _IRREGULAR or w in ("people", "children", "men", "women"):
@@ -86,7 +86,7 @@ def list_kind(question: str) -> str | None:
             # "Which three Christmas spirits ...": "Christmas" ends in s but is no plural; the kind
             # goes on to the plural after it
             more = _MORE.match(question, m.end(1))
-            if more is not None and not _plural(kind.split()[-1]) and _plural(more.group(1).lower()):
+            if more is not None and not plural(kind.split()[-1]) and plural(more.group(1).lower()):
                 kind = f"{kind}{question[m.end(1):more.end(1)].lower()}"
             counted = _COUNTED.match(kind)
             if counted is not None:  # "three christmas spirits": the count is no word of the kind
@@ -99,7 +99,7 @@ def list_kind(question: str) -> str | None:
             sensemaking = _ALWAYS_SENSEMAKING if counted is not None else SENSEMAKING
             if kind in ("kinds", "types", "sorts", "forms") or sensemaking.search(kind) \
                     or kind.split()[-1] in ("is", "was", "has", "does", "this", "us") \
-                    or not (kinds_of is not None or _plural(kind.split()[-1])):
+                    or not (kinds_of is not None or plural(kind.split()[-1])):
                 return None
             return kind
     return None
@@ -455,7 +455,7 @@ def entity_list(store, question: str, named: list[dict] | None = None,
     # "Which countries ...": the names WordNet knows as ones of that kind (Brazil, Japan), where
     # the engine's types are a guess from the words around a name ("in Azure": a place)
     heads = [head] + [_singular(m.group(1)) for m in re.finditer(rf"\b{re.escape(kind)}\s+(?:and|or)\s+([a-z]+)",
-                                                                  question.lower()) if _plural(m.group(1))]
+                                                                  question.lower()) if plural(m.group(1))]
     unasked = [e for e in rows if not all(w in asked for w in re.findall(r"[\w'-]+", str(e["title"]).lower()))]
     # (not people: WordNet's famous authors are not the authors of a blog post)
     known = [e for e in unasked if wanted_type != "person"

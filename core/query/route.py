@@ -38,7 +38,7 @@ THEMES = re.compile(r"\b(?:themes?|topics?|storylines?)\b|主题")
 WEAK_BROAD = re.compile(
     r"\b(most|frequent(?:ly)?|often|various|variety|compare[sd]?|comparison|differ(?:ent|ences?)?|"
     r"similar(?:ities)?|perspectives?|views|approaches|strateg(?:y|ies)|implications?|common(?:ly)?|"
-    r"evolv\w*|shift(?:s|ed)?|changed?)\b", re.I)
+    r"evolv\w*|shift(?:s|ed)?|changed|(?<!i )(?<!to )(?<!you )(?<!we )change)\b", re.I)  # not "can I change"
 PLURAL_WHOLES = re.compile(
     r"\b(the |these |all |different |many )?(speakers|guests|leaders|companies|organi[sz]ations|"
     r"documents|episodes|podcasts|calls|transcripts|quarters|articles|people|characters|"
