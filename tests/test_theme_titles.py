@@ -7,7 +7,10 @@ import re
 
 from core.index.pipeline import run_index
 from core.ingest.documents import ingest_files
-from core.offline.themes import _section
+from collections import Counter
+
+from core.offline.sentence_rank import Sentence
+from core.offline.themes import _phrase_topic, _section
 from core.query.methods import run_method
 from core.settings import Settings
 from core.store.db import Store
@@ -41,6 +44,20 @@ def test_part_labels_are_no_topic():
     assert _section(["Chapter 4: The Descent"]) == "The Descent"
     assert _section(["STAVE THREE."]) == ""
     assert _section(["Language Model Selection", "Fields"]) == "Language Model Selection: Fields"
+
+
+def test_a_phrase_of_judgement_or_size_names_no_theme_where_a_phrase_of_kind_does():
+    said = ["They saw a huge number of fusion reactions in the chamber.",
+            "A huge number of people asked about the fusion reactions.",
+            "Medical monitoring began after the spill; medical monitoring costs money."]
+    sents = [Sentence(text=t, unit=i, unit_id=str(i), order=i) for i, t in enumerate(said)]
+    df = Counter({"huge": 1, "number": 1, "fusion": 1, "reaction": 1, "medical": 1, "monitoring": 1})
+    topic = _phrase_topic(sents, set(), df, 100)
+    assert topic in ("fusion reactions", "medical monitoring")  # not "huge number", repeated as often
+    only_judged = [Sentence(text="A huge number came. A huge number left.", unit=0, unit_id="0", order=0),
+                   Sentence(text="Then a huge number stayed.", unit=1, unit_id="1", order=1)]
+    assert _phrase_topic(only_judged, set(), df, 100) is None
+    assert _phrase_topic(only_judged, set(), df, 100, judged=True) == "huge number"  # where no other phrase is
 
 
 def test_a_headline_over_several_themes_titles_none_of_them(tmp_path):

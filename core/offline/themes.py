@@ -29,7 +29,7 @@ from core.offline.reports import display_name
 from core.offline.mentions import SPEECH, ly_adverb
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
 from core.text.lexical import cite, terms
-from core.text.wordnet import bases_of, common_noun
+from core.text.wordnet import bases_of, common_noun, relational_adjective
 from core.store.db import Store
 from core.textutil import has_cjk
 from core.tokens import count_tokens
@@ -292,7 +292,8 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     # what it is about in the corpus's own words: the section heading most of its units sit under,
     # else the phrase its sentences repeat (or the rarest holding its most distinctive word)
     head = None if zh else _heading_topic(units, df, n_units)
-    phrase = None if zh else _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
+    phrase = None if zh else (_phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
+                              or _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]), judged=True))
     topic = head or phrase
 
     def about(t: str) -> str:
@@ -337,6 +338,16 @@ def _verb_only(word: str) -> bool:
     return "v" in kinds and not kinds & {"n", "a", "s"}
 
 
+def _judging(word: str) -> bool:
+    """No word to open a topic with: an adjective that judges or measures ("huge", "interesting",
+    "best", "detailed") rather than says what kind ("medical", "digital": WordNet relates them to
+    a noun), or a word that is no noun ("around")."""
+    kinds = {pos for _, pos in bases_of(word)}
+    if not kinds or relational_adjective(word):
+        return False  # a word WordNet does not know ("coronavirus") is a term of the corpus
+    return "a" in kinds or "n" not in kinds
+
+
 def _heading_topic(units: list[dict], df: Counter, n_units: int) -> str | None:
     """The section heading most of a community's units sit under, if it is no document title."""
     heads = Counter(section for u in units if isinstance(u.get("headings"), list)
@@ -350,9 +361,10 @@ def _heading_topic(units: list[dict], df: Counter, n_units: int) -> str | None:
 
 
 def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: int,
-                  key_words: set = frozenset()) -> str | None:
+                  key_words: set = frozenset(), judged: bool = False) -> str | None:
     """The phrase of plain words a community's sentences repeat most and the corpus uses least (or
-    the rarest holding one of key_words, where none repeats)."""
+    the rarest holding one of key_words, where none repeats); judged: one opening with an adjective
+    of judgement or size may be it (where no other phrase is)."""
     count: Counter = Counter()
     surface: dict[tuple, Counter] = {}
     for s in sents:
@@ -367,8 +379,10 @@ def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: 
                 ts = [t for w in ws for t in _word_terms(w.lower())]
                 if len(ts) != n or any(t in name_terms or t in FILLER or t in META or len(t) < 3 for t in ts) \
                         or any("'" in w or "\u2019" in w for w in ws) or not common_noun(ws[-1].lower()) \
-                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
+                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()) \
+                        or (not judged and _judging(ws[0].lower())):
                     continue  # a noun phrase: "vector store", "operating income", not "remain unaltered"
+                    # nor "huge number", "interesting model": a judgement or a size names no topic
                 key = tuple(ts)
                 if key not in seen:
                     seen.add(key)

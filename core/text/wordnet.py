@@ -234,6 +234,17 @@ def common_noun(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def relational_adjective(word: str) -> bool:
+    """Is the word an adjective WordNet says pertains to a noun ("medical": medicine, "digital")?
+    Such an adjective says what kind a thing is, not how big or good. False without WordNet."""
+    wn = _wordnet()
+    if wn is None or not word.isalpha():
+        return False
+    return any(sym == "\\" for base, pos in wn.bases(word.lower()) if pos == "a"
+               for off in wn.offsets(base, "a") for sym, _, _ in wn.synset(off, "a")[1])
+
+
+@functools.lru_cache(maxsize=65536)
 def place_first(word: str) -> bool:
     """Is the first (most frequent) noun sense of the word, as written (no plural: "Queens" is a
     borough only as a name), an instance of a place ("Japan": a country before it is lacquerware;
