@@ -55,6 +55,8 @@ def test_a_number_of_a_series_the_documents_never_reach_is_said_first(tmp_path):
     assert run_method("auto", ws, "What does PEP 621 say about metadata?").absent == []
     from core.query.methods.frame import absent_series
     assert absent_series(ws, "What happened in FY 2024?") == []  # a year: no number of a series
+    # the documents write "PEP", never its words: what they are is no name they fail to mention
+    assert absent_series(ws, "What themes run through these Python Enhancement Proposals?") == []
 
 
 def test_a_period_only_the_documents_title_holds_is_not_absent(tmp_path):
@@ -82,4 +84,23 @@ def test_a_version_or_a_tool_no_document_holds_is_said_first(tmp_path):
     r = run_method("auto", st, "Does the guide tell me to sort my imports with isort?")
     assert r.absent == ["isort"], r.answer
     for q in ["What did they say about Windows 8?", "How did Surface Pro 3 do?", "Which tools use tomlkit or pip?"]:
+        assert run_method("auto", st, q).absent == [], q
+
+
+def test_a_name_typed_in_lower_case_or_of_common_words_is_said_first_when_absent(tmp_path):
+    """A user types names in lower case ("did anyone talk about stable diffusion?") and names made
+    of common words ("Second Life"): where the documents never write them, the answer says so
+    first; what they do write, in whatever case, is not called absent."""
+    text = ("Kevin Scott: We talked about Roblox and about second chances in life. The lab ran a diffusion "
+            "experiment on stable isotopes, and the base is connected to the lake by a tunnel. "
+            "Christina Warren: Project Natick put a datacenter under the sea.")
+    st = Store(build_workspace(tmp_path, "ws", [("episode.txt", text.encode())]))
+    r = run_method("auto", st, "did anyone talk about stable diffusion?")
+    assert r.absent == [], r.answer  # both words are in the text, if not together: no lower-case name said absent
+    r = run_method("auto", st, "how is the base connected to groom lake?")
+    assert r.absent == ["groom lake"] and r.answer.startswith("The documents do not mention groom lake."), r.answer
+    r = run_method("auto", st, "Does Kevin compare Roblox with Second Life?")
+    assert r.absent == ["Second Life"], r.answer
+    for q in ["what did they say about project natick?", "What did they say about Project Natick?",
+              "what did they say about the stable isotopes?"]:
         assert run_method("auto", st, q).absent == [], q

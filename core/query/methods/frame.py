@@ -16,6 +16,7 @@ from typing import Any, Callable
 from core.errors import UserError
 from core.query.types import SearchResult
 from core.text.lexical import NUMBERED_NAME
+from core.textutil import STOPWORDS
 from core.store.access import require
 
 
@@ -160,14 +161,28 @@ def say_what_is_absent(store, result: SearchResult) -> None:
 def absent_series(store, question: str) -> list[str]:
     """The numbered names of the question ("PEP 810", "Windows 10") no text unit holds, though
     the documents may name the series ("PEP 621", "Windows 8"): the name reader sees "PEP" or
-    "Windows", which they hold. And the words written as a tool's name ("isort": lower case, no
-    English word) that no text unit holds."""
+    "Windows", which they hold. A name of capitalised words ("Second Life") no text unit writes
+    whole, though each word is common. The words written as a tool's name ("isort": lower case, no
+    English word) that no text unit holds. And a name typed in lower case as what the question
+    ends on ("did anyone talk about stable diffusion?", "connected to groom lake?"), two words of
+    which one no text unit holds."""
     from core.offline.lower_names import unknown_word
     from core.offline.mentions import en_mentions
     q = question or ""
     wanted = [m.group(0) for m in NUMBERED_NAME.finditer(q)]
-    wanted += [m.surface for m in en_mentions(q) if re.search(r"[A-Za-z] \d", m.surface)]
+    mentions = [m.surface for m in en_mentions(question_claim(q))]
+    wanted += [m for m in mentions if re.search(r"[A-Za-z] \d", m)]
     out = [w for w in dict.fromkeys(wanted) if not store.units_with(w, 1)]
+    for name in mentions:  # "Second Life", or in the singular or plural, or by its initials ("PEP")
+        held = [name, name[:-1] if name.endswith("s") else name + "s"] + \
+            ([re.sub(r"[a-z]+ ?", "", name)] if name.count(" ") >= 2 else [])
+        if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}", name) and f" {name}" in q and name not in out \
+                and not any(store.units_with(v, 1) for v in held):
+            out.append(name)
+    tail = _LOWER_NAME_END.search(q)
+    if tail is not None and not any(w in STOPWORDS for w in tail.group(1).split()) \
+            and any(len(w) >= 4 and not store.unit_texts_with(w, 1) for w in tail.group(1).split()):
+        out.append(tail.group(1))
     for m in _TOOL_WORD.finditer(q):
         w = m.group(0)
         if len(w) >= 4 and unknown_word(w) and w not in out and not store.unit_texts_with(w, 1):
@@ -175,6 +190,8 @@ def absent_series(store, question: str) -> list[str]:
     return out
 
 
+# two lower-case words a question ends on after a preposition: a name typed in lower case
+_LOWER_NAME_END = re.compile(r"\b(?:about|with|to|from|in|on|into|use|using)\s+([a-z]{3,} [a-z]{3,})\s*\?*\s*$")
 _TOOL_WORD = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w@/-]|\.\w)")
 
 
