@@ -290,12 +290,16 @@ class PostgresStore(Store):
 
     def _trigram(self) -> bool:
         """pg_trgm (a trusted extension: a database owner may create it) makes the substring
-        searches fast; without it they scan, and give the same rows."""
+        searches fast; without it they scan, and give the same rows. It lives in the schema every
+        workspace's search path ends on (public): created in a workspace's own schema, it would be
+        out of the other workspaces' reach and dropped with that workspace."""
         conn = self.db.conn
-        if conn.run("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'").fetchone():
-            return True
+        where = conn.run("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+                         "WHERE e.extname = 'pg_trgm'").fetchone()
+        if where:
+            return where[0] in ("public", "pg_catalog")
         try:
-            conn.run("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            conn.run("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
             return True
         except Exception:
             return False
