@@ -40,7 +40,8 @@ from core.text.lexical import NUMBERED_NAME, document_word
 from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
                                    TITLES, WORD, drop_initial_verbs, en_mentions, Mention,
-                                   ly_adverb, skip_sentence, whole_sentences, zh_mentions)
+                                   ly_adverb, skip_sentence, whole_sentences)
+from core.offline.zh_mentions import zh_mentions
 from core.offline.lower_names import TYPE_WORDS, config_values, lower_names
 from core.offline.phrases import heading_terms, noun_phrases
 from core.offline.reports import summarize_descriptions, write_report

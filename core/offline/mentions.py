@@ -1,21 +1,17 @@
 """Finding entity mentions in one sentence, for the offline engine (core/offline/engine.py).
 
 English: runs of capitalised words with titles, connectors ("Bank of England") and type cues
-(speech verbs, head words, "in/at <Name>"); Chinese: jieba's part-of-speech tagger with guards
-and organisation/place suffixes, plus Latin names written in Chinese text. Also the sentence
+(speech verbs, head words, "in/at <Name>"); Chinese sentences are read by core/offline/zh_mentions.py. Also the sentence
 filters (code, URLs, headings) and the repeated noun phrases. See core/offline/engine.py's docstring
 for what the engine makes of the mentions.
 """
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
 from core.text.wordnet import common_word
-from core.offline.zh_names import FOREIGN_NAME, FOREIGN_PLACE, FULL_NAME, zh_name_tokens
 from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
 
 DEFAULT_TYPES = ("organization", "person", "geo", "event")
@@ -25,29 +21,29 @@ SYNONYMS = {"person": ("person", "people", "character", "individual"),
              "event": ("event", "occasion")}
 
 
-def _set(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-TITLES = _set("mr mrs ms miss mister madam madame dr doctor sir lady lord dame master mx prof professor "
+TITLES = word_set("mr mrs ms miss mister madam madame dr doctor sir lady lord dame master mx prof professor "
               "rev reverend capt captain col colonel gen general lt lieutenant sgt sergeant major admiral "
               "president senator governor mayor judge inspector detective officer agent king queen prince "
               "princess duke duchess earl count countess baron uncle aunt father mother brother sister "
               "st saint councillor councilor alderman minister secretary chancellor commissioner director "
               "superintendent constable sheriff")
-_PERIOD_TITLES = _set("mr mrs ms dr prof rev capt col gen lt sgt st")
-CONNECTORS = _set("of the de du da di del della van von der den la le y")
-SPEECH = _set("said says cried replied asked exclaimed returned answered whispered observed added "
+_PERIOD_TITLES = word_set("mr mrs ms dr prof rev capt col gen lt sgt st")
+CONNECTORS = word_set("of the de du da di del della van von der den la le y")
+SPEECH = word_set("said says cried replied asked exclaimed returned answered whispered observed added "
               "continued thought muttered rejoined shouted called laughed sighed inquired resumed "
               "told wrote announced explained stated declared")
-ROLE_HEADS = _set("executive supervisor chair chairman chairwoman spokesperson spokeswoman spokesman manager "
+ROLE_HEADS = word_set("executive supervisor chair chairman chairwoman spokesperson spokeswoman spokesman manager "
                   "founder editor reporter correspondent analyst engineer master")
 # the head word of a role, not a name: "Chief Executive", "Terminal Supervisor", "Chief of Staff"
-ROLE_NOUNS = ROLE_HEADS | _set("chief staff head deputy assistant officer director secretary treasurer member "
+ROLE_NOUNS = ROLE_HEADS | word_set("chief staff head deputy assistant officer director secretary treasurer member "
                                "clerk spirit ghost man woman boy girl gentleman lady")
-KIN = _set("nephew niece wife husband son daughter sister brother father mother clerk partner friend "
+KIN = word_set("nephew niece wife husband son daughter sister brother father mother clerk partner friend "
            "uncle aunt widow family children child servant master boss colleague spokesperson")
-ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council department agency ministry "
+ORG_WORDS = word_set("inc ltd llc plc corp corporation company co bank council department agency ministry "
                  "office committee commission university college school institute foundation "
                  "association society union party group board authority police service services club "
                  "bureau administration trust fund federation league team labs laboratory partners "
@@ -56,18 +52,18 @@ ORG_WORDS = _set("inc ltd llc plc corp corporation company co bank council depar
                  "gazette journal squad corps division brigade regiment coalition estates chemicals "
                  "pharmaceuticals motors airlines energy logistics shipping associates consulting capital "
                  "ventures brothers")
-GEO_WORDS = _set("street road lane avenue square city town county river lake mountain mountains hill "
+GEO_WORDS = word_set("street road lane avenue square city town county river lake mountain mountains hill "
                  "island islands park bridge churchyard cathedral market station harbour harbor bay "
                  "valley forest place row gardens house hall heath common kingdom republic states province region "
                  "district village castle sea ocean coast north south east west quarter borough port quay "
                  "wharf creek pier dock docks marina beach cove point")
-EVENT_WORDS = _set("festival meeting war battle conference summit election olympics games christmas "
+EVENT_WORDS = word_set("festival meeting war battle conference summit election olympics games christmas "
                    "easter day eve revolution crisis strike fire flood earthquake storm hurricane "
                    "ceremony parade fair tournament championship cup incident attack trial hearing "
                    "rally holiday year feast wedding funeral outbreak blackout")
 GEO_PREPS = {"in": 1.0, "at": 0.5, "near": 1.0, "from": 0.5, "to": 0.25, "into": 0.5, "across": 0.5,
              "through": 0.5, "towards": 0.5, "toward": 0.5}
-FIRST_NAMES = _set("james john robert michael william david richard joseph thomas charles christopher "
+FIRST_NAMES = word_set("james john robert michael william david richard joseph thomas charles christopher "
                    "daniel matthew anthony mark paul steven andrew peter george edward henry frank fred "
                    "bob tim tom dick harry jack joe ben sam jacob samuel arthur albert alfred walter "
                    "mary patricia jennifer linda elizabeth barbara susan jessica sarah karen nancy lisa "
@@ -81,19 +77,10 @@ FIRST_NAMES = _set("james john robert michael william david richard joseph thoma
                    "ravi ana elena sofia ivan olga")
 
 
-KNOWN_ORGS = _set("microsoft google openai meta amazon apple ibm nvidia intel oracle alibaba tencent "
+KNOWN_ORGS = word_set("microsoft google openai meta amazon apple ibm nvidia intel oracle alibaba tencent "
                   "baidu huawei anthropic deepmind samsung bytedance "
                   "微软 谷歌 百度 腾讯 阿里巴巴 阿里 华为 字节跳动 京东 美团 小米 英伟达 亚马逊 网易 "
                   "蚂蚁集团 清华大学 北京大学 中国科学院 苹果公司")
-ZH_ORG_SUFFIX = _set("集团 公司 研究院 研究所 大学 学院 实验室 银行 委员会 协会 基金会 医院 政府 法院 "
-                     "部 局 科技 团队 联盟 中心")
-ZH_GENERIC = _set("交易所 上市公司 公司 集团 政府 银行 大学 医院 法院 研究院 研究所 实验室 委员会")
-ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏"
-                        "魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵"
-                        "万钱严覃武戴莫孔向汤欧")
-ZH_PLACE_SUFFIX = tuple("省市县区镇村州国山河湖海岛路街港湾")
-ZH_LOCATIVE = _set("在 到 去 于 位于 来自 前往 抵达 从 赴")
-ZH_PERSON_CUE = _set("说 表示 指出 认为 先生 女士 教授 博士 总裁 老师")
 
 def ly_adverb(word: str) -> bool:
     """A lower-cased word shaped like an adverb in -ly that is no first name ("solemnly", not
@@ -103,9 +90,6 @@ def ly_adverb(word: str) -> bool:
 
 # a word of any Latin-script language ("Fernández", "Sébastien", "Ørsted"), with its apostrophes and hyphens
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['\u2019][^\W\d_]+)*(?:-[^\W_]+(?:['\u2019][^\W\d_]+)*)*")
-_LATIN_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,:;'\u2019&()+./-]*[A-Za-z0-9]|[A-Za-z]")
-_LATIN_RUN = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*"
-                        r"(?: [A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*)*(?![A-Za-z0-9_])")
 _MASK = re.compile(r"\[Illustration[^\]]*\]|https?://\S+|www\.\S+|`[^`\n]*`|\S+@\S+\.\w+")
 _CODE = re.compile(r"[{};]\s*$|=>|==|!=|\bconst |\blet |\bvar |\bdef |\breturn\b|\bimport |\bfunction\b|"
                    r"\basync (?:def|function|fn|with|for)\b|\bawait [\w.]+\(|</|/>|^\s*(?://|#!|\$ )|\w\(\)|\w+\.\w+\(")
@@ -113,26 +97,9 @@ _META = re.compile(r"^\s*[a-z_]+:\s")
 _HEADER_START = re.compile(r"[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}:")
 _OPENERS = set("\"'\u201c\u2018(:;[\u2014")
 _APPOSITIVE = re.compile(r",\s+(?:a|an|the|[A-Z][a-z]+['\u2019]s|[a-z]+)\b")
-_PLACE_NOUNS = _set("base facility compound terminal site camp airport")
-_PRONOUNS = _set("he she him her his hers himself herself")
+_PLACE_NOUNS = word_set("base facility compound terminal site camp airport")
+_PRONOUNS = word_set("he she him her his hers himself herself")
 _POSS = re.compile(r"['\u2019]s$", re.IGNORECASE)
-
-_jieba_lock = threading.Lock()
-_pseg = None
-
-
-def _jieba():
-    """jieba's tagger, initialised once and quietly (it logs to stderr otherwise)."""
-    global _pseg
-    with _jieba_lock:
-        if _pseg is None:
-            import jieba
-            import jieba.posseg as pseg
-            jieba.setLogLevel(logging.WARNING)
-            jieba.initialize()
-            _pseg = pseg
-    return _pseg
-
 
 @dataclass
 class Mention:
@@ -214,7 +181,7 @@ _NUMBERED = re.compile(r" (?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)"
 # a number after a capitalised name that says which one of a line of products or standards
 # ("Windows 10", "Office 365", "Xbox 360", "Surface Pro 4", "Python 3"); not after a month, a
 # weekday or a word that numbers the parts of a text or a series ("Chapter 4", "Step 2", "Q3")
-_SERIES = _set("january february march april may june july august september october november december "
+_SERIES = word_set("january february march april may june july august september october november december "
                "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
                "saturday sunday chapter stave part section step table figure fig page level episode ep "
                "version phase room item appendix volume vol book act scene line question slide quarter "
@@ -222,10 +189,10 @@ _SERIES = _set("january february march april may june july august september octo
                "article clause paragraph option case example sample test team group building floor gate "
                "platform route highway interstate station verse psalm fy q h pp p")
 # what a speaker says to fill a turn ("Yeah, I think ..."): no name, capitalised or not
-_INTERJECTIONS = _set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm wow gosh hey hi hello bye "
+_INTERJECTIONS = word_set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm wow gosh hey hi hello bye "
                       "thanks please sure right alright absolutely exactly totally")
 # a role on either side of an ampersand is a title, not a firm: "CEO & Co-Founder"
-_ROLE_AMP = _set("ceo cto cfo coo cmo cio founder co-founder cofounder president chair chairman partner "
+_ROLE_AMP = word_set("ceo cto cfo coo cmo cio founder co-founder cofounder president chair chairman partner "
                  "director head owner principal")
 # a romanised Chinese or Korean given name, its second syllable in lower case ("Tzu-ping")
 _ROMANISED = re.compile(r"[A-Z][a-z]{1,3}-(?:[bcdfghjklmnpqrstwxyz]{0,3}[aeiou]{1,3}(?:ng|n|r)?)")
@@ -470,81 +437,3 @@ def _shaped_name(word: str) -> bool:
     """One token that is a name by its shape: initials with their stops (U.S.), a name across an
     ampersand (AT&T), a name with its version number (Windows 10)."""
     return bool(_DOTTED.fullmatch(word)) or "&" in word or bool(re.search(r" \d", word))
-
-
-# ---- Chinese ------------------------------------------------------------------------------
-def zh_mentions(sentence: str) -> list[Mention]:
-    s = masked_sentence(sentence)
-    out: list[Mention] = []
-    for seg in _LATIN_SEGMENT.finditer(s):
-        words = WORD.findall(seg.group(0))
-        if len(words) >= 3 and any(w in STOPWORDS for w in words):  # an English phrase or title
-            for m in en_mentions(seg.group(0)):
-                m.start, m.end, m.initial = m.start + seg.start(), m.end + seg.start(), False
-                out.append(m)
-            continue
-        for m in _LATIN_RUN.finditer(s, seg.start(), seg.end()):  # "Naive RAG" is one name
-            w = m.group(0).rstrip(".")
-            if _latin_name(w):
-                known = w.lower() in KNOWN_ORGS
-                shaped = any(ch.isupper() for ch in w[1:])  # GraphRAG, LLM, DB-GPT
-                out.append(Mention(w, m.start(), m.start() + len(w), strong=known or shaped,
-                                    lower_check=not (known or shaped),
-                                    votes={"organization": 3.0} if known or _org_head(w) else {}))
-    pseg = _jieba()
-    toks, pos = [], 0
-    for word, flag in pseg.cut(s):
-        toks.append((word, flag, pos))
-        pos += len(word)
-    toks = zh_name_tokens(toks)
-    freq = pseg.dt.tokenizer.FREQ
-    i = 0
-    while i < len(toks):
-        word, flag, at = toks[i]
-        nxt = toks[i + 1][0] if i + 1 < len(toks) else ""
-        prev = toks[i - 1][0] if i else ""
-        next_flag = toks[i + 1][1] if i + 1 < len(toks) else ""
-        if not has_cjk(word):
-            i += 1
-            continue
-        kind = None
-        if nxt in ZH_ORG_SUFFIX and len(word) >= 2 and (flag[:1] in "nj" or word in KNOWN_ORGS) \
-                and word not in ZH_ORG_SUFFIX:
-            word, kind = word + nxt, "organization"
-            i += 1
-        elif word in KNOWN_ORGS:
-            kind = "organization"
-        elif flag == "nt" and len(word) >= 3 and word not in ZH_GENERIC:
-            kind = "organization"
-        elif flag == "ns" and len(word) >= 2 and (_place_shaped(word) or (
-                prev in ZH_LOCATIVE and not next_flag.startswith("n"))):
-            kind = "geo"
-        elif flag in (FULL_NAME, FOREIGN_NAME):
-            kind = "person"
-        elif flag == FOREIGN_PLACE:
-            kind = "geo"
-        elif flag in ("nr", "nrt", "nrfg") and len(word) >= 2 and (nxt in ZH_PERSON_CUE or (
-                freq.get(word, 0) < 100 and (len(word) >= 3 or word[0] in ZH_SURNAMES))):
-            kind = "person"
-        if kind:
-            out.append(Mention(word, at, at + len(word), strong=True, votes={kind: 3.0}))
-        i += 1
-    out.sort(key=lambda m: m.start)
-    return out
-
-
-def _place_shaped(word: str) -> bool:
-    """北京市, 杭州, 美国: a place suffix after a name, not 上市 or 城市."""
-    return word.endswith(ZH_PLACE_SUFFIX) and (len(word) >= 3 or word[-1] in "国州省")
-
-
-def _org_head(name: str) -> bool:
-    return " " in name and name.rsplit(" ", 1)[1].lower().rstrip(".") in ORG_WORDS
-
-
-def _latin_name(w: str) -> bool:
-    """A Latin-script word inside Chinese text that names something: GraphRAG, DB-GPT, Leiden,
-    LLM; not code identifiers (camelCase starting lower case) or common English words."""
-    if sum(ch.isalpha() for ch in w) < 2 or not w[0].isupper() or w.lower() in STOPWORDS:
-        return False
-    return any(ch.isupper() for ch in w[1:]) or len(w) >= 3
