@@ -292,8 +292,9 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     # what it is about in the corpus's own words: the section heading most of its units sit under,
     # else the phrase its sentences repeat (or the rarest holding its most distinctive word)
     head = None if zh else _heading_topic(units, df, n_units)
-    phrase = None if zh else (_phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]))
-                              or _phrase_topic(sents, name_terms, df, n_units, set(top_words[:2]), judged=True))
+    phrases = None if zh else _phrases(sents, name_terms)
+    phrase = None if phrases is None else (_pick_phrase(phrases, df, n_units, set(top_words[:2]))
+                                           or _pick_phrase(phrases, df, n_units, set(top_words[:2]), judged=True))
     topic = head or phrase
 
     def about(t: str) -> str:
@@ -365,8 +366,16 @@ def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: 
     """The phrase of plain words a community's sentences repeat most and the corpus uses least (or
     the rarest holding one of key_words, where none repeats); judged: one opening with an adjective
     of judgement or size may be it (where no other phrase is)."""
+    return _pick_phrase(_phrases(sents, name_terms), df, n_units, key_words, judged)
+
+
+def _phrases(sents: list[Sentence], name_terms: set) -> tuple[Counter, dict[tuple, Counter], set[tuple]]:
+    """The noun phrases of two or three plain words of the sentences ("vector store", "operating
+    income", not "remain unaltered"): (in how many sentences each is, as terms; how each is
+    written; those opening with an adjective of judgement or size, "huge number")."""
     count: Counter = Counter()
     surface: dict[tuple, Counter] = {}
+    judging: set[tuple] = set()
     for s in sents:
         words = [(m.group(0), m.start()) for m in _PHRASE_WORD.finditer(s.text)]
         seen = set()
@@ -379,20 +388,29 @@ def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: 
                 ts = [t for w in ws for t in _word_terms(w.lower())]
                 if len(ts) != n or any(t in name_terms or t in FILLER or t in META or len(t) < 3 for t in ts) \
                         or any("'" in w or "\u2019" in w for w in ws) or not common_noun(ws[-1].lower()) \
-                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()) \
-                        or (not judged and _judging(ws[0].lower())):
-                    continue  # a noun phrase: "vector store", "operating income", not "remain unaltered"
-                    # nor "huge number", "interesting model": a judgement or a size names no topic
+                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
+                    continue
                 key = tuple(ts)
                 if key not in seen:
                     seen.add(key)
                     count[key] += 1
                     surface.setdefault(key, Counter())[" ".join(w.lower() for w in ws)] += 1
+                    if _judging(ws[0].lower()):
+                        judging.add(key)
+    return count, surface, judging
+
+
+def _pick_phrase(found: tuple[Counter, dict[tuple, Counter], set[tuple]], df: Counter, n_units: int,
+                 key_words: set = frozenset(), judged: bool = False) -> str | None:
+    """_phrase_topic's choice among the phrases found (_phrases); judged: those of judgement too."""
+    count, surface, judging = found
+
     def rarity(key: tuple) -> float:
         return sum(math.log((n_units + 1) / (df.get(t, 0) + 1) + 1) for t in key) / len(key)
-    scored = [(k * rarity(key), key) for key, k in count.items() if k >= 2]
+    keys = [key for key in count if judged or key not in judging]
+    scored = [(count[key] * rarity(key), key) for key in keys if count[key] >= 2]
     if not scored:
-        scored = [(rarity(key), key) for key in count if set(key) & key_words]
+        scored = [(rarity(key), key) for key in keys if set(key) & key_words]
     if not scored:
         return None
     best = max(scored, key=lambda x: (x[0], len(x[1]), x[1]))[1]
