@@ -418,6 +418,21 @@ def test_a_dangling_reference_is_flagged_not_dropped(indexed_home, tmp_path, mon
     assert any("Report 999 does not exist in this workspace" in e.value for e in at.error)
 
 
+def test_a_topic_answer_says_in_its_trace_what_it_quoted(indexed_home, tmp_path, monkeypatch):
+    shutil.copytree(indexed_home / "test", tmp_path / "copy")
+    store = Store(tmp_path / "copy")
+    save_trace(store, SearchResult(
+        method="global", question="What do they say about <b>tides</b>?", level=0,
+        answer='"tides" comes up in 3 sentences of 2 passages.\n\n1. **Tides** \u2014 The tide turned [Data: Sources (0)].',
+        reduce={"topic": {"topic": "<b>tides</b>", "units": 2, "sentences": 3, "quoted": [0, 0]}}))
+    store.close()
+    at = _open(_app(tmp_path, monkeypatch), "pages/ask.py")
+    next(b for b in at.button if b.label.startswith("What do they say about <b>tides</b>? \u00b7 global")).click().run()
+    said = [c.value for c in at.caption if "asks about one topic" in c.value]
+    assert said and _plain(said[0]).startswith('The question asks about one topic, "<b>tides</b>": the answer quotes 2 '
+                                               "of the 3 sentences naming it in 2 passages"), said
+
+
 def test_the_llm_engine_without_an_endpoint_says_what_to_set(indexed_home, monkeypatch):
     at = _open(_app(indexed_home, monkeypatch), "pages/ask.py")
     at.sidebar.radio[0].set_value("llm").run()

@@ -107,3 +107,18 @@ def test_no_list_for_one_thing_one_member_or_a_name_the_context_lacks():
     assert block_list("How does the runtime change memory management to remove the GIL?", units) is None  # one member
     assert block_list("Which parts of the Tokio runtime change to remove the GIL?", units) is None  # a name it lacks
     assert block_list("Who changes the runtime to remove the GIL?", units) is None  # a person
+
+
+PIPELINE = ("Pipelines are configurable and made of workflows. Our default pipeline is designed to:\n\n"
+            "* split the input into passages\n* extract the names each passage gives\n* write a summary of each group\n")
+
+
+def test_what_a_thing_is_built_to_do_is_the_list_its_purpose_leads():
+    units = [_unit(PIPELINE, ["Indexing Overview"])]
+    answer = block_list("what is the indexing pipeline built to do?", units)
+    assert answer is not None, answer
+    assert _items(answer) == ["split the input into passages", "extract the names each passage gives",
+                              "write a summary of each group"]
+    assert answer.splitlines()[0].endswith("designed to [Data: Sources (1)]:")
+    # what the pipeline is (one thing) still gets no list
+    assert block_list("what is the indexing pipeline?", units) is None

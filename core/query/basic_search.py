@@ -21,6 +21,7 @@ from core.query.doc_scope import about_answer, document_units, named_documents, 
 from core.offline.definitions import fact_answer
 from core.offline.sentence_rank import prose_text
 from core.query.block_list import block_list
+from core.query.steps import steps_list
 from core.query.list_blocks import introduced_list
 from core.query.mention_answer import mention_answer
 from core.query.lists import field_list, kind_list, section_list
@@ -88,7 +89,8 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "context_text": packed.text}
     listed = (mention_answer(store, question) or about_answer(store, question, named) or field_list(store, question, named)
               or header_answer(store, question, named)
-              or section_list(store, question) or block_list(question, packed.records)
+              or section_list(store, question) or steps_list(question, packed.records)
+              or block_list(question, packed.records)
               or kind_list(store, question, packed.records, named)) \
         if llm is None else None
     if listed:  # what a named document is about; a list question: the documents' own list, or the graph's entities of its kind

@@ -33,6 +33,11 @@ _NOT_A_LIST = re.compile(r"^\s*(?:who|whom|whose|when|where|why|how (?:much|many
 # what the question asks for, when it names it: "which steps", "What build configuration flag"
 _ONE = re.compile(r"^\s*(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:of|in|for|on|to|from|does|do|did|is|are|"
                   r"was|were|can|could|will|would|should|has|have|had|must|may)\b", re.I)
+# "what is the indexing pipeline built to do?": what a thing is for is a list where the documents
+# write one ("Our standard pipeline is designed to:"), whichever of these verbs each side uses
+_PURPOSE = r"(?:built|designed|meant|intended|supposed|used|made|aims?|aimed)\s+(?:to|for)\b"
+_ASKS_PURPOSE = re.compile(r"^\s*what(?:'s|\u2019s| is| are| was| were)\b[^?]*\b" + _PURPOSE, re.I)
+_PURPOSE_IN = re.compile(r"\b" + _PURPOSE, re.I)
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 _NAME = re.compile(r"\b(?!I\b)[\w'-]*[A-Z][\w'-]*")
@@ -43,13 +48,16 @@ def _context_terms(text: str, question: str) -> set[str]:
     question the context spells out word by word."""
     have = set(terms(text)) | set(terms(_CAMEL.sub(" ", text)))
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z][\w'-]*", text)).lower()  # one letter a word
+    asked = _PURPOSE_IN.search(question)
+    if asked and _PURPOSE_IN.search(text):  # "built to" where the context writes "designed to"
+        have |= set(terms(asked.group(0)))
     for acronym in set(_ACRONYM.findall(question)):
         if acronym.lower() in initials:  # "GIL": "... the global interpreter lock ..."
             have |= set(terms(acronym))
     return have
 
 
-def _headings_before(unit: dict, at: int) -> list[str]:
+def headings_before(unit: dict, at: int) -> list[str]:
     """The headings the unit's text writes before position `at`, nearest last, after the unit's
     own heading path."""
     text = unit.get("text") or ""
@@ -69,7 +77,8 @@ def _paragraph_before(text: str, at: int) -> str:
 def block_list(question: str, units: list[dict]) -> str | None:
     """The list of the units whose context holds most of the question's words, with its lead,
     each item cited; None when no list stands where the question's words are."""
-    if not question or has_cjk(question) or _NOT_A_LIST.match(question):  # one fact, a yes or no, a person
+    if not question or has_cjk(question) or (_NOT_A_LIST.match(question) and not _ASKS_PURPOSE.match(question)):
+        # one fact, a yes or no, a person; not what a thing is for
         return None
     one = _ONE.match(question)
     if one is not None and not plural(one.group(1).split()[-1]):
@@ -85,7 +94,7 @@ def block_list(question: str, units: list[dict]) -> str | None:
     for rank, u in enumerate(units):
         text = u.get("text") or ""
         for lead, items, at in list_runs(u):
-            heads = _headings_before(u, at)
+            heads = headings_before(u, at)
             lead_is_heading = bool(heads) and lead.strip() == heads[-1]
             context = " \n ".join([*heads, lead, _paragraph_before(text, at)])
             found = _context_terms(context, question)

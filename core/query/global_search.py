@@ -26,6 +26,7 @@ from core.errors import UserError
 from core.llm.jsonparse import JSONParseError, chat_json
 from core.llm.client import LLM, FatalLLMError, LLMError
 from core.offline.themes import themes_answer
+from core.offline.topic import topic_answer
 from core.prompts import render
 from core.query import offline_answer as offline
 from core.query.attribution import attribute_answer, attribute_quotes
@@ -308,6 +309,10 @@ def _reduce(store: Store, llm: LLM | None, result: SearchResult, params: GlobalP
     selected, cut, text, tokens = pack_points(ranked, params.reduce_max_tokens)
     result.reduce = {"selected": selected, "cut": cut, "context_text": text, "tokens": tokens,
                      "budget": params.reduce_max_tokens}
+    topic = topic_answer(store, result.question, params.answer_tokens, result.level) if llm is None else None
+    if topic is not None:  # one topic of the corpus: the sentences naming it, where they stand (core/offline/topic.py)
+        result.answer, result.reduce["topic"] = topic
+        return
     if not ranked:
         result.no_data = True
         result.answer = _no_answer(result, params, n_reports)

@@ -17,7 +17,8 @@ from core.textutil import split_sentences
 
 HOWTO = re.compile(r"^\s*(?:how (?:do|can|should|would|could) (?:i|we|you|one)\b|how to\b|"
                    r"what(?:'s| is| are)? (?:the )?(?:commands?|syntax|snippet)\b|which commands?\b|"
-                   r"what (?:do|should) (?:i|we|you) (?:run|type|write|use) to\b)", re.I)
+                   r"what (?:do|should) (?:i|we|you) (?:run|type|write|use) to\b|"
+                   r"what(?:'s| is| are)? (?:the )?(?:steps?|procedure|process) (?:to|for)\b)", re.I)
 # words of the question that say it is a how-to, not what it is about
 _FRAME = frozenset(stems("how do does can should would could i we you one to what which command commands "
                          "syntax snippet run type write use it this that the a an"))

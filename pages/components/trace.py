@@ -102,6 +102,11 @@ def global_how(store: Store, result: SearchResult) -> None:
                    + (f" {left['points_added']} best-scored point{'s' * (left['points_added'] != 1)} naming "
                       f"what was still left out {'was' if left['points_added'] == 1 else 'were'} added to the "
                       "answer word for word." if left.get("points_added") else ""))
+    topic = reduce.get("topic")
+    if topic:
+        st.caption(f"The question asks about one topic, \"{ui.md(topic.get('topic'))}\": the answer quotes "
+                   f"{len(topic.get('quoted') or [])} of the {topic.get('sentences')} sentences naming it in "
+                   f"{topic.get('units')} passages, by section or community, instead of reducing the points above.")
     if reduce.get("attributed_markers"):
         k = reduce["attributed_markers"]
         st.caption(f"{k} reference{'s' if k != 1 else ''} added: sentences of the answer that copied a point "
