@@ -99,7 +99,8 @@ def test_an_english_word_written_as_code_is_a_tool_where_the_text_gives_it_as_on
     code = [(s.index("pip"), s.index("pip") + 3), (s.index("wheel"), s.index("wheel") + 5),
             (s.rindex("pip"), s.rindex("pip") + 3), (s.index("code"), s.index("code") + 4)]
     assert [w for w, _, _ in lower_names(s, 0, (), code)] == ["pip", "wheel"]
-    assert lower_names(s, 0) == []  # not written as code: English words
+    # not written as code: English words, but for the one given as an example of a kind of software
+    assert [w for w, _, _ in lower_names(s, 0)] == ["pip"]
 
 
 def test_capitalised_words_joined_by_slashes_are_listed_names():
@@ -139,3 +140,21 @@ def test_a_code_block_installs_and_requires_packages_by_name():
             '[build-system]\nrequires = ["flit"]\nbuild-backend = "flit.api:main"\n'
             "$ python -m pip install graphrag\nnpm install -D vitest\n")
     assert [w for w, _, _ in config_values(code)] == ["httpx", "gidgethub", "django", "flit", "graphrag", "vitest"]
+
+
+def test_a_tool_no_dictionary_holds_written_as_code_beside_another_and_an_example_of_a_kind():
+    # PEP 668: "Even when ``pip``, ``setuptools``, etc. are installed"; "not an external tool such as apt"
+    s = "Even when pip, setuptools, etc. are installed. The fields name, email and license are strings."
+    code = [(s.index(w), s.index(w) + len(w)) for w in ("pip", "setuptools", "name", "email", "license")]
+    assert [w for w, _, _ in lower_names(s, 0, (), code)] == ["pip", "setuptools"]  # not the fields
+    assert [w for w, _, _ in lower_names("pip (not an external tool such as apt) installs it.", 0)] == ["apt"]
+    assert lower_names("it is used in such a way as apt readers expect.", 0) == []  # no kind of software
+
+
+def test_one_capital_mid_sentence_names_a_kind_of_a_noun_or_is_an_acronym():
+    from core.offline.corpus_names import corpus_names
+    names = corpus_names(["The distro Python in a single-application image (e.g., a Docker container) is safe.",
+                          "Consider building a ``python-xyz`` RPM by using the tool.",
+                          "And then the Ghost turned to him; the cold Roast and the rest were gone."])
+    assert names.named("Docker") and names.named("RPM")
+    assert not names.named("Ghost") and not names.named("Roast")  # old prose capitalises nouns

@@ -156,3 +156,18 @@ def test_an_organisation_s_name_keeps_its_and():
                      "Alex and Jordan Agency met.")
     assert {"SECURITIES AND EXCHANGE COMMISSION", "FOOD AND DRUG ADMINISTRATION"} <= titles, titles
     assert "ALEX AND JORDAN AGENCY" not in titles and "SCROOGE AND MARLEY" not in titles, titles
+
+
+def test_latin_names_in_chinese_text_by_how_the_writer_sets_them():
+    from core.offline.zh_mentions import zh_mentions
+
+    def found(s: str) -> dict[str, bool]:
+        return {m.surface: m.strong for m in zh_mentions(s)}
+    # a capitalised word no English dictionary holds, alone among Chinese words: a name
+    assert found("他的摘要关系(父亲 Laertes、儿子忒勒马科斯)")["Laertes"] is True
+    # an English term of two lower-case words the writer chose over a Chinese one
+    assert "global search" in found("这一章讲三件事: global search 的 map-reduce 两步各自怎么转")
+    assert "story revolves" not in found("原文写的是 story revolves 这句")  # a clause, not a term
+    # a known organisation before its product: two names
+    ms = {m.surface: m.votes for m in zh_mentions("深入解析 Microsoft GraphRAG 全局检索中的流程")}
+    assert ms["Microsoft"] == {"organization": 3.0} and "GraphRAG" in ms and "Microsoft GraphRAG" not in ms

@@ -12,6 +12,9 @@ case-folded:
   "Satya Nadella: Excellent question");
 - listed: the word capitalised as one of a list of names ("Accenture, Adobe and BlackRock",
   "Debian/Fedora/Conda");
+- solo: a mid-sentence capital naming the kind of a lower-case noun after it ("a Docker container",
+  "the Go team"), outside any run of capitalised words a title would write, and not the subject of
+  a verb ("the Ghost turned": old prose capitalises nouns);
 - lower: the word written all in lower case as a word of prose, not as part of an identifier, a
   path, a module or a reference ("dask.array", "[#jython]", "pep-0008.rst").
 A possessive counts for its name ("Dropbox's"), and a capital after a prefix's hyphen is
@@ -24,9 +27,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from core.text.wordnet import common_word, place_first
+from core.text.wordnet import common_noun, common_word, place_first
+from core.textutil import STOPWORDS
 
-_MID = re.compile(r"(?:(?<=[a-z0-9,)\]] )|(?<=\bnon-)|(?<=\bpre-)|(?<=\bpost-)|(?<=\banti-))"
+_MID = re.compile(r"(?:(?<=[a-z0-9,)\]`] )|(?<=\bnon-)|(?<=\bpre-)|(?<=\bpost-)|(?<=\banti-))"
                   r"([A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*|[A-Z]{2,}\d*\b)")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 _WORD = r"[A-Z][\w'\u2019-]*[a-z][\w'\u2019-]*"
@@ -36,6 +40,7 @@ _LISTED = re.compile(r"(?:(?<=, )(" + _WORD + r")(?=,| and | or )|(?<=[a-z] )(" 
 # or one of three or more joined by slashes: "Debian/Fedora/Conda", "Windows/Linux/macOS"
 _SLASHED = re.compile(r"(?<![\w/])" + _WORD + r"(?:/" + _WORD + r"){2,}(?!\w)")
 _LOWER = re.compile(r"(?<![\w.#@/\\`-])([a-z][a-z'\u2019-]+)(?![\w/#@(`\\-]|\.\w)")
+_SOLO = re.compile(r" ([a-z]{2,})\b")  # the lower-case word after a mid-sentence capital
 MIN_MID = 2  # seen capitalised mid-sentence at least twice in the corpus, or once in a list of names
 
 
@@ -44,6 +49,8 @@ class CorpusNames:
     mid: Counter = field(default_factory=Counter)
     lower: Counter = field(default_factory=Counter)
     listed: Counter = field(default_factory=Counter)
+    solo: Counter = field(default_factory=Counter)
+    acronym: Counter = field(default_factory=Counter)
 
     def named(self, word: str) -> bool:
         """Does the corpus write this word as a name: capitalised mid-sentence more often than in
@@ -52,9 +59,12 @@ class CorpusNames:
         w = word.lower()
         # once mid-sentence is enough for a word that is no common English word ("Pakistan",
         # "MIT": WordNet holds them only as names, or not at all) or whose first sense is a name
-        # ("Japan" before "japan", the lacquer); "Windows" must show it twice
+        # ("Japan" before "japan", the lacquer); "Windows" must show it twice, or once alone
+        # among lower-case words ("a Docker container"), where no title capitalises a run, or
+        # once in capitals ("a python-xyz RPM": "rpm" is a word too)
         return (self.mid[w] >= MIN_MID or self.listed[w] > 0
-                or (self.mid[w] >= 1 and (not common_word(w) or place_first(w)))) \
+                or (self.mid[w] >= 1 and (not common_word(w) or place_first(w) or self.solo[w] >= 1
+                                          or self.acronym[w] >= 1))) \
             and max(self.mid[w], self.listed[w]) > self.lower[w]
 
 
@@ -63,7 +73,13 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
     for text in texts:
         if not text:
             continue
-        out.mid.update(_POSSESSIVE.sub("", m.group(1)).lower() for m in _MID.finditer(text))
+        mids = list(_MID.finditer(text))
+        out.mid.update(_POSSESSIVE.sub("", m.group(1)).lower() for m in mids)
+        out.acronym.update(m.group(1).lower() for m in mids if m.group(1).isupper())
+        for m in mids:
+            after = _SOLO.match(text, m.end())
+            if after and after.group(1) not in STOPWORDS and common_noun(after.group(1)):
+                out.solo[_POSSESSIVE.sub("", m.group(1)).lower()] += 1
         out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
         out.listed.update(w.lower() for m in _SLASHED.finditer(text) for w in m.group(0).split("/"))
         out.lower.update(_LOWER.findall(text))

@@ -31,7 +31,8 @@ _PATH = re.compile(r"\S*/\S*/\S*|(?<!\S)\.?/\S+|\S+/(?=\s|$)")  # paths and addr
 _GAP = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*/\s*)"
 _NEXT = re.compile(_GAP + r"(?P<w>[\w.-]+)")
 _PREV = re.compile(r"(?P<w>[\w.-]+)" + _GAP + r"$")
-_EXAMPLE = re.compile(r"(?:\bsuch as|\blike|\bincluding|\bexamples? includes?|\be\.g\.,?)\s+$", re.I)
+_EXAMPLE_CUE = r"(?:\bsuch as|\blike|\bincluding|\bexamples? includes?|\be\.g\.,?)\s+$"
+_EXAMPLE = re.compile(_EXAMPLE_CUE, re.I)
 _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
 _ENUM = re.compile(r"(?<![\w|])[\w.\[\]-]+(?:\|[\w.\[\]-]+)+(?![\w|])")  # "file|memory|blob|cosmosdb"
 # the names of value types, which a field's description gives ("**dict[str, Any]**", "str|None")
@@ -46,6 +47,8 @@ _KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|modules?|frameworks?|allocators?
           r"formats?|protocols?|languages?|mailing lists?|repos?|repositor(?:y|ies))\b")
 _KIND_AFTER = re.compile(r"[\"'\u201d\u2019]?(?:\s+" + _KINDS + r"|(?:,|\s+(?:is|was))\s+an?\s+(?:[\w-]+\s+){0,3}"
                          + _KINDS + ")")
+# an example of a kind of software: "an external tool such as apt", "package managers like conda"
+_KIND_EXAMPLE = re.compile(r"\b" + _KINDS + r",?\s+" + _EXAMPLE_CUE, re.I)
 # the kind before the name: "the package threadpoolctl", "a third package, ``threadpoolctl``"
 _KIND_BEFORE = re.compile(r"\b" + _KINDS + r",?\s+[\"'\u201c\u2018]?$")
 # a package manager's install line: "pip install graphrag", "npm i -D vitest", "brew install uv"
@@ -117,20 +120,28 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
         unknown = unknown_word(word)
         mailing = _MAILING_LIST.fullmatch(word) is not None  # "python-dev", "distutils-sig"
         linked = _whole(links, offset, sentence, s, e)
+        head = sentence[max(0, s - 60):s]  # the cues before a word sit right before it
+        as_code = _whole(code, offset, sentence, s, e)
+        english = not unknown and word.isalpha() and len(word) >= 3 and word not in STOPWORDS
         # an English word names software where it is written as code or linked, and the text
         # gives it as an example, a kind of software or one of a list of names ("see flit or
-        # bento", "``apt``, ``dpkg``, ``dnf``")
-        shown = not unknown and word.isalpha() and len(word) >= 3 and word not in STOPWORDS and \
-            (linked or _whole(code, offset, sentence, s, e))
+        # bento", "``apt``, ``dpkg``, ``dnf``"), or where it is given as an example of a kind of
+        # software, written as it may be ("an external tool such as apt")
+        shown = english and (linked or as_code or _KIND_EXAMPLE.search(head) is not None)
         if not (unknown or shown or mailing):
             continue  # an English word written as prose: no cue makes it a name
-        head = sentence[max(0, s - 60):s]  # the cues before a word sit right before it
         example = _EXAMPLE.search(head) is not None
         kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(head) is not None
         after = _NEXT.match(sentence, e)
         before = _PREV.search(head)
         listed = (after is not None and _name_like(after.group("w"), False)) or \
             (before is not None and _name_like(before.group("w"), not sentence[:s - len(head) + before.start("w")].strip()))
+        # "``pip``, ``setuptools``, etc.": a word no dictionary holds, written as code beside another
+        # written as code (an English word so written is a field or a key as often: ``name``, ``email``)
+        listed = listed or (unknown and as_code and (
+            (after is not None and _whole(code, offset, sentence, after.start("w"), after.end("w")))
+            or (before is not None and _whole(code, offset, sentence, s - len(head) + before.start("w"),
+                                              s - len(head) + before.end("w")))))
         if shown and not (example or kind or listed):
             continue
         enum = any(a <= s and e <= b for a, b in enums)

@@ -29,7 +29,7 @@ from core.offline.reports import display_name
 from core.offline.mentions import SPEECH, ly_adverb
 from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
 from core.text.lexical import cite, terms
-from core.text.wordnet import bases_of, common_noun, relational_adjective
+from core.text.wordnet import bases_of, common_noun, relational_adjective, verb_only
 from core.store.db import Store
 from core.textutil import has_cjk
 from core.tokens import count_tokens
@@ -333,12 +333,6 @@ def _section(headings: list) -> str:
     return path[-1]
 
 
-def _verb_only(word: str) -> bool:
-    """WordNet knows the word (or its base form) as a verb and never as a noun or adjective."""
-    kinds = {pos for _, pos in bases_of(word)}
-    return "v" in kinds and not kinds & {"n", "a", "s"}
-
-
 def _judging(word: str) -> bool:
     """No word to open a topic with: an adjective that judges or measures ("huge", "interesting",
     "best", "detailed") rather than says what kind ("medical", "digital": WordNet relates them to
@@ -388,7 +382,7 @@ def _phrases(sents: list[Sentence], name_terms: set) -> tuple[Counter, dict[tupl
                 ts = [t for w in ws for t in _word_terms(w.lower())]
                 if len(ts) != n or any(t in name_terms or t in FILLER or t in META or len(t) < 3 for t in ts) \
                         or any("'" in w or "\u2019" in w for w in ws) or not common_noun(ws[-1].lower()) \
-                        or _verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
+                        or verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
                     continue
                 key = tuple(ts)
                 if key not in seen:

@@ -10,6 +10,7 @@ import threading
 
 from core.offline.mentions import KNOWN_ORGS, ORG_WORDS, WORD, Mention, en_mentions, masked_sentence, word_set
 from core.offline.zh_names import FOREIGN_NAME, FOREIGN_PLACE, FULL_NAME, zh_name_tokens
+from core.text.wordnet import common_noun, english_word, verb_only
 from core.textutil import STOPWORDS, has_cjk
 
 ZH_ORG_SUFFIX = word_set("集团 公司 研究院 研究所 大学 学院 实验室 银行 委员会 协会 基金会 医院 政府 法院 "
@@ -53,13 +54,27 @@ def zh_mentions(sentence: str) -> list[Mention]:
                 phrase.start, phrase.end, phrase.initial = phrase.start + seg.start(), phrase.end + seg.start(), False
                 out.append(phrase)
             continue
+        alone = _between_chinese(s, seg.start(), seg.end())
+        if alone and _lower_term(words) and seg.group(0) == " ".join(words):
+            # "global search 读的是报告": an English term the writer chose over a Chinese one
+            out.append(Mention(seg.group(0), seg.start(), seg.end(), strong=True))
+            continue
         for m in _LATIN_RUN.finditer(s, seg.start(), seg.end()):  # "Naive RAG" is one name
             w = m.group(0).rstrip(".")
+            first, _, rest = w.partition(" ")
+            if first.lower() in KNOWN_ORGS and any(ch.isupper() for ch in rest[1:]) and " " not in rest:
+                # "Microsoft GraphRAG": the organisation and its product, each a name
+                out.append(Mention(first, m.start(), m.start() + len(first), strong=True,
+                                   votes={"organization": 3.0}))
+                out.append(Mention(rest, m.start() + len(first) + 1, m.start() + len(w), strong=True))
+                continue
             if _latin_name(w):
                 known = w.lower() in KNOWN_ORGS
                 shaped = any(ch.isupper() for ch in w[1:])  # GraphRAG, LLM, DB-GPT
-                out.append(Mention(w, m.start(), m.start() + len(w), strong=known or shaped,
-                                    lower_check=not (known or shaped),
+                # "父亲 Laertes、儿子": a capitalised word no English dictionary holds, alone in Chinese text
+                foreign = alone and w == seg.group(0) and w.isalpha() and not english_word(w)
+                out.append(Mention(w, m.start(), m.start() + len(w), strong=known or shaped or foreign,
+                                    lower_check=not (known or shaped or foreign),
                                     votes={"organization": 3.0} if known or _org_head(w) else {}))
     pseg = _jieba()
     toks, pos = [], 0
@@ -101,6 +116,23 @@ def zh_mentions(sentence: str) -> list[Mention]:
         i += 1
     out.sort(key=lambda m: m.start)
     return out
+
+
+_CHINESE_EDGE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _between_chinese(s: str, a: int, b: int) -> bool:
+    """Does the Latin run (a whole run of Latin text) stand in Chinese text: Chinese within three
+    characters of it? An English phrase quoted in running English makes a longer run."""
+    return bool(_CHINESE_EDGE.search(s[max(0, a - 3):a] + s[b:b + 3]))
+
+
+def _lower_term(words: list[str]) -> bool:
+    """Two or three lower-case English words naming a thing ("global search", "entry points"), not
+    a clause ("story revolves")."""
+    return 2 <= len(words) <= 3 and all(w.isalpha() and w.islower() and len(w) >= 3 and w not in STOPWORDS
+                                        for w in words) \
+        and common_noun(words[-1]) and not verb_only(words[0])
 
 
 def _place_shaped(word: str) -> bool:

@@ -223,6 +223,13 @@ def bases_of(word: str) -> tuple[tuple[str, str], ...]:
 
 
 @functools.lru_cache(maxsize=65536)
+def verb_only(word: str) -> bool:
+    """WordNet knows the word (or its base form) as a verb and never as a noun or adjective."""
+    kinds = {pos for _, pos in bases_of(word)}
+    return "v" in kinds and not kinds & {"n", "a", "s"}
+
+
+@functools.lru_cache(maxsize=65536)
 def common_noun(word: str) -> bool:
     """Does WordNet hold the word as a noun with a sense that is no instance of something ("ram",
     "cpu"; not "nasa", an instance of an agency)? False without WordNet."""
