@@ -87,3 +87,26 @@ def test_the_running_order_of_a_call_or_show_is_no_theme_sentence():
     for theme in ["Azure revenue grew 93 percent this quarter, driven by cloud adoption [Data: Sources (3)].",
                   "Scrooge's niece played well upon the harp, a simple little air he remembered."]:
         assert meta_share(theme, names) < 0.2, theme
+
+
+def test_a_phrase_one_passage_repeats_is_no_topic():
+    said = [Sentence(text="We had a small dog. The small dog barked at the vector store.", unit=0, unit_id="0", order=0),
+            Sentence(text="The small dog slept.", unit=0, unit_id="0", order=1),
+            Sentence(text="Each vector store keeps its embeddings.", unit=1, unit_id="1", order=2),
+            Sentence(text="A second vector store holds the rest.", unit=2, unit_id="2", order=3)]
+    df = Counter({"small": 1, "dog": 1, "vector": 1, "store": 1})
+    assert _phrase_topic(said, set(), df, 100) == "vector store"  # in three passages; "small dog" in one
+
+
+def test_a_theme_of_greetings_or_running_order_gives_way_to_one_that_says_something():
+    from core.offline.themes import Theme, _says_nothing
+    names = {"heather", "bellini", "goldman", "sachs", "chris", "suh"}
+    greeting = Theme(title="Chris Suh and Heather Bellini", sentences=[
+        "HEATHER BELLINI, Goldman Sachs: Great [Data: Sources (28)].", "CHRIS SUH: Thanks, Heather [Data: Sources (29)]."])
+    running = Theme(title="Q&A", sentences=["With that, let's move to the Q&A portion of the call [Data: Sources (17)]."])
+    real = Theme(title="Cloud growth", sentences=[
+        "Azure revenue grew 93 percent this quarter, driven by cloud adoption [Data: Sources (3)]."])
+    assert _says_nothing(greeting, names) and _says_nothing(running, names)
+    assert not _says_nothing(real, names)
+    chinese = Theme(title="Map、Reduce", sentences=["查询时，系统对每个社区摘要独立生成部分答案，再汇总成全局答案 [Data: Sources (13)]。"])
+    assert not _says_nothing(chinese, names)  # no spaces, and a sentence all the same

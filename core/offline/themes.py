@@ -90,6 +90,7 @@ class Theme:
 _cache: dict[tuple, tuple[int, Counter]] = {}
 DF_SAMPLE = 300     # text units read for the corpus's word frequencies
 THEME_UNITS = 30    # text units read per theme: those naming most of its entities
+SAYS_SOMETHING = 8  # words of the longest quote of a theme that says something
 _cache_lock = threading.Lock()
 
 
@@ -160,6 +161,7 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
         for n in [e["title"], *[a for a in (e.get("aliases") or []) if isinstance(a, str)]]:
             all_name_terms.update(_word_terms(n.lower()))
     themes: list[Theme] = []
+    empty: list[Theme] = []
     used: set[str] = set()
     for rep in reports[:3 * max_themes]:
         if len(themes) >= max_themes:
@@ -174,7 +176,10 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
         if theme is None:
             continue
         theme.score = best[int(rep["human_readable_id"])]
-        if any(_same(theme, t) for t in themes):
+        if any(_same(theme, t) for t in themes + empty):
+            continue
+        if _says_nothing(theme, all_name_terms):
+            empty.append(theme)  # another community takes its place
             continue
         themes.append(theme)
     if len(themes) < 3:  # few communities: their strongest ties are themes too (clusters of the points)
@@ -195,8 +200,8 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
                 if theme is not None and not any(_same(theme, t) for t in themes):
                     theme.score = best[int(rep["human_readable_id"])]
                     themes.append(theme)
-    # themes quoting only the running order of the event ("That wraps up the Q&A portion") come last
-    themes.sort(key=lambda t: min((meta_share(q, all_name_terms) for q in t.sentences), default=0.0) >= 0.2)
+    # themes quoting only the running order of the event come last, where they are kept at all
+    themes += empty[:max(0, 3 - len(themes))]
     # a heading that would title several themes is the document's (a news story's headline), not
     # what sets one theme apart: those themes keep the titles their names and words give
     shared = Counter(t.topic for t in themes if t.topic)
@@ -204,6 +209,18 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
         if t.topic and shared[t.topic] > 1:
             t.title, t.topic = t.plain_title, ""
     return themes, len(reports)
+
+
+def _says_nothing(theme: Theme, names: set) -> bool:
+    """A theme quoting only the running order of the event ("That wraps up the Q&A portion") or
+    greetings ("HEATHER BELLINI, Goldman Sachs: Great"): nothing the corpus is about."""
+    return min((meta_share(q, names) for q in theme.sentences), default=0.0) >= 0.2 or \
+        all(_words(re.sub(r"\[Data:[^\]]*\]", "", q)) < SAYS_SOMETHING for q in theme.sentences)
+
+
+def _words(text: str) -> int:
+    """Words of a sentence, two Chinese characters counting as one."""
+    return len(re.findall(r"[A-Za-z0-9'\u2019-]+", text)) + len(re.findall(r"[\u4e00-\u9fff]", text)) // 2
 
 
 def _same(a: Theme, b: Theme) -> bool:
@@ -287,7 +304,8 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
         return None
     hrid = int(rep["human_readable_id"])
     lead = [display_name(e["title"], e) for e in ents[:2]]
-    words = [surface[t].most_common(1)[0][0] for t in top_words]
+    # the words that title it where no phrase does: what it is about, not what was done ("mentioned")
+    words = [w for w in (surface[t].most_common(1)[0][0] for t in top_words) if not verb_only(w)]
     sents = [s for s, _ in pool]
     # what it is about in the corpus's own words: the section heading most of its units sit under,
     # else the phrase its sentences repeat (or the rarest holding its most distinctive word)
@@ -365,14 +383,15 @@ def _phrase_topic(sents: list[Sentence], name_terms: set, df: Counter, n_units: 
 
 def _phrases(sents: list[Sentence], name_terms: set) -> tuple[Counter, dict[tuple, Counter], set[tuple]]:
     """The noun phrases of two or three plain words of the sentences ("vector store", "operating
-    income", not "remain unaltered"): (in how many sentences each is, as terms; how each is
-    written; those opening with an adjective of judgement or size, "huge number")."""
+    income", not "remain unaltered"): (in how many text units each is, as terms: a phrase one
+    anecdote repeats, "small dog", is no topic; how each is written; those opening with an
+    adjective of judgement or size, "huge number")."""
     count: Counter = Counter()
     surface: dict[tuple, Counter] = {}
     judging: set[tuple] = set()
+    seen: set[tuple] = set()  # (phrase, unit)
     for s in sents:
         words = [(m.group(0), m.start()) for m in _PHRASE_WORD.finditer(s.text)]
-        seen = set()
         for n in (2, 3):
             for i in range(len(words) - n + 1):
                 ws = [w for w, _ in words[i:i + n]]
@@ -385,8 +404,8 @@ def _phrases(sents: list[Sentence], name_terms: set) -> tuple[Counter, dict[tupl
                         or verb_only(ws[0].lower()) or ly_adverb(ws[0].lower()):
                     continue
                 key = tuple(ts)
-                if key not in seen:
-                    seen.add(key)
+                if (key, s.unit) not in seen:
+                    seen.add((key, s.unit))
                     count[key] += 1
                     surface.setdefault(key, Counter())[" ".join(w.lower() for w in ws)] += 1
                     if _judging(ws[0].lower()):
