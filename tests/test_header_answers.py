@@ -101,3 +101,17 @@ def test_a_transcript_s_speaker_labels_are_no_header():
              "KEVIN SCOTT: That is a great term.\n")
     assert header_fields(turns) == []
     assert [k for k, _ in header_fields(SPEC)] == ["PEP", "Title", "Author", "Status", "Created"]
+
+
+def test_the_documents_a_person_authored_are_those_whose_header_names_them(tmp_path):
+    path = build_workspace(tmp_path, "specs", [("pep-9101.rst", SPEC.encode()), ("memo.txt", MEMO.encode())])
+    store = Store(path)
+    try:
+        which = run_method("auto", store, "Which documents did Tanner Quay author?").answer
+        what = run_method("auto", store, "What did Owen Pike write?").answer
+    finally:
+        store.close()
+    assert which.startswith("1 document names Tanner Quay as an author in its header:"), which
+    assert "- pep-9101.rst (Harbour record exchange format): Author: Maria Okafor, Tanner Quay [Data: Sources (" in which
+    assert "memo.txt" not in which
+    assert "- memo.txt (Berth closures): Author: Owen Pike [Data: Sources (" in what, what

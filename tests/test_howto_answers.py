@@ -95,3 +95,13 @@ def test_the_quoted_command_is_one_claim_the_verifier_finds_word_for_word(tmp_pa
         assert judge("```\npip install something-else\n```", unit).verdict != "supported"
     finally:
         store.close()
+
+
+def test_a_section_whose_heading_says_more_of_the_question_wins_over_another_sections_code():
+    """"How do I write a multi-line docstring?": the section "Multi-line docstrings" (prose, no
+    code) answers, not the example under "One-line docstrings"."""
+    page = ("# Docstrings\n\n## One-line docstrings\n\nFor example:\n\n```python\ndef root():\n"
+            "    \"\"\"Return the root.\"\"\"\n```\n\n## Multi-line docstrings\n\nMulti-line docstrings "
+            "consist of a summary line, a blank line and a longer description.\n")
+    assert code_answer("How do I write a multi-line docstring?", [_unit(page)]) is None
+    assert code_answer("How do I write a one-line docstring?", [_unit(page)]) is not None

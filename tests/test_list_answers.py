@@ -412,3 +412,58 @@ def test_the_kind_s_other_words_and_its_kinds_say_which_entities_a_list_names(tm
     assert "Evil Spirit" not in listed
     gaming = run_method("auto", store, "Which new gaming services did they launch?").answer
     assert "the documents name" not in gaming and not re.search(r"^- (?:Cognitive|Enterprise)", gaming, re.M), gaming
+
+
+def test_a_member_quoted_before_the_sentence_introducing_its_list_comes_once_in_the_list():
+    from core.ingest.structure import markdown_to_text
+    from core.query.list_blocks import introduced_list
+    md, structure = markdown_to_text("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
+                                     "- plain text\n\nIt writes Parquet.\n")
+    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    answer = ("JSON lines [Data: Sources (4)]. Harbourline reads three kinds of files [Data: Sources (4)]. "
+              "It writes Parquet [Data: Sources (4)].")
+    got = introduced_list(answer, [unit])
+    assert got.splitlines()[0] == "Harbourline reads three kinds of files [Data: Sources (4)].", got
+    assert got.count("JSON lines") == 1, got
+
+
+STYLE = """PEP: 9102
+Title: Harbour code style
+Author: Maria Okafor
+Status: Active
+
+# Harbour code style
+
+This guide covers layout and names for the harbour's code.
+
+## Code Lay-out
+
+Use four spaces per indentation level. Limit lines to 79 characters.
+
+## Naming Conventions
+
+The naming conventions of the harbour's code are a little messy, so new code follows these.
+
+### Berth Names
+
+Berth names use CapWords, like NorthQuay.
+
+### Crane Names
+
+Crane names are lower case with underscores, like crane_seven.
+
+### Shift Names
+
+Shift names are upper case, like NIGHT.
+"""
+
+
+def test_a_list_question_naming_the_document_gets_the_section_its_kind_titles_there(tmp_path):
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("pep-9102.md", STYLE.encode()),
+                         ("pep-9103.md", STYLE.replace("9102", "9103").replace("Naming Conventions", "Layout").encode())],
+                 max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    r = run_method("auto", store, "Which naming conventions does PEP 9102 recommend?", None)
+    assert r.answer.splitlines()[0] == "Naming Conventions:", r.answer
+    assert [i.split(":")[0] for i in _listed(r.answer)] == ["Berth Names", "Crane Names", "Shift Names"], r.answer

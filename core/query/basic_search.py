@@ -15,7 +15,7 @@ from core.errors import UserError
 from core.llm.client import LLM, LLMError
 from core.prompts import render
 from core.query import offline_answer as offline
-from core.query.header_fields import header_answer
+from core.query.header_fields import authored_documents, header_answer
 from core.query.howto import code_answer
 from core.query.doc_scope import about_answer, document_units, named_documents, scope
 from core.offline.definitions import fact_answer
@@ -88,7 +88,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "documents": [d["title"] for d in named],
                       "context_text": packed.text}
     listed = (mention_answer(store, question) or about_answer(store, question, named) or field_list(store, question, named)
-              or header_answer(store, question, named)
+              or header_answer(store, question, named) or authored_documents(store, question)
               or section_list(store, question) or steps_list(question, packed.records)
               or block_list(question, packed.records)
               or kind_list(store, question, packed.records, named)) \

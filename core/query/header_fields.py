@@ -127,6 +127,37 @@ def header_answer(store, question: str, named: list[dict]) -> str | None:
     return f"The {what} each document's header gives:\n" + "\n".join(f"- {t}: {line}" for t, line in shown) + more
 
 
+# "Which PEPs does Guido van Rossum author?", "What did Barry Warsaw write?": the documents a person's name heads
+_BY_WHOM = re.compile(r"^\s*(?:which|what)\b[^?]*?\b(?:author|authors|authored|co-?author(?:s|ed)?|write|wrote|"
+                      r"written|writes)\b", re.I)
+_PERSON = re.compile(r"(?<!^)(?<![\w.'\u2019-])[A-Z][\w.'\u2019-]*(?: (?:[a-z]{2,3} )?[A-Z][\w.'\u2019-]*)+")
+_AUTHOR_FIELDS = ("author", "authors", "by", "written by", "creator", "creators", "co-author", "co-authors")
+
+
+def authored_documents(store, question: str) -> str | None:
+    """The documents whose header names the person the question asks about as an author, one line
+    each with the document's title and the field, cited; None when the question asks for no one's
+    documents or no header names them."""
+    if not _BY_WHOM.search(question or ""):
+        return None
+    names = [m.group(0) for m in _PERSON.finditer(question) if " " in m.group(0)]
+    if not names:
+        return None
+    pats = [re.compile(rf"(?<![\w]){re.escape(n)}(?![\w])", re.I) for n in names]
+    docs = store.rows("documents", select="id, human_readable_id, title", order_by="human_readable_id")
+    lines = []
+    for d, u, pairs in _headers(store, docs):
+        found = _field(pairs, _AUTHOR_FIELDS)
+        if found is not None and any(p.search(found[1]) for p in pats):
+            title = dict((k.lower(), v) for k, v in pairs).get("title")
+            doc = str(d.get("title") or "") + (f" ({title})" if title else "")
+            lines.append(f"- {doc}: " + cite(f"{found[0]}: {found[1]}", {"Sources": [int(u["human_readable_id"])]}))
+    if not lines:
+        return None
+    return f"{len(lines)} document{'s' * (len(lines) != 1)} name{'s' * (len(lines) == 1)} {names[0]} as an author " \
+        f"in {'their headers' if len(lines) != 1 else 'its header'}:\n" + "\n".join(lines[:MAX_DOCUMENTS])
+
+
 _WHO_IS = re.compile(r"^\s*(?i:who (?:is|was|are|were)) (?:the )?([A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3})\s*\??\s*$")
 
 

@@ -78,6 +78,12 @@ def code_answer(question: str, units: list[dict]) -> str | None:
     found.sort(key=lambda f: (-f[0], f[1]))
     if not found or found[0][0] < min(2, len(want)):
         return None
+    # a section whose heading says more of the question than the block's, with no block of its own
+    # ("Multi-line Docstrings" for "how do I write a multi-line docstring?", over the block under
+    # "One-line Docstrings"): its sentences answer, not another section's code
+    best = found[0][2]
+    if _most_said(want, units) > len(want & set(stems(best[0] + " " + best[1]))):
+        return None
     # blocks as good as the best under other headings ("Install GraphRAG", "Install Dependencies"):
     # which one the reader means, the reader knows
     chosen = [f for f in found if f[0] == found[0][0]]
@@ -86,6 +92,19 @@ def code_answer(question: str, units: list[dict]) -> str | None:
 
 
 MAX_BLOCKS = 2
+
+
+def _most_said(want: set[str], units: list[dict]) -> int:
+    """The most of the question's words any heading of the units holds."""
+    most = 0
+    for u in units:
+        text = u.get("text") or ""
+        raw = u.get("structure")
+        heads = [text[h[0]:h[1]] for h in ((raw if isinstance(raw, dict) else {}).get("headings") or [])
+                 if 0 <= h[0] < h[1]]
+        for h in heads + [str(x) for x in (u.get("headings") or []) if isinstance(u.get("headings"), list)]:
+            most = max(most, len(want & set(stems(h))))
+    return most
 
 
 def _shown(heading: str, lead: str, code: str, hrid: int) -> str:

@@ -113,8 +113,11 @@ def introduced_list(answer: str, units: list[dict], sentences: int = 4) -> str:
         refs = {"Sources": [hrids[0]]}
         bullets = "\n".join(f"- {cite(i, refs)}" for i in items[:2 * LIST_MAX])
         end = c.end + (1 if answer[c.end:c.end + 1] in ".\u3002" else 0)
-        rest = _without(answer[end:], {_flat(i) for i in items})  # members quoted apart move into the list
-        return answer[:end] + "\n" + bullets + ("\n\n" + rest if rest else "")
+        members = {_flat(i) for i in items}  # members quoted apart, before or after it, move into the list
+        at = sentence_at + (1 if answer[sentence_at:sentence_at + 1] in ".\u3002" else 0)
+        before, rest = _without(answer[:at], members), _without(answer[end:], members)
+        return (before + " " if before else "") + answer[at:end].strip() + "\n" + bullets + \
+            ("\n\n" + rest if rest else "")
     return answer
 
 

@@ -14,7 +14,7 @@ import re
 from typing import Iterable
 
 from core.offline.mentions import TITLES
-from core.query.doc_scope import document_units
+from core.query.doc_scope import document_units, named_documents
 from core.query.list_blocks import LIST_MAX, lists_of
 from core.offline.reports import display_name
 from core.offline.sentence_rank import name_pattern
@@ -158,8 +158,11 @@ def section_list(store, question: str) -> str | None:
     kind_terms, want = set(terms(kind)), set(terms(question))
     kind_head = set(terms(kind.split()[-1]))
     about = _said(question, kind) - _GENERIC_SAID
+    named = {d["id"] for d in named_documents(store, question)}  # "Which naming conventions does PEP 8 recommend?"
     found = []
     for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
+        if named and d["id"] not in named:
+            continue
         meta = d.get("metadata")
         meta = json.loads(meta) if isinstance(meta, str) else meta or {}
         heads = [h for h in ((meta.get("structure") or {}).get("headings") or []) if len(h) >= 3]
@@ -183,8 +186,9 @@ def section_list(store, question: str) -> str | None:
             context = set(terms(" ".join([title, opening, *above])))
             if not (kind_terms <= set(terms(title)) or (kind_head & set(terms(title)) and kind_terms <= context)):
                 continue
-            if about and not about & context:
-                continue  # "the phases of a DRIFT search": not the phases of another process
+            if about and not about & context and not (d["id"] in named and kind_terms <= set(terms(title))):
+                continue  # "the phases of a DRIFT search": not the phases of another process (the
+                # document the question names, where a heading is the kind, says which already)
             subs: list[tuple[str, int, int, int]] = []  # title, level, unit, heading's index
             for k, (t, lv, unit) in enumerate(ordered[i + 1:], start=i + 1):
                 if lv <= level:

@@ -30,7 +30,7 @@ from core.query.budget import context_window, fit_budget
 from core.query.context import Packed, language_instruction, local_table
 from core.query.doc_scope import about_answer, named_documents, scope
 from core.query.entity_match import title_matches  # noqa: F401 - callers import it from here too
-from core.query.header_fields import header_answer, header_role
+from core.query.header_fields import authored_documents, header_answer, header_role
 from core.query.block_list import block_list
 from core.query.list_blocks import introduced_list
 from core.query.mention_answer import mention_answer
@@ -261,7 +261,9 @@ def _with_list(store: Store, answer: str) -> str:
 def _offline_answer(question: str, tables: dict[str, Packed], params: LocalParams,
                     store: Store | None = None, entities: list[dict] | None = None,
                     documents: list[dict] | None = None) -> str:
-    listed = block_list(question, tables["sources"].records)  # the list standing where the question's words are
+    # the documents a person's name heads as author; the list standing where the question's words are
+    listed = (authored_documents(store, question) if store is not None else None) \
+        or block_list(question, tables["sources"].records)
     if listed:
         return listed
     if store is not None and entities:  # who or what it is, its ties, the rest (core/offline/definitions)
