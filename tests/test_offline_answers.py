@@ -63,6 +63,10 @@ def test_memo_headers_and_licence_lines_are_never_quoted():
     assert is_boilerplate("This eBook is for the use of anyone anywhere under the terms of the Project Gutenberg License.")
     assert is_boilerplate("EP-9_ Behind_the_Tech_Kevin Scott_Podcast_with_Reid_Hoffman.txt")
     assert not is_boilerplate("Maria Okafor, the Harbour Master, inspected Berth 2 on Monday.")
+    # a PEP's notice and the continued line of its author field: no theme or answer quotes them
+    assert is_boilerplate("This document has been placed in the public domain.")
+    assert is_boilerplate("Tim Peters <tim.peters@gmail.com>, Guido van Rossum <guido@python.org>")
+    assert not is_boilerplate("Write to Maria Okafor <maria@example.org> with any questions about the berths.")
 
 
 def test_a_cast_list_line_defines_better_than_a_mention():

@@ -35,6 +35,7 @@ _HEADER_WORDS = re.compile(
     r"classification|attendees|present|apologies|location|time|venue|minutes|agenda|contact|"
     r"phone|email|tel|fax|released|embargo|for immediate release|media contact|press contact|notes to editors)\s*:", re.IGNORECASE | re.MULTILINE)
 _LICENCE = re.compile(r"project gutenberg|gutenberg|\blicen[cs]e\b|copyright|all rights reserved|\bisbn\b|"
+                      r"\bplaced in the public domain\b|"
                       r"\bebook\b|e-book|www\.|https?://|\btranscribed by\b|\bproduced by\b", re.IGNORECASE)
 _FILE_NAME = re.compile(r"\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"\w+_\w+")  # a line that is little more than one is a name, not a sentence
@@ -72,6 +73,8 @@ def is_boilerplate(raw: str, row: bool = False) -> bool:
         return True  # a heading, a caption or a line cut off: not a sentence (one introducing a
         # quote or a list, "Heinrich Kuttler, author of ..., writes:", is one, and so is a list
         # item or a field's line, "vector_size int: (optional) - Vector size ... Default=3072")
+    if _addresses_only(s):
+        return True  # "Tim Peters <tim.peters@gmail.com>, Guido van Rossum <guido@python.org>": a header's line
     if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s) or \
             (_IDENTIFIER.search(s) and len(s.split()) <= 4):
         return True  # (a sentence about a setting, "vector_size int: ... Default=3072", is one)
@@ -86,6 +89,17 @@ def is_boilerplate(raw: str, row: bool = False) -> bool:
     headers = sum(1 for l in lines if _HEADER_LINE.match(l) and not _SPEAKER.match(l))
     return not row and (headers >= 2 or (headers == 1 and len(lines) == 1 and len(s) < 60
                                          and not s.endswith((".", "!", "?"))))
+
+
+_ADDRESS = re.compile(r"<[^<>\s]+@[^<>\s]+>|\([^()\s]+@[^()\s]+\)|\b[\w.+-]+@[\w-]+\.[\w.]+\b")
+
+
+def _addresses_only(s: str) -> bool:
+    """Names and e-mail addresses, and nothing else to say: an author or contact line."""
+    if not _ADDRESS.search(s):
+        return False
+    rest = _ADDRESS.sub(" ", s)
+    return not any(w.islower() and len(w) > 3 for w in re.findall(r"[A-Za-z]+", rest))
 
 
 def _item_line(s: str) -> bool:
