@@ -110,3 +110,15 @@ def test_a_theme_of_greetings_or_running_order_gives_way_to_one_that_says_someth
     assert not _says_nothing(real, names)
     chinese = Theme(title="Map、Reduce", sentences=["查询时，系统对每个社区摘要独立生成部分答案，再汇总成全局答案 [Data: Sources (13)]。"])
     assert not _says_nothing(chinese, names)  # no spaces, and a sentence all the same
+
+
+def test_a_documents_back_matter_is_no_theme_of_it():
+    from core.offline.sentence_rank import heading_of
+    from core.offline.themes import _BACK_MATTER
+    text = "Rationale\n\nThe operator binds names in expressions.\n\nAcknowledgements\n\nThe authors thank Ada Brook."
+    at = text.index("Acknowledgements")
+    unit = {"text": text, "headings": ["Rationale"], "structure": {"headings": [[0, 9], [at, at + 16]]}}
+    assert heading_of(unit, "The authors thank Ada Brook.") == "Acknowledgements"
+    assert heading_of(unit, "The operator binds names in expressions.") == "Rationale"
+    assert _BACK_MATTER.match("Acknowledgements") and _BACK_MATTER.match("10. References")
+    assert not _BACK_MATTER.match("Rationale")

@@ -27,7 +27,8 @@ from typing import Any, Protocol
 
 from core.offline.reports import display_name
 from core.offline.mentions import SPEECH, ly_adverb
-from core.offline.sentence_rank import Sentence, in_language_of, name_pattern, rank, sentence_terms, unit_sentences
+from core.offline.sentence_rank import (Sentence, heading_of, in_language_of, name_pattern, rank, sentence_terms,
+                                        unit_sentences)
 from core.text.lexical import cite, terms
 from core.text.wordnet import bases_of, common_noun, relational_adjective, verb_only
 from core.store.db import Store
@@ -211,6 +212,11 @@ def build_themes(store: Store, question: str, points: list[Point], max_themes: i
     return themes, len(reports)
 
 
+_BACK_MATTER = re.compile(r"^\s*(?:\d+[.)]?\s*)?(?:acknowledge?ments?|thanks|credits|references|footnotes|notes|"
+                          r"copyright|licen[cs]e|change ?log|revision history|version history|see also|"
+                          r"further reading|bibliography|citations?)\s*:?\s*$", re.I)
+
+
 def _says_nothing(theme: Theme, names: set) -> bool:
     """A theme quoting only the running order of the event ("That wraps up the Q&A portion") or
     greetings ("HEATHER BELLINI, Goldman Sachs: Great"): nothing the corpus is about."""
@@ -238,6 +244,9 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
         unit_ids = sorted(unit_ids, key=lambda u: (-count.get(u, 0), pos[u]))[:THEME_UNITS]
     units = store.by_ids("text_units", unit_ids)
     sents = in_language_of(question, unit_sentences(units))
+    # a document's back matter (its thanks, references, notes) says who helped, not what it is about
+    by_id = {u["id"]: u for u in units}
+    sents = [s for s in sents if not _BACK_MATTER.match(heading_of(by_id[s.unit_id], s.text))] or sents
     for e in require:
         need = name_pattern(_names(e))
         sents = [s for s in sents if need and need.search(s.text)]

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 
 from core.offline.fact_rank import stem
-from core.offline.sentence_rank import Sentence, in_language_of, unit_sentences
+from core.offline.sentence_rank import Sentence, heading_of, in_language_of, unit_sentences
 from core.store.db import Store
 from core.text.lexical import cite
 from core.textutil import STOPWORDS, has_cjk
@@ -139,19 +139,6 @@ def _key(s: Sentence) -> str:
     return f"{s.unit_id}\x00{s.order}"
 
 
-def _heading_of(unit: dict, sentence: str) -> str:
-    """The heading the sentence stands under: the last one its unit writes before it, else the
-    last of the unit's heading path; "" when it has none."""
-    text = unit.get("text") or ""
-    at = text.find(sentence[:40])
-    raw = unit.get("structure")
-    inside = [text[a:b].strip() for a, b, *_ in ((raw if isinstance(raw, dict) else {}).get("headings") or [])
-              if 0 <= a and (at < 0 or a <= at)]
-    path = [str(h) for h in unit.get("headings") or []] if isinstance(unit.get("headings"), list) else []
-    found = (path + inside)
-    return found[-1] if found else ""
-
-
 def _groups(store: Store, units: list[dict], sents: list[Sentence],
             level: int | None) -> tuple[dict[str, str], dict[str, tuple]]:
     """Each sentence's group and each group's (title, community report number or None): a
@@ -165,7 +152,7 @@ def _groups(store: Store, units: list[dict], sents: list[Sentence],
     loose: dict[str, list[str]] = defaultdict(list)
     for s in sents:
         u = by_id[s.unit_id]
-        head = _heading_of(u, s.text)
+        head = heading_of(u, s.text)
         if head:
             key = f"{u['document_id']}\x00{head}"
             group_of[_key(s)] = key
