@@ -112,11 +112,15 @@ DIED_INSIDE: dict[str, Callable[[Watch], bool]] = {
 
 
 def read_log(path: Path, start: int = 0) -> list[dict]:
+    """The log's complete lines from `start`: the server may be writing its last line while this
+    reads (a line without its newline yet is left for the next read)."""
     if not path.exists():
         return []
     with open(path, "rb") as f:
         f.seek(start)
-        return [json.loads(line) for line in f.read().splitlines() if line.strip()]
+        data = f.read()
+    whole = data[:data.rfind(b"\n") + 1]
+    return [json.loads(line) for line in whole.splitlines() if line.strip()]
 
 
 def log_size(path: Path) -> int:

@@ -467,3 +467,16 @@ def test_a_list_question_naming_the_document_gets_the_section_its_kind_titles_th
     r = run_method("auto", store, "Which naming conventions does PEP 9102 recommend?", None)
     assert r.answer.splitlines()[0] == "Naming Conventions:", r.answer
     assert [i.split(":")[0] for i in _listed(r.answer)] == ["Berth Names", "Crane Names", "Shift Names"], r.answer
+
+
+def test_a_sentence_of_a_list_member_quoted_after_the_list_is_not_quoted_again():
+    from core.ingest.structure import markdown_to_text
+    from core.query.list_blocks import introduced_list
+    md, structure = markdown_to_text("Harbourline reads two kinds of files:\n\n- CSV tables. Each row is one berth record.\n"
+                                     "- JSON lines. Each line is one crane log.\n\nIt writes Parquet.\n")
+    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    answer = ("Harbourline reads two kinds of files [Data: Sources (4)]. Each line is one crane log [Data: Sources (4)]. "
+              "It writes Parquet [Data: Sources (4)].")
+    got = introduced_list(answer, [unit])
+    assert got.count("Each line is one crane log") == 1, got
+    assert got.endswith("It writes Parquet [Data: Sources (4)].")

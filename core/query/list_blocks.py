@@ -125,9 +125,14 @@ _CITED = re.compile(r"\S.*?\[Data:[^\]]*\][.\u3002]?", re.S)
 
 
 def _without(text: str, members: set[str]) -> str:
-    """text without its cited sentences that say a member of the list (as they were), stripped."""
+    """text without its cited sentences that say a member of the list (as they were, or one of the
+    sentences of a member), stripped."""
     quoted = _CITED.findall(text)
-    kept = [q for q in quoted if _flat(re.sub(r"\[Data:[^\]]*\]", "", q)) not in members]
+
+    def said(q: str) -> bool:
+        flat = _flat(re.sub(r"\[Data:[^\]]*\]", "", q))
+        return flat in members or (len(flat) >= 20 and any(flat in m for m in members))
+    kept = [q for q in quoted if not said(q)]
     return " ".join(kept) if len(kept) < len(quoted) else text.strip()
 
 
