@@ -147,7 +147,10 @@ def say_what_is_absent(store, result: SearchResult) -> None:
     if result.absent:  # said already (auto runs the method it picks through this frame)
         return
     named = absent_names(question_claim(result.question), Names(store))
-    result.absent = named + [n for n in absent_series(store, result.question) if n not in named]
+    absent = named + [n for n in absent_series(store, result.question) if n not in named]
+    # a word of a longer absent name is said with it ("Tower of London", not "Tower, London or ...")
+    result.absent = [n for n in absent if not any(n != m and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", m)
+                                                  for m in absent)]
     if result.absent and result.answer:
         names = " or ".join(result.absent) if len(result.absent) < 3 else \
             ", ".join(result.absent[:-1]) + " or " + result.absent[-1]
@@ -162,10 +165,11 @@ def absent_series(store, question: str) -> list[str]:
     """The numbered names of the question ("PEP 810", "Windows 10") no text unit holds, though
     the documents may name the series ("PEP 621", "Windows 8"): the name reader sees "PEP" or
     "Windows", which they hold. A name of capitalised words ("Second Life") no text unit writes
-    whole, though each word is common. The words written as a tool's name ("isort": lower case, no
+    whole, though each word is common ("Tower of London": joined by "of"). The words written as a tool's name ("isort": lower case, no
     English word) that no text unit holds. And a name typed in lower case as what the question
-    ends on ("did anyone talk about stable diffusion?", "connected to groom lake?"), two words of
-    which one no text unit holds."""
+    ends on ("did anyone talk about stable diffusion?", "connected to groom lake?", "run it on a
+    raspberry pi?"), two words of which one no text unit holds, or one word after an article ("what
+    does Scrooge do at the opera?") that no text unit holds."""
     from core.offline.lower_names import unknown_word
     from core.offline.mentions import en_mentions
     q = question or ""
@@ -176,13 +180,18 @@ def absent_series(store, question: str) -> list[str]:
     for name in mentions:  # "Second Life", or in the singular or plural, or by its initials ("PEP")
         held = [name, name[:-1] if name.endswith("s") else name + "s"] + \
             ([re.sub(r"[a-z]+ ?", "", name)] if name.count(" ") >= 2 else [])
-        if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}", name) and f" {name}" in q and name not in out \
+        if _PLAIN_NAME.fullmatch(name) and f" {name}" in q and name not in out \
                 and not any(store.units_with(v, 1) for v in held):
             out.append(name)
-    tail = _LOWER_NAME_END.search(q)
-    if tail is not None and not any(w in STOPWORDS for w in tail.group(1).split()) \
-            and any(len(w) >= 4 and not store.unit_texts_with(w, 1) for w in tail.group(1).split()):
-        out.append(tail.group(1))
+    for tail in (_LOWER_NAME_END.search(q), _LOWER_THING_END.search(q)):
+        if tail is not None and not any(w in STOPWORDS for w in tail.group(1).split()):
+            words = tail.group(1).split()
+            # after an article, the words are a thing's ("the abandoned room"): its noun must be
+            # what no unit holds; with none, a name's ("stable diffusion"): any long word of it
+            if (not _held(store, words[-1])) if tail.group(0).split()[1] in _ARTICLES \
+                    else any(len(w) >= 4 and not _held(store, w) for w in words):
+                out.append(tail.group(1))
+            break
     for m in _TOOL_WORD.finditer(q):
         w = m.group(0)
         if len(w) >= 4 and unknown_word(w) and w not in out and not store.unit_texts_with(w, 1):
@@ -190,8 +199,24 @@ def absent_series(store, question: str) -> list[str]:
     return out
 
 
-# two lower-case words a question ends on after a preposition: a name typed in lower case
-_LOWER_NAME_END = re.compile(r"\b(?:about|with|to|from|in|on|into|use|using)\s+([a-z]{3,} [a-z]{3,})\s*\?*\s*$")
+def _held(store, word: str) -> bool:
+    """Does a text unit hold the word, in the singular or the plural ("hoses": "hose")?"""
+    forms = [word, word + "s"] + ([word[:-1]] if word.endswith("s") else []) + \
+        ([word[:-2]] if word.endswith("es") else [])
+    return any(store.unit_texts_with(f, 1) for f in forms)
+
+
+# two lower-case words a question ends on after a preposition (and an article): a name typed in
+# lower case ("stable diffusion", "a raspberry pi", "a railway station")
+_ARTICLES = ("a", "an", "the", "his", "her", "their", "its", "my", "your", "our")
+_DETERMINER = r"(?:(?:" + "|".join(_ARTICLES) + r")\s+)?"
+_LOWER_NAME_END = re.compile(r"\b(?:about|with|to|from|in|on|at|into|use|using)\s+" + _DETERMINER
+                             + r"([a-z]{3,} [a-z]{2,})\s*\?*\s*$")
+# or the one thing it ends on after a preposition and an article ("at the opera", "for his birthday")
+_LOWER_THING_END = re.compile(r"\b(?:about|with|to|from|in|on|at|into|for)\s+(?:a|an|the|his|her|their|its)\s+"
+                              r"([a-z]{4,})\s*\?*\s*$")
+# a name of two or three capitalised words, maybe joined by "of" ("Second Life", "Tower of London")
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]+(?:(?: (?:of|of the|de|van|von|du|del|da))? [A-Z][a-z]+){1,2}")
 _TOOL_WORD = re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w@/-]|\.\w)")
 
 
