@@ -76,3 +76,10 @@ def test_an_offline_themes_answer_on_carol_quotes_verbatim_and_is_supported():
         v = judge(f"{label}{quote} [Data: Sources (1)].", [unit_around(doc, evidence, 900, 600)], names=names)
         assert v.verdict == "supported", (quote, [f.describe() for f in v.facts])
         assert_exact_highlights(doc, v)
+
+
+def test_a_bold_title_with_underscores_is_a_label_not_part_of_the_claim():
+    from core.text.support import claim_text, is_heading
+    line = "2. **embed_text** (config_yaml.md) \u2014 By default, the indexer exports embeddings [Data: Sources (12)]."
+    assert claim_text(line) == "By default, the indexer exports embeddings."
+    assert is_heading("**embed_text** (config_yaml.md)")

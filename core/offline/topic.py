@@ -116,8 +116,9 @@ def topic_answer(store: Store, question: str, answer_tokens: int, level: int | N
     quoted: list[int] = []
     for i, g in enumerate([g for g in order if g][:MAX_GROUPS] or order[:1], 1):
         picked = sorted(sorted(groups[g], key=_quality, reverse=True)[:PER_GROUP], key=lambda s: s.order)
-        title, report = titles.get(g, ("", None))
-        where = f" (community report {report})" if report is not None else ""
+        title, where_from = titles.get(g, ("", None))
+        where = f" (community report {where_from})" if isinstance(where_from, int) else \
+            f" ({where_from})" if where_from else ""
         body = " ".join(cite(s.text.rstrip(), {"Sources": [s.unit]}) for s in picked)
         item = f"{i}. **{title or 'Passages'}**{where} \u2014 {body}"
         n = count_tokens(item)
@@ -156,7 +157,7 @@ def _groups(store: Store, units: list[dict], sents: list[Sentence],
         if head:
             key = f"{u['document_id']}\x00{head}"
             group_of[_key(s)] = key
-            titles[key] = (f"{head} ({docs.get(u['document_id'], '')})" if len(docs) > 1 else head, None)
+            titles[key] = (head, docs.get(u["document_id"], "") if len(docs) > 1 else None)
         else:
             loose[s.unit_id].append(_key(s))
     if loose:

@@ -148,12 +148,13 @@ class Support:
 _MD_LEAD = re.compile(r"^\s*(?:(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+)+")
 # a list item's bold label before a dash or colon ("**Amy Hood and Satya Nadella: chief, officer,
 # capex** — The first is, ..."): a heading of the point, not part of the sentence it introduces
-_MD_LABEL = re.compile(r"^(?:\*\*|__)[^*_\n]{1,200}(?:\*\*|__)(?:\s*\([^()\n]{1,80}\))?"
+_BOLD = r"(?:\*\*[^*\n]{1,200}\*\*|__[^_\n]{1,200}__)"  # a bold run, underscores inside it ("**embed_text**")
+_MD_LABEL = re.compile(r"^" + _BOLD + r"(?:\s*\([^()\n]{1,80}\))?"
                        r"\s*(?:[:\u2014\u2013]|-\s)\s*(?=\S)")
 _MD_EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
 
 
-_MD_HEADING = re.compile(r"(?:\*\*|__)[^*_\n]{1,200}(?:\*\*|__)(?:\s*\([^()\n]{1,80}\))?\s*[.:]?\s*")
+_MD_HEADING = re.compile(_BOLD + r"(?:\s*\([^()\n]{1,80}\))?\s*[.:]?\s*")
 
 
 def is_heading(sentence: str) -> bool:
