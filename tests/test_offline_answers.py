@@ -67,6 +67,8 @@ def test_memo_headers_and_licence_lines_are_never_quoted():
     assert is_boilerplate("This document has been placed in the public domain.")
     assert is_boilerplate("Tim Peters <tim.peters@gmail.com>, Guido van Rossum <guido@python.org>")
     assert not is_boilerplate("Write to Maria Okafor <maria@example.org> with any questions about the berths.")
+    # a documentation site's directive block: "what is graphrag?" quoted it
+    assert is_boilerplate("::: mkdocs-typer :module: graphrag.cli.main :prog_name: graphrag :command: app :depth: 0")
 
 
 def test_a_cast_list_line_defines_better_than_a_mention():

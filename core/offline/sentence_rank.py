@@ -73,6 +73,8 @@ def is_boilerplate(raw: str, row: bool = False) -> bool:
         return True  # a heading, a caption or a line cut off: not a sentence (one introducing a
         # quote or a list, "Heinrich Kuttler, author of ..., writes:", is one, and so is a list
         # item or a field's line, "vector_size int: (optional) - Vector size ... Default=3072")
+    if s.startswith(":::"):
+        return True  # a Markdown extension's directive block ("::: mkdocs-typer :module: graphrag.cli.main")
     if _addresses_only(s):
         return True  # "Tim Peters <tim.peters@gmail.com>, Guido van Rossum <guido@python.org>": a header's line
     if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s) or \
