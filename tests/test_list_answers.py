@@ -23,6 +23,13 @@ def _listed(answer: str) -> list[str]:
     return [n for line in re.findall(r"^- ([^:]+):", answer, re.M) for n in line.split(", ")]
 
 
+def _page_unit(markdown: str, hrid: int) -> dict:
+    """A text unit holding a Markdown page, with the structure the ingest reads from it."""
+    from core.ingest.structure import markdown_to_text
+    md, structure = markdown_to_text(markdown)
+    return {"human_readable_id": hrid, "text": md, "structure": structure.to_dict()}
+
+
 def _indexed(tmp_path, name: str, text: str) -> Store:
     """A workspace holding one document, indexed offline."""
     store = Store(tmp_path / "ws")
@@ -174,13 +181,11 @@ def test_the_people_a_list_question_describes_are_those_named_where_the_text_say
 
 
 def test_a_sentence_that_introduces_a_list_brings_the_list():
-    from core.ingest.structure import markdown_to_text
     from core.query.list_blocks import introduced_list
     # a Markdown page's list (structure items) and a plain-text block of short lines after a colon
     # (the shape of ../shared/corpora/graphrag_articles_zh/article_3.txt)
-    md, structure = markdown_to_text("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
-                                     "- plain text\n\nIt writes Parquet.\n")
-    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    unit = _page_unit("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
+                      "- plain text\n\nIt writes Parquet.\n", 4)
     answer = "Harbourline reads three kinds of files [Data: Sources (4)]. It writes Parquet [Data: Sources (4)]."
     got = introduced_list(answer, [unit])
     assert got.splitlines()[1:4] == ["- CSV tables [Data: Sources (4)].", "- JSON lines [Data: Sources (4)].",
@@ -197,11 +202,9 @@ def test_a_sentence_that_introduces_a_list_brings_the_list():
 def test_a_list_the_answer_quoted_one_row_of_still_comes_whole_and_the_row_once():
     """A table's row is a quotable sentence now; an answer that ranked one row before the sentence
     introducing the table still gets the whole table after that sentence, and the row once."""
-    from core.ingest.structure import markdown_to_text
     from core.query.list_blocks import introduced_list
-    md, structure = markdown_to_text("Each document has these columns:\n\n| name | type |\n| --- | --- |\n"
-                                     "| id | str |\n| creation_date | str |\n| raw_data | dict |\n")
-    unit = {"human_readable_id": 2, "text": md, "structure": structure.to_dict()}
+    unit = _page_unit("Each document has these columns:\n\n| name | type |\n| --- | --- |\n"
+                      "| id | str |\n| creation_date | str |\n| raw_data | dict |\n", 2)
     answer = ("Each document has these columns [Data: Sources (2)]. name: raw_data; type: dict [Data: Sources (2)]. "
               "It is read once [Data: Sources (5)].")
     got = introduced_list(answer, [unit])
@@ -380,12 +383,10 @@ def test_counted_and_qualified_kinds_are_list_questions(question, kind):
 
 
 def test_a_later_sentence_of_the_answer_that_introduces_a_list_brings_it():
-    from core.ingest.structure import markdown_to_text
     from core.query.list_blocks import introduced_list
-    md, structure = markdown_to_text("Stub files are files of type hints. There are several use cases for stub "
-                                     "files:\n\n- Extension modules\n- Third-party modules\n- Standard library "
-                                     "modules\n\nStubs have the .pyi extension.\n")
-    unit = {"human_readable_id": 3, "text": md, "structure": structure.to_dict()}
+    unit = _page_unit("Stub files are files of type hints. There are several use cases for stub "
+                      "files:\n\n- Extension modules\n- Third-party modules\n- Standard library "
+                      "modules\n\nStubs have the .pyi extension.\n", 3)
     answer = ("Stubs have the .pyi extension [Data: Sources (3)]. There are several use cases for stub files "
               "[Data: Sources (3)].")
     got = introduced_list(answer, [unit])
@@ -415,11 +416,9 @@ def test_the_kind_s_other_words_and_its_kinds_say_which_entities_a_list_names(tm
 
 
 def test_a_member_quoted_before_the_sentence_introducing_its_list_comes_once_in_the_list():
-    from core.ingest.structure import markdown_to_text
     from core.query.list_blocks import introduced_list
-    md, structure = markdown_to_text("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
-                                     "- plain text\n\nIt writes Parquet.\n")
-    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    unit = _page_unit("Harbourline reads three kinds of files:\n\n- CSV tables\n- JSON lines\n"
+                      "- plain text\n\nIt writes Parquet.\n", 4)
     answer = ("JSON lines [Data: Sources (4)]. Harbourline reads three kinds of files [Data: Sources (4)]. "
               "It writes Parquet [Data: Sources (4)].")
     got = introduced_list(answer, [unit])
@@ -470,11 +469,9 @@ def test_a_list_question_naming_the_document_gets_the_section_its_kind_titles_th
 
 
 def test_a_sentence_of_a_list_member_quoted_after_the_list_is_not_quoted_again():
-    from core.ingest.structure import markdown_to_text
     from core.query.list_blocks import introduced_list
-    md, structure = markdown_to_text("Harbourline reads two kinds of files:\n\n- CSV tables. Each row is one berth record.\n"
-                                     "- JSON lines. Each line is one crane log.\n\nIt writes Parquet.\n")
-    unit = {"human_readable_id": 4, "text": md, "structure": structure.to_dict()}
+    unit = _page_unit("Harbourline reads two kinds of files:\n\n- CSV tables. Each row is one berth record.\n"
+                      "- JSON lines. Each line is one crane log.\n\nIt writes Parquet.\n", 4)
     answer = ("Harbourline reads two kinds of files [Data: Sources (4)]. Each line is one crane log [Data: Sources (4)]. "
               "It writes Parquet [Data: Sources (4)].")
     got = introduced_list(answer, [unit])

@@ -73,13 +73,12 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
     for text in texts:
         if not text:
             continue
-        mids = list(_MID.finditer(text))
-        out.mid.update(_POSSESSIVE.sub("", m.group(1)).lower() for m in mids)
-        out.acronym.update(m.group(1).lower() for m in mids if m.group(1).isupper())
-        for m in mids:
+        for m in _MID.finditer(text):
+            word = _POSSESSIVE.sub("", m.group(1)).lower()
+            out.mid[word] += 1
+            out.acronym[word] += m.group(1).isupper()
             after = _SOLO.match(text, m.end())
-            if after and after.group(1) not in STOPWORDS and common_noun(after.group(1)):
-                out.solo[_POSSESSIVE.sub("", m.group(1)).lower()] += 1
+            out.solo[word] += bool(after and after.group(1) not in STOPWORDS and common_noun(after.group(1)))
         out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
         out.listed.update(w.lower() for m in _SLASHED.finditer(text) for w in m.group(0).split("/"))
         out.lower.update(_LOWER.findall(text))

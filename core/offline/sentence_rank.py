@@ -180,17 +180,23 @@ def prose_text(unit: dict) -> str:
     return masked(text, 0, spans) if spans else text
 
 
-def heading_of(unit: dict, sentence: str) -> str:
-    """The heading the sentence stands under: the last one its unit writes before it, else the
-    last of the unit's heading path; "" when it has none."""
+def headings_above(unit: dict, at: int) -> list[str]:
+    """The headings above position `at` of the unit's text: its heading path, then the headings
+    its text writes before `at`, nearest last."""
     text = unit.get("text") or ""
-    at = text.find(sentence[:40])
     raw = unit.get("structure")
     inside = [text[a:b].strip() for a, b, *_ in ((raw if isinstance(raw, dict) else {}).get("headings") or [])
-              if 0 <= a and (at < 0 or a <= at)]
+              if a <= at]
     path = [str(h) for h in unit.get("headings") or []] if isinstance(unit.get("headings"), list) else []
-    found = (path + inside)
-    return found[-1] if found else ""
+    return path + inside
+
+
+def heading_of(unit: dict, sentence: str) -> str:
+    """The heading the sentence stands under (the nearest above it in its unit); "" when it has none."""
+    text = unit.get("text") or ""
+    at = text.find(sentence[:40])
+    heads = headings_above(unit, at if at >= 0 else len(text))
+    return heads[-1] if heads else ""
 
 
 def unit_sentences(units: Iterable[dict]) -> list[Sentence]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from core.offline.sentence_rank import headings_above
 from core.query.list_blocks import LIST_MAX, list_runs
 from core.query.lists import list_kind, plural
 from core.text.lexical import CODE_NAME, cite, terms
@@ -60,10 +61,7 @@ def _context_terms(text: str, question: str) -> set[str]:
 def headings_before(unit: dict, at: int) -> list[str]:
     """The headings the unit's text writes before position `at`, nearest last, after the unit's
     own heading path."""
-    text = unit.get("text") or ""
-    inside = [text[a:b].strip() for a, b, *_ in ((unit.get("structure") or {}).get("headings") or []) if a <= at]
-    path = [str(h) for h in unit.get("headings") or []] if isinstance(unit.get("headings"), list) else []
-    return (path + inside)[-2:]
+    return headings_above(unit, at)[-2:]
 
 
 def _paragraph_before(text: str, at: int) -> str:

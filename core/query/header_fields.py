@@ -127,6 +127,12 @@ def header_answer(store, question: str, named: list[dict]) -> str | None:
     return f"The {what} each document's header gives:\n" + "\n".join(f"- {t}: {line}" for t, line in shown) + more
 
 
+def _document_label(doc: dict, pairs: list[tuple[str, str]]) -> str:
+    """A document as its header's lines name it: its file title, then its header's Title field."""
+    title = dict((k.lower(), v) for k, v in pairs).get("title")
+    return str(doc.get("title") or "") + (f" ({title})" if title else "")
+
+
 # "Which PEPs does Guido van Rossum author?", "What did Barry Warsaw write?": the documents a person's name heads
 _BY_WHOM = re.compile(r"^\s*(?:which|what)\b[^?]*?\b(?:author|authors|authored|co-?author(?:s|ed)?|write|wrote|"
                       r"written|writes)\b", re.I)
@@ -149,9 +155,7 @@ def authored_documents(store, question: str) -> str | None:
     for d, u, pairs in _headers(store, docs):
         found = _field(pairs, _AUTHOR_FIELDS)
         if found is not None and any(p.search(found[1]) for p in pats):
-            title = dict((k.lower(), v) for k, v in pairs).get("title")
-            doc = str(d.get("title") or "") + (f" ({title})" if title else "")
-            lines.append(f"- {doc}: " + cite(f"{found[0]}: {found[1]}", {"Sources": [int(u["human_readable_id"])]}))
+            lines.append(f"- {_document_label(d, pairs)}: " + cite(f"{found[0]}: {found[1]}", {"Sources": [int(u["human_readable_id"])]}))
     if not lines:
         return None
     return f"{len(lines)} document{'s' * (len(lines) != 1)} name{'s' * (len(lines) == 1)} {names[0]} as an author " \
@@ -175,9 +179,7 @@ def header_role(store, question: str) -> str | None:
     for d, u, pairs in _headers(store, docs):
         held = [k for k, v in pairs if pat.search(v) and k.lower() not in ("title", "resolution")]
         if held:
-            title = dict((k.lower(), v) for k, v in pairs).get("title")
-            doc = str(d.get("title") or "") + (f" ({title})" if title else "")
-            lines.append(cite(f"{name}: {' and '.join(held)} of {doc}", {"Sources": [int(u["human_readable_id"])]}))
+            lines.append(cite(f"{name}: {' and '.join(held)} of {_document_label(d, pairs)}", {"Sources": [int(u["human_readable_id"])]}))
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else "\n".join(f"- {x}" for x in lines[:MAX_DOCUMENTS])

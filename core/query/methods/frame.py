@@ -164,9 +164,9 @@ def say_what_is_absent(store, result: SearchResult) -> None:
 def absent_series(store, question: str) -> list[str]:
     """The numbered names of the question ("PEP 810", "Windows 10") no text unit holds, though
     the documents may name the series ("PEP 621", "Windows 8"): the name reader sees "PEP" or
-    "Windows", which they hold. A name of capitalised words ("Second Life") no text unit writes
-    whole, though each word is common ("Tower of London": joined by "of"). The words written as a tool's name ("isort": lower case, no
-    English word) that no text unit holds. And a name typed in lower case as what the question
+    "Windows", which they hold. A name of capitalised words ("Second Life", "Tower of London") no
+    text unit writes whole, though each word is common. The words written as a tool's name
+    ("isort": lower case, no English word) that no text unit holds. And a name typed in lower case as what the question
     ends on ("did anyone talk about stable diffusion?", "connected to groom lake?", "run it on a
     raspberry pi?"), two words of which one no text unit holds, or one word after an article ("what
     does Scrooge do at the opera?") that no text unit holds."""
