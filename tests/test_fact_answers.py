@@ -211,3 +211,33 @@ def test_a_where_question_is_answered_by_the_place_not_by_the_word_location():
     for q in ("Where is Dulce Base located?", "In which state is Dulce base located?"):
         best = rank_facts(q, sents, ["Dulce Base", "Dulce"])[0][1]
         assert "New Mexico" in best.text, (q, best.text)
+
+
+def test_a_word_the_passages_never_write_is_looked_for_under_its_synonyms(tmp_path):
+    """A user's "buybacks" is the call's "share repurchase" (WordNet: one synset): the sentence
+    giving why repurchases fell answers "why did buybacks drop?", in ranking the units and the
+    sentences; "thanks to everyone" thanks people and gives no reason."""
+    from core.query.basic_search import basic_search
+    call = ("MIKE SPENCER: Thank you, and thanks to everyone on the phone for joining. I'm proud of our "
+            "results this quarter and of what we did over the last 12 months.\n\n"
+            "AMY HOOD: Operating expenses grew 9 percent this quarter. Our Q4 share repurchase was $2.1 billion, "
+            "down sequentially given the suspension of share repurchase activity ahead of the acquisition.\n\n"
+            "AMY HOOD: Last quarter we also grew commercial bookings, which drop in seasonally.\n")
+    path = build_workspace(tmp_path, "call", [("call.txt", call.encode())])
+    store = Store(path)
+    answer = basic_search(store, "why did buybacks drop from last quarter?").answer
+    store.close()
+    assert answer.startswith("Our Q4 share repurchase was $2.1 billion, down sequentially given the suspension"), answer
+
+
+def test_a_question_about_one_person_is_narrow_and_their_calls_are_not_the_corpus():
+    """"his video calls" are one person's calls, not the corpus's; "how does she make money?"
+    asks about one person of the documents: neither goes to global search's themes."""
+    from core.query.route import route_question
+    both = ("global", "local", "basic")
+    r = route_question("what gear does kevin use for his video calls?", ["Kevin Scott"], available=both,
+                       background_titles=["Kevin Scott"])
+    assert r.method == "local" and r.family == "narrow", r.reason
+    r = route_question("how does she make money?", [], available=both)
+    assert r.method == "basic" and "one person" in r.reason, r.reason
+    assert route_question("what do the guests do for fun?", [], available=both).method == "global"

@@ -67,7 +67,7 @@ _NAME = re.compile(r"^\s*who\b|\b(?:which|what) (?:analysts?|persons?|people|man
                    r"banks?|customers?|partners?|children|child|boy|girl)\b|\bnames? of\b|谁", re.IGNORECASE)
 _REASON = re.compile(r"^\s*why\b|\bwhat (?:caused|drove|led to)\b|\bfor what reason\b|\breasons? (?:for|why)\b|"
                      r"为什么|为何|原因", re.IGNORECASE)
-_REASON_IN = re.compile(r"\b(?:because|due to|driven by|as a result|owing to|thanks to|caused|led to|so that|"
+_REASON_IN = re.compile(r"\b(?:because|due to|driven by|given (?:the|that|our|its|their)|as a result|owing to|thanks to(?! (?:you|everyone|everybody|all of you|all)\b)|caused|led to|so that|"
                         r"reasons?|since|in order to|for fear)\b|因为|由于|所以", re.IGNORECASE)
 _MONTHS = ("january february march april may june july august september october november december "
            "monday tuesday wednesday thursday friday saturday sunday").split()
@@ -99,6 +99,7 @@ _LATE = re.compile(r"\b(?:at|by|in|towards?) the (?:very )?end\b|\bfinally\b|\be
                    r"\bultimately\b|最后|结尾", re.IGNORECASE)
 _EARLY = re.compile(r"\b(?:at|in) the (?:very )?(?:beginning|start|outset)\b|\bat first\b|\binitially\b|"
                     r"\boriginally\b|最初|开头", re.IGNORECASE)
+SYNONYM = 0.7           # the weight of a stand-in for a question word the passages never write
 _SIGNPOST_WORDS = 9     # a sentence of at most this many words may just introduce the next one
 
 
@@ -303,6 +304,21 @@ def passages(sents: list[Sentence]) -> list[Passage]:
     return out
 
 
+def _with_synonyms(question: str, weights: dict[str, float], docs: list[tuple[str, ...]]) -> dict[str, float]:
+    """The question with wordnet.stand_ins for its words the passages never write, at SYNONYM,
+    in place of the word where the passages hold any."""
+    have = {t for d in docs for t in d}
+    out = dict(weights)
+    for t in terms(question or ""):
+        if weights.get(stem(t), 0) >= 1:
+            held = {stem(r) for r in wordnet.stand_ins(t, lambda w: stem(w) in have)} & have
+            for r in held:
+                out.setdefault(r, SYNONYM)
+            if held:  # the word itself, which no passage holds, no longer dilutes the ones that do
+                out.pop(stem(t), None)
+    return out
+
+
 def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
                k1: float = 1.2, b: float = 0.75) -> list[tuple[float, Passage]]:
     """(score, passage), best first; 0 for a passage sharing no question word."""
@@ -312,8 +328,9 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         return [(0.0, p) for p in cands]
     # a word of the same family the stemmer keeps apart ("acquired" / "acquisition": acquir,
     # acquisit) counts half: the stems share their first five letters, both six or longer
-    family = {q[:5]: q for q in weights if len(q) >= 6 and q.isalpha()}
     docs = [stems(p.text) for p in cands]
+    weights = _with_synonyms(question, weights, docs)
+    family = {q[:5]: q for q in weights if len(q) >= 6 and q.isalpha()}
     # each passage's question terms with their count: 1 as written, 0.5 as a word of the family
     found: list[dict[str, float]] = []
     for d in docs:

@@ -60,6 +60,10 @@ FACT_FORM = re.compile(r"\b((?i:what (?:did|does|was|is|were)) [A-Z][\w'-]+|(?i:
                        r"what percentage|what amount|exact))\b")
 NUMBER = re.compile(r"\b(\d[\d,.]*%?|\$\d[\d,.]*|(19|20)\d\d|q[1-4]|fy\d\d)\b", re.I)
 _PERIOD = re.compile(r"(?:FY ?\d{2,4}|Q[1-4])(?: (?:FY ?\d{2,4}|Q[1-4]))?", re.I)
+# "his video calls", "her episodes": one person's, not the corpus's whole
+_OWNED = re.compile(r"\b(?:his|her|its|my|your|our|their)\s+(?:[\w-]+\s+)?$", re.I)
+# "how does she make money?": one person of the documents, who the passages about her name
+ONE_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
 _NOT_NAMES = {"What", "Who", "How", "When", "Where", "Which", "Why", "Is", "Are", "Do", "Does", "Did", "The",
@@ -98,7 +102,8 @@ def signals(question: str, entity_titles: list[str] | None = None,
                                       if not (m.start() > 0 and q[m.start()].isupper() and q[:m.start()].strip())))
     out["weak_broad"] = [w for w in dict.fromkeys(m.group(0).lower() for m in WEAK_BROAD.finditer(q))
                          if not any(w in b for b in out["broad"])]
-    out["wholes"] = list(dict.fromkeys(m.group(2).lower() for m in PLURAL_WHOLES.finditer(q)))
+    out["wholes"] = list(dict.fromkeys(m.group(2).lower() for m in PLURAL_WHOLES.finditer(q)
+                                       if not _OWNED.search(q[:m.start()])))
     which = WHICH_PLURAL.match(q)
     if which:  # "which episodes ...", "which trends ...": a set gathered over the corpus
         out["wholes"].append(which.group(0).strip().lower())
@@ -107,6 +112,7 @@ def signals(question: str, entity_titles: list[str] | None = None,
     out["names"] = [n for n in dict.fromkeys(names) if n.lower() not in named]
     m = NARROW_OPEN.match(q) or ZH_NARROW.search(q)
     out["opening"] = [m.group(0).strip().lower()] if m and not which else []
+    out["person"] = [m.group(0).lower() for m in ONE_PERSON.finditer(q)][:1]
     out["facts"] = [m.group(0) for m in FACT_FORM.finditer(q)] + [m.group(0) for m in NUMBER.finditer(q)] \
         + [m.group(0) for m in QUOTED.finditer(q)]
     return out
@@ -125,7 +131,7 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     behind = bool(sig.get("background")) and not (sig["broad"] or sig["wholes"])
     narrow = 2.0 * bool(sig["entities"] or sig.get("documents")) \
         + 1.0 * bool(sig["names"] or sig.get("concepts") or behind or sig.get("phrases")) \
-        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"])
+        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"]) + 1.0 * bool(sig.get("person"))
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
         return "broad", f"it asks about the corpus as a whole ({cues})"
@@ -142,6 +148,8 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
                 ", which few passages write"
         elif sig["opening"]:
             what = f'it asks "{sig["opening"][0]}..." about one thing'
+        elif sig.get("person"):
+            what = f'it asks about one person ("{sig["person"][0]}")'
         else:
             what = "it asks for a specific fact"
         return "narrow", what

@@ -18,7 +18,8 @@ import numpy as np
 
 from core.query import offline_answer as offline
 from core.store.db import Store
-from core.text.lexical import CODE_NAME
+from core.text import wordnet
+from core.text.lexical import CODE_NAME, query_words
 from core.textutil import split_sentences
 from core.tokens import count_tokens, truncate
 
@@ -91,6 +92,9 @@ class UnitIndex:
                 order = np.argsort(-sims, kind="stable")[:limit]
                 return [Ranked(self.units[i], float(sims[i]), r) for r, i in enumerate(order)]
         words = offline.terms(query)
+        idf = self._bm.idf  # a word no unit writes: the words it may stand for (wordnet.stand_ins)
+        words += [t for w in query_words(query) for r in wordnet.stand_ins(w, lambda x: query_words(x)[x] in idf)
+                  for t in offline.terms(r)]
         scored = [(self._bm.score(words, i), -i) for i in range(len(self.units))]
         # a name the query writes as code ("vector_size", "allow_general_knowledge") names one
         # thing, which the units writing it verbatim are about; its parts alone are common words

@@ -402,3 +402,16 @@ def kind_of(noun: str, senses: int = 2, every: bool = False) -> str | None:
         elif any(found):
             return next(k for k in found if k)
     return None
+
+
+SYNONYM_SENSES = 2  # a user's word's first senses only (WordNet orders them by frequency)
+
+
+def stand_ins(word: str, written) -> frozenset[str]:
+    """A user's word the documents never write is often their word for what the text words
+    otherwise ("buybacks" / "share repurchase"): the single words sharing a synset with it in
+    its first senses; none when `written(word)` says the documents write it, or for a short or
+    non-alphabetic word."""
+    if len(word) < 4 or not word.isalpha() or written(word):
+        return frozenset()
+    return related(word, links=False, senses=SYNONYM_SENSES)
