@@ -171,3 +171,28 @@ def test_latin_names_in_chinese_text_by_how_the_writer_sets_them():
     # a known organisation before its product: two names
     ms = {m.surface: m.votes for m in zh_mentions("深入解析 Microsoft GraphRAG 全局检索中的流程")}
     assert ms["Microsoft"] == {"organization": 3.0} and "GraphRAG" in ms and "Microsoft GraphRAG" not in ms
+
+
+RELEASES = """Revenue from Xbox One consoles grew, and we launched Office 2016 and Windows Server 2016 this
+quarter. Sales of the Lumia 950 rose, and customers ran our apps on iOS, the iPad and the iPhone, while eBay
+joined the program. Between 2015 and 2016 the Summer 2016 budget held."""
+
+
+def test_names_with_a_release_year_or_a_lower_case_opening_are_whole_names():
+    """A product with the year of its release ("Office 2016"), "Xbox One", and a name its maker
+    opens in lower case ("iOS", "eBay") are names; a sentence's opening word is no part of "the
+    Lumia 950"; a season or a range takes no year."""
+    titles = _titles(RELEASES)
+    assert {"XBOX ONE", "OFFICE 2016", "WINDOWS SERVER 2016", "LUMIA 950", "IOS", "IPAD", "IPHONE", "EBAY"} <= titles, titles
+    assert not any(t.startswith("SALES") or t.startswith("SUMMER") for t in titles), titles
+
+
+def test_a_capital_standing_alone_after_a_preposition_is_a_name_once():
+    """"runs on Windows", "the discussion on Discourse", "written in Rust": a word written
+    capitalised once, alone, after a preposition and with no article, is named so; "the Ghost"
+    and "set it to True" are not."""
+    from core.offline.corpus_names import corpus_names
+    names = corpus_names(["The tool runs on Windows, see the discussion on Discourse. It was written in Rust. "
+                          "We met the Ghost in the yard, and you set the flag to True."])
+    assert names.named("Windows") and names.named("Discourse") and names.named("Rust")
+    assert not names.named("Ghost") and not names.named("True")

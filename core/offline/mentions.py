@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.text.wordnet import common_word
+from core.text.wordnet import common_word, instance_of
 from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
 
 DEFAULT_TYPES = ("organization", "person", "geo", "event")
@@ -188,6 +188,17 @@ _SERIES = word_set("january february march april may june july august september 
                "week day year number no round stage tier grade class lesson unit module exhibit note rule "
                "article clause paragraph option case example sample test team group building floor gate "
                "platform route highway interstate station verse psalm fy q h pp p")
+# a year after a product's name names its release ("Office 2016"); after these it dates them
+_RELEASE = re.compile(r" (?:19|20)\d\d\b(?![.,]\d|%|(?:-|,|\s+(?:and|or|to|through|until))\s*\d)")
+_DATED = word_set("summer winter spring autumn fall christmas easter olympics games election census "
+                  "class season cup festival conference summit war budget report survey review")
+
+
+def toks_place(word: str) -> bool:
+    """A place WordNet knows ("London 2012" is a place and a year)."""
+    return instance_of(word, "location")
+
+
 # what a speaker says to fill a turn ("Yeah, I think ..."): no name, capitalised or not
 _INTERJECTIONS = word_set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm wow gosh hey hi hello bye "
                       "thanks please sure right alright absolutely exactly totally")
@@ -244,6 +255,10 @@ def en_mentions(sentence: str) -> list[Mention]:
             and w.lower() not in _SERIES and not (len(w) <= 2 and w[1:].isdigit()) else None
         if numbered:  # "PEP 621", "Windows 10", "Office 365": a name and the number of its version
             w, end = s[a:numbered.end()], numbered.end()
+        elif w[:1].isupper() and not stop_after and w.lower() not in _SERIES | _DATED and not toks_place(w):
+            release = _RELEASE.match(s, end)  # "Office 2016", "SQL Server 2017": the year of a release
+            if release:
+                w, end = s[a:release.end()], release.end()
         poss = bool(_POSS.search(w))
         if poss:
             w = w[:-2]
@@ -330,17 +345,25 @@ def _and_in_org(toks, i: int, j: int, k: int) -> bool:
 
 def _split_of(toks, run: list[int]) -> list[list[int]]:
     """"Rosa Delgado of the Harbour Workers Union" is a person and an organisation; "Bank of
-    England" and "Ghost of Christmas Past" (one word before "of") stay whole."""
+    England" and "Ghost of Christmas Past" (one word before "of") stay whole, unless that word is
+    a common word opening the sentence before "of the" ("Sales of the Lumia 950 rose")."""
     lo = [toks[x][0].lower() for x in run]
     if "of" in lo:
         i = lo.index("of")
-        if i >= 2 and not any(w in ORG_WORDS or w in GEO_WORDS or w in EVENT_WORDS for w in lo[:i]):
+        if i - (lo[0] == "the") >= 2 and not any(w in ORG_WORDS or w in GEO_WORDS or w in EVENT_WORDS for w in lo[:i]):
             return [run[:i], run[i + 1:]]
+        if i == 1 and toks[run[0]][3] and lo[2:3] == ["the"] and common_word(lo[0]) \
+                and lo[0] not in ORG_WORDS | GEO_WORDS | EVENT_WORDS | TITLES:
+            return [run[2:]]  # "Sales of the Lumia 950 rose": the sentence's first word is no part of it
     return [run]
 
 
+# a name that opens in lower case by its maker's choice: "iOS", "iPad", "eBay", "macOS"
+LOWER_CAMEL = re.compile(r"[a-z][A-Z][A-Za-z]+|[a-z]{2,5}OS")
+
+
 def _cap(w: str) -> bool:
-    return w[:1].isupper() and not re.fullmatch(r"[IVXLC]+", w)
+    return (w[:1].isupper() and not re.fullmatch(r"[IVXLC]+", w)) or bool(LOWER_CAMEL.fullmatch(w))
 
 
 def _adjacent(toks, k: int) -> bool:
@@ -367,7 +390,8 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
             lo[start] in TITLES and start + 1 < len(words)))):
         start += 1
     end = len(words)
-    while end > start and (lo[end - 1] in CONNECTORS or lo[end - 1] in STOPWORDS or lo[end - 1] in TITLES):
+    while end > start and (lo[end - 1] in CONNECTORS or lo[end - 1] in STOPWORDS or lo[end - 1] in TITLES) \
+            and not (lo[end - 1] == "one" and end - 1 > start and not common_word(lo[end - 2])):  # "Xbox One"
         end -= 1
     if end <= start:
         return None
@@ -435,5 +459,7 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
 
 def _shaped_name(word: str) -> bool:
     """One token that is a name by its shape: initials with their stops (U.S.), a name across an
-    ampersand (AT&T), a name with its version number (Windows 10)."""
-    return bool(_DOTTED.fullmatch(word)) or "&" in word or bool(re.search(r" \d", word))
+    ampersand (AT&T), a name with its version number (Windows 10), a name opening in lower case
+    (iOS, eBay)."""
+    return bool(_DOTTED.fullmatch(word)) or "&" in word or bool(re.search(r" \d", word)) \
+        or bool(LOWER_CAMEL.fullmatch(word))

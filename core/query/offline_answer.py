@@ -19,7 +19,7 @@ from core.text.citations import disarm, parse_citations
 from core.query.types import Point
 from core.textutil import has_cjk
 from core.tokens import count_tokens
-from core.text.lexical import (BM25, CJK_STOP_BIGRAMS, CJK_STOP_CHARS, STOPWORDS, END_PUNCT, cite,  # noqa: F401
+from core.text.lexical import (DOCUMENT_WORDS, BM25, CJK_STOP_BIGRAMS, CJK_STOP_CHARS, STOPWORDS, END_PUNCT, cite,  # noqa: F401
                                is_prose, join_sentences, sentences, terms)
 
 # cues that a question asks about the corpus as a whole
@@ -54,11 +54,13 @@ def report_text(report: dict) -> str:
 
 def score_reports(question: str, reports: list[dict]) -> dict[int, int]:
     """human_readable_id -> relevance 0-100 of each report to the question."""
-    q = terms(question)
+    broad = is_broad_question(question)
+    # "the main themes of this earnings call": the words naming the documents match the reports
+    # that speak of the call itself (its running order, its disclaimers), not what it is about
+    q = terms(DOCUMENT_WORDS.sub(" ", question) if broad else question)
     bm = BM25([terms(report_text(r)) for r in reports])
     raw = [bm.score(q, i) for i in range(len(reports))]
     top = max(raw, default=0.0)
-    broad = is_broad_question(question)
     out: dict[int, int] = {}
     for i, r in enumerate(reports):
         s = 0

@@ -68,6 +68,7 @@ _KIND = (r"(?:earnings )?(?:books?|novels?|novellas?|stor(?:y|ies)|texts?|docume
          r"conversations?|discussions?|authors?|narrators?|writers?|hosts?|memos?|minutes|manuals?|"
          r"tutorials?|readme|notes|bulletins?|newsletters?|posts?|overview)")
 
+DOCUMENT_WORDS = re.compile(rf"\b{_KIND}\b", re.I)  # "this earnings call", "the podcast"
 
 # one of a numbered series: "PEP 621", "RFC 822", "UTF-8", "GPT-4" (not a year: "FY 2024"; not an amount)
 NUMBERED_NAME = re.compile(r"\b[A-Z]{2,6}[ -](?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)")
