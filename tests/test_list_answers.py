@@ -16,6 +16,7 @@ from core.query.route import route_question
 from core.settings import Settings
 from core.store.db import Store
 from tests.test_structure import PAGE
+from conftest import build_workspace
 
 
 def _listed(answer: str) -> list[str]:
@@ -477,3 +478,53 @@ def test_a_sentence_of_a_list_member_quoted_after_the_list_is_not_quoted_again()
     got = introduced_list(answer, [unit])
     assert got.count("Each line is one crane log") == 1, got
     assert got.endswith("It writes Parquet [Data: Sources (4)].")
+
+
+CONFIG_MD = b"""# Configuration
+
+Settings live in settings.yaml.
+
+## Workflow Configurations
+
+### prune_graph
+
+Parameters for manual graph pruning, which removes overly-connected or rare nodes.
+
+#### Fields
+
+- `min_node_freq` **int** - The minimum node frequency to allow.
+- `min_node_degree` **int** - The minimum node degree to allow.
+- `lcc_only` **bool** - Only use largest connected component.
+
+### cluster_graph
+
+#### Fields
+
+- `max_cluster_size` **int** - The maximum cluster size to export.
+- `use_lcc` **bool** - Only use the largest connected component.
+- `seed` **int** - The randomization seed.
+
+## Reference Counting
+
+Objects keep a count of their references.
+
+- `ob_ref_local` - the owning thread's count.
+- `ob_ref_shared` - the other threads' count.
+"""
+
+
+def test_a_list_question_naming_a_section_gets_that_section_s_list(tmp_path):
+    """"Which settings can I use in the prune_graph section?": the items under that heading (its
+    Fields subsection's too), not a neighbour section's; a question that only mentions a phrase
+    some heading also is ("reference counting") is not sent to that section."""
+    from core.query.basic_search import basic_search
+    from core.query.named_section import named_section_list
+    path = build_workspace(tmp_path, "cfg", [("config.md", CONFIG_MD)])
+    store = Store(path)
+    answer = basic_search(store, "Which settings can I use in the prune_graph section?").answer
+    named = named_section_list(store, "Which fields does reference counting use in the objects?")
+    store.close()
+    lines = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert len(lines) == 3 and all(k in answer for k in ("min_node_freq", "min_node_degree", "lcc_only")), answer
+    assert "max_cluster_size" not in answer and "**" not in answer and "`" not in answer, answer
+    assert named is None, named

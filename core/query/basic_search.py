@@ -24,6 +24,7 @@ from core.query.block_list import block_list
 from core.query.steps import steps_list
 from core.query.list_blocks import introduced_list
 from core.query.mention_answer import mention_answer
+from core.query.named_section import named_section_list
 from core.query.lists import field_list, kind_list, section_list
 from core.query.attribution import attribute_local
 from core.query.budget import fit_budget
@@ -89,7 +90,7 @@ def basic_search(store: Store, question: str, params: BasicParams | None = None,
                       "context_text": packed.text}
     listed = (mention_answer(store, question) or about_answer(store, question, named) or field_list(store, question, named)
               or header_answer(store, question, named) or authored_documents(store, question)
-              or section_list(store, question) or steps_list(question, packed.records)
+              or named_section_list(store, question) or section_list(store, question) or steps_list(question, packed.records)
               or block_list(question, packed.records)
               or kind_list(store, question, packed.records, named)) \
         if llm is None else None
