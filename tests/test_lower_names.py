@@ -158,3 +158,16 @@ def test_one_capital_mid_sentence_names_a_kind_of_a_noun_or_is_an_acronym():
                           "And then the Ghost turned to him; the cold Roast and the rest were gone."])
     assert names.named("Docker") and names.named("RPM")
     assert not names.named("Ghost") and not names.named("Roast")  # old prose capitalises nouns
+
+
+def test_a_tool_written_as_code_beside_its_kind_or_its_maker_s_name_is_a_name():
+    """A PEP's ``pip-run`` utility (English words joined by a hyphen, written as code, with the
+    kind after it) and Go's ``gorun`` (after a name's possessive) are names; ``name`` written as
+    code with neither is a field."""
+    from core.ingest.rst import rst_to_text
+    text, structure = rst_to_text("Title\n=====\n\nThe ``pip-run`` utility does implement this approach, as Go's "
+                                  "``gorun`` does. Each entry sets ``name`` and ``version``.\n")
+    got = OfflineEngine().extract({"id": "u1", "text": text, "human_readable_id": 0, "structure": structure.to_dict()})
+    titles = {e["title"] for e in got.entities}
+    assert {"pip-run", "gorun"} <= titles, titles
+    assert not titles & {"name", "version"}, titles

@@ -6,6 +6,7 @@ where the text shows it is one:
   "the built-in lancedb, Azure AI Search, and CosmosDB");
 - it is an example after "such as", "like", "including" or "examples include" ("type checkers
   such as mypy");
+- written as code, it follows a name's possessive ("Go's ``gorun``");
 - a kind of software follows it, or an apposition or a copula naming one ("the tomlkit library",
   "the nogil fork", "mimalloc, a general-purpose thread-safe allocator", "graphml is a standard
   file format"), or comes before it ("a third package, threadpoolctl");
@@ -41,7 +42,7 @@ TYPE_WORDS = frozenset("str int bool dict float bytes tuple list set any none nu
 _CONFIG = re.compile(r"^[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*"
                      r"(?::[ \t]*(?P<q1>[\"']?)(?P<v1>[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)(?P=q1)"
                      r"|=[ \t]*(?P<q2>[\"'])(?P<v2>[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)(?P=q2))[ \t]*,?[ \t]*(?:#.*)?$", re.M)
-_KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|modules?|frameworks?|allocators?|databases?|plugins?|plug-ins?|"
+_KINDS = (r"(?:librar(?:y|ies)|packages?|tools?|utilit(?:y|ies)|apps?|applications?|modules?|frameworks?|allocators?|databases?|plugins?|plug-ins?|"
           r"extensions?|clients?|servers?|backends?|compilers?|interpreters?|linters?|formatters?|forks?|"
           r"distributions?|services?|sdks?|runtimes?|engines?|commands?|projects?|models?|providers?|"
           r"formats?|protocols?|languages?|mailing lists?|repos?|repositor(?:y|ies))\b")
@@ -49,6 +50,8 @@ _KIND_AFTER = re.compile(r"[\"'\u201d\u2019]?(?:\s+" + _KINDS + r"|(?:,|\s+(?:is
                          + _KINDS + ")")
 # an example of a kind of software: "an external tool such as apt", "package managers like conda"
 _KIND_EXAMPLE = re.compile(r"\b" + _KINDS + r",?\s+" + _EXAMPLE_CUE, re.I)
+# a name's possessive right before: "Go's ``gorun``", "Python's ``venv``"
+_OWNER = re.compile(r"(?<![\w.])[A-Z][\w.+#-]*['\u2019]s\s+$")
 # the kind before the name: "the package threadpoolctl", "a third package, ``threadpoolctl``"
 _KIND_BEFORE = re.compile(r"\b" + _KINDS + r",?\s+[\"'\u201c\u2018]?$")
 # a package manager's install line: "pip install graphrag", "npm i -D vitest", "brew install uv"
@@ -122,7 +125,7 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
         linked = _whole(links, offset, sentence, s, e)
         head = sentence[max(0, s - 60):s]  # the cues before a word sit right before it
         as_code = _whole(code, offset, sentence, s, e)
-        english = not unknown and word.isalpha() and len(word) >= 3 and word not in STOPWORDS
+        english = not unknown and word.replace("-", "").isalpha() and len(word) >= 3 and word not in STOPWORDS
         # an English word names software where it is written as code or linked, and the text
         # gives it as an example, a kind of software or one of a list of names ("see flit or
         # bento", "``apt``, ``dpkg``, ``dnf``"), or where it is given as an example of a kind of
@@ -131,7 +134,8 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
         if not (unknown or shown or mailing):
             continue  # an English word written as prose: no cue makes it a name
         example = _EXAMPLE.search(head) is not None
-        kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(head) is not None
+        kind = _KIND_AFTER.match(sentence, e) is not None or _KIND_BEFORE.search(head) is not None \
+            or (as_code and _OWNER.search(head) is not None)  # "Go's ``gorun``": a name's own tool
         after = _NEXT.match(sentence, e)
         before = _PREV.search(head)
         listed = (after is not None and _name_like(after.group("w"), False)) or \
