@@ -241,3 +241,17 @@ def test_a_question_about_one_person_is_narrow_and_their_calls_are_not_the_corpu
     r = route_question("how does she make money?", [], available=both)
     assert r.method == "basic" and "one person" in r.reason, r.reason
     assert route_question("what do the guests do for fun?", [], available=both).method == "global"
+
+
+def test_a_question_that_is_only_a_name_starts_with_what_the_name_is(tmp_path):
+    """"what is graphrag?" asks what it is: the sentence saying so ("GraphRAG is a technique
+    that ...") comes first, not one that only holds the name ("The GraphRAG system is highly
+    configurable")."""
+    docs = ("The GraphRAG system is highly configurable. The GraphRAG pipeline reads settings.yaml and the "
+            "GraphRAG prompts.\n\nGraphRAG indexes text in steps. GraphRAG is a technique that uses language "
+            "models to build knowledge graphs and community summaries from private text.\n")
+    path = build_workspace(tmp_path, "docs", [("docs.txt", docs.encode())])
+    store = Store(path)
+    answer = local_search(store, "what is graphrag?").answer
+    store.close()
+    assert first_sentence(answer).startswith("GraphRAG is a technique"), answer

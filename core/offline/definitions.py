@@ -114,6 +114,15 @@ def definition_score(sentence: str, pat: re.Pattern) -> float:
     return best
 
 
+_WHAT_IS = re.compile(r"\s*what(?:'s|\u2019s|\s+is|\s+are|\s+was|\s+were)\s+(?:an?\s+|the\s+)?(?P<x>.+?)\s*\??\s*$", re.I)
+
+
+def _only_names(question: str, pat: re.Pattern | None) -> bool:
+    """"What is GraphRAG?": the question is the name and nothing else, so what it is comes first."""
+    m = _WHAT_IS.match(question or "")
+    return bool(m and pat is not None and pat.fullmatch(m.group("x")))
+
+
 def _asked_role(question: str, pat: re.Pattern | None) -> str | None:
     """"What is the name of Scrooge's clerk?", "Who is Alex's mentor?": the role asked for."""
     if pat is None:
@@ -197,7 +206,7 @@ def local_answer(store: Store, question: str, entities: list[dict[str, Any]], ex
     # when the text says so plainly (a cast-list line, "X, the chief executive of ...")
     # a fact question ("what is Jordan Hayes examining?") starts with its answer, not with who
     # the person is, unless it asks for a role ("the name of Scrooge's clerk")
-    floor = 0.0 if asks_definition(question) else (8.0 if not role else 2.5)
+    floor = 0.0 if asks_definition(question) or _only_names(question, pat) else (8.0 if not role else 2.5)
     first = defs[0][2] if defs and defs[0][0] > floor else None
     if first is not None:
         turn = _rest_of_turn(first, sents, units) if who else []
