@@ -196,3 +196,18 @@ def test_a_capital_standing_alone_after_a_preposition_is_a_name_once():
                           "We met the Ghost in the yard, and you set the flag to True."])
     assert names.named("Windows") and names.named("Discourse") and names.named("Rust")
     assert not names.named("Ghost") and not names.named("True")
+
+
+def test_code_blocks_and_headings_do_not_count_how_the_prose_writes_a_name():
+    """"ruff check ." in code blocks is a command, and a Title Case heading capitalises every
+    word: neither tells whether the prose writes Ruff as a name ("the Ruff linter", "written in
+    Ruff style"), so the corpus's names are counted in its prose alone."""
+    from core.index.graph_stage import prose_of
+    from core.ingest.structure import markdown_to_text
+    from core.offline.corpus_names import corpus_names
+    md = ("# Linting\n\nThe project is checked by the Ruff linter on each push.\n\n```\nruff check .\nruff format .\n"
+          "ruff check --fix\n```\n\n## Use Ruff Rules\n\nIts rules are written in Ruff style.\n\n```\nruff rule E501\n```\n")
+    text, structure = markdown_to_text(md)
+    doc = {"text": text, "metadata": {"structure": structure.to_dict()}}
+    assert not corpus_names([text]).named("Ruff")  # the commands outnumber the prose
+    assert corpus_names([prose_of(doc)]).named("Ruff")

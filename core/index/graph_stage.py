@@ -24,10 +24,23 @@ from core.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.prune import forget_members, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
+from core.ingest.structure import masked
 from core.settings import Settings
 from core.offline.corpus_names import CorpusNames, corpus_names
 from core.store.db import Store
 from core.textutil import normalize_title
+
+
+def prose_of(document: dict) -> str:
+    """A document's text with its code blocks and headings blanked: "python -m graphrag" in a
+    code block and "Activate Python Virtual Environment" as a heading say nothing of how its
+    prose writes a word."""
+    meta = document.get("metadata")
+    meta = json.loads(meta) if isinstance(meta, str) else meta or {}
+    structure = meta.get("structure") or {}
+    spans = [list(x[:2]) for x in (structure.get("skip") or []) + (structure.get("headings") or [])]
+    text = document.get("text") or ""
+    return masked(text, 0, spans) if spans else text
 
 
 def entity_id(title: str) -> str:
@@ -71,7 +84,7 @@ def collect(store: Store, engine_name: str) -> tuple[dict, dict, list]:
                 continue
             if e.get("tentative"):  # a word its unit could not tell from a sentence start
                 if corpus is None:
-                    corpus = corpus_names(r["text"] for r in store.rows("documents", select="text"))
+                    corpus = corpus_names(prose_of(r) for r in store.rows("documents", select="text, metadata"))
                 if not corpus.named(e["title"]):
                     dropped.add(key)
                     continue
