@@ -241,6 +241,8 @@ def test_a_question_about_one_person_is_narrow_and_their_calls_are_not_the_corpu
     r = route_question("how does she make money?", [], available=both)
     assert r.method == "basic" and "one person" in r.reason, r.reason
     assert route_question("what do the guests do for fun?", [], available=both).method == "global"
+    # a yes-or-no question asks about one thing, whether or not the documents name it
+    assert route_question("can i run the indexing with kubernetes?", [], available=both).method == "basic"
 
 
 def test_a_question_that_is_only_a_name_starts_with_what_the_name_is(tmp_path):

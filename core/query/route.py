@@ -49,6 +49,7 @@ DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|b
                         r"emphasi[sz]\w*|describ\w*|predict\w*|consider\w*|argu\w*|see as|view\w*)\b", re.I)
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|why|"
+                         r"(?:can|could|does|do|is|will|should) (?:i|you|it|we|this|one)|"  # a yes-or-no about one thing
                          r"how (much|many|long|old|late|fast|big|far)|"
                          r"how (?:does|did|do) (?:the |it |this |that )?(?:\w+ )?(?:end|begin|start|finish|conclude)\b|"
                          r"what (year|date|time|day))\b", re.I)
