@@ -44,6 +44,9 @@ def test_part_labels_are_no_topic():
     assert _section(["Chapter 4: The Descent"]) == "The Descent"
     assert _section(["STAVE THREE."]) == ""
     assert _section(["Language Model Selection", "Fields"]) == "Language Model Selection: Fields"
+    # a step's number is no part of its topic; a name opening with a digit keeps it
+    assert _section(["Visualizing", "2. Locate the Knowledge Graph"]) == "Locate the Knowledge Graph"
+    assert _section(["3D Printing"]) == "3D Printing"
 
 
 def test_a_phrase_of_judgement_or_size_names_no_theme_where_a_phrase_of_kind_does():

@@ -348,11 +348,14 @@ _LABEL = re.compile(r"^\s*[A-Za-z]+\s+(?:\d+|[IVXLC]+|one|two|three|four|five|si
                     r"twelve|first|second|third|fourth|fifth|last)\b[.:\s\u2013\u2014-]*", re.I)
 
 
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[A-Z][.)])\s+")  # "2. Locate the Knowledge Graph", "A) Setup"
+
+
 def _section(headings: list) -> str:
     """A unit's section: its nearest heading, after its parent's when it is one word ("Fields"
     says little alone: "Language Model Selection: Fields"); a part's label ("Chapter 4") is no
-    topic and is left out."""
-    path = [x for x in (_LABEL.sub("", str(h)).strip(" .:-\u2013\u2014") for h in headings) if x]
+    topic and is left out, and so is a heading's number ("2. Locate the Knowledge Graph")."""
+    path = [x for x in (_NUMBERING.sub("", _LABEL.sub("", str(h))).strip(" .:-\u2013\u2014") for h in headings) if x]
     if not path:
         return ""
     if len(path) > 1 and len(path[-1].split()) == 1:
