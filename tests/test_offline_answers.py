@@ -199,3 +199,13 @@ def test_a_compound_what_is_question_starts_with_what_it_is(tmp_path):
     first = first_sentence(r.answer)
     assert "Helion" in first and "Kirtley" in first and "fusion" in first, r.answer[:400]
     assert "Microsoft" in r.answer and "found the right mentor" not in r.answer.split("\n\n")[0]
+
+
+def test_a_legal_disclaimer_is_never_quoted():
+    """Every call and filing carries the same disclaimer; it says nothing the corpus is about, so
+    no answer or theme quotes it, while a sentence about results is quoted."""
+    from core.offline.sentence_rank import is_boilerplate
+    assert is_boilerplate("The non-GAAP financial measures provided should not be considered as a substitute for, "
+                          "or superior to, the measures of financial performance prepared in accordance with GAAP.")
+    assert is_boilerplate("Actual results could differ materially because of factors discussed in today's remarks.")
+    assert not is_boilerplate("Operating income increased 8 percent, driven by growth in the commercial cloud.")

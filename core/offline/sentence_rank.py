@@ -38,6 +38,12 @@ _LICENCE = re.compile(r"project gutenberg|gutenberg|\blicen[cs]e\b|copyright|all
                       r"\bplaced in the public domain\b|"
                       r"\bebook\b|e-book|www\.|https?://|\btranscribed by\b|\bproduced by\b", re.IGNORECASE)
 _FILE_NAME = re.compile(r"\.(?:txt|md|pdf|docx?|csv|json|html?)\b", re.IGNORECASE)
+# a legal disclaimer, the same in every filing, call or release: "... should not be considered as a
+# substitute for ...", "actual results could differ materially", "we undertake no duty to update"
+_DISCLAIMER = re.compile(r"\bshould not be considered (?:as )?a substitute for\b|\bforward[- ]looking statements?\b|"
+                         r"\bactual results (?:could|may|might) differ materially\b|"
+                         r"\bundertakes? (?:no|any) (?:duty|obligation) to update\b|\bfor informational purposes only\b|"
+                         r"\bdoes not constitute (?:an offer|investment advice|legal advice)\b", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"\w+_\w+")  # a line that is little more than one is a name, not a sentence
 _HEADING = re.compile(r"^\s*(?:chapter|stave|part|book|section|episode|act|scene)\s+[\w.]+\s*[.:]?\s*$",
                       re.IGNORECASE)
@@ -64,7 +70,7 @@ class Sentence:
 
 
 def is_boilerplate(raw: str, row: bool = False) -> bool:
-    """Metadata, licence text, file names and headings: never quoted as an answer. row: the text
+    """Metadata, licence text, legal disclaimers, file names and headings: never quoted as an answer. row: the text
     is a list item or table row of a structured document, whose "Header: cell; Header: cell"
     is a record of the document, not a header's field list."""
     s = raw.strip()
@@ -77,7 +83,7 @@ def is_boilerplate(raw: str, row: bool = False) -> bool:
         return True  # a Markdown extension's directive block ("::: mkdocs-typer :module: graphrag.cli.main")
     if _addresses_only(s):
         return True  # "Tim Peters <tim.peters@gmail.com>, Guido van Rossum <guido@python.org>": a header's line
-    if _HEADING.match(s) or _LICENCE.search(s) or _FILE_NAME.search(s) or \
+    if _HEADING.match(s) or _LICENCE.search(s) or _DISCLAIMER.search(s) or _FILE_NAME.search(s) or \
             (_IDENTIFIER.search(s) and len(s.split()) <= 4):
         return True  # (a sentence about a setting, "vector_size int: ... Default=3072", is one)
     if _HEADER_WORDS.search(s) or (_LIST_HEAD.match(s) and not _SPEAKER.match(s) and not row
