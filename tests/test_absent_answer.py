@@ -121,3 +121,17 @@ def test_a_place_joined_by_of_or_a_thing_after_an_article_is_said_first_when_abs
         assert run_method("auto", st, q).absent == [], q
     # a thing the question describes in its own words, whose noun the text holds: no absent line
     assert run_method("auto", st, "What did Scrooge eat in the abandoned tavern?").absent == []
+
+
+def test_the_one_thing_a_yes_or_no_question_ends_on_is_said_absent_typed_in_lower_case(tmp_path):
+    """"does it support milvus?": WordNet knows "milvus" (a genus of kites), so no rule for
+    unknown words catches it; it is what the question asks about, and no unit holds it. A word of
+    the family the documents write ("streaming": "stream") and one they write are not absent."""
+    text = ("The vector store can be LanceDB or Azure AI Search. Results stream back to the caller, and the "
+            "pipeline reads CSV and text files. You can run the indexer from the command line.")
+    st = Store(build_workspace(tmp_path, "ws", [("store.txt", text.encode())]))
+    r = run_method("auto", st, "does it support milvus?")
+    assert r.absent == ["milvus"] and r.answer.startswith("The documents do not mention milvus."), r.answer
+    assert run_method("auto", st, "can i run the indexing on a schedule with airflow?").absent == ["airflow"]
+    assert run_method("auto", st, "does it support streaming?").absent == []
+    assert run_method("auto", st, "does it support lancedb?").absent == []

@@ -166,7 +166,9 @@ def absent_series(store, question: str) -> list[str]:
     the documents may name the series ("PEP 621", "Windows 8"): the name reader sees "PEP" or
     "Windows", which they hold. A name of capitalised words ("Second Life", "Tower of London") no
     text unit writes whole, though each word is common. The words written as a tool's name
-    ("isort": lower case, no English word) that no text unit holds. And a name typed in lower case as what the question
+    ("isort": lower case, no English word) that no text unit holds. The one word a yes-or-no
+    question ends on after the verb asking for it ("does it support milvus?") when no text unit
+    holds it or a word of its family. And a name typed in lower case as what the question
     ends on ("did anyone talk about stable diffusion?", "connected to groom lake?", "run it on a
     raspberry pi?"), two words of which one no text unit holds, or one word after an article ("what
     does Scrooge do at the opera?") that no text unit holds."""
@@ -192,6 +194,10 @@ def absent_series(store, question: str) -> list[str]:
                     else any(len(w) >= 4 and not _held(store, w) for w in words):
                 out.append(tail.group(1))
             break
+    yes_no = _YES_NO_END.search(q)
+    if yes_no is not None and yes_no.group(1) not in STOPWORDS and yes_no.group(1) not in out \
+            and not _held(store, yes_no.group(1)) and not _stem_held(store, yes_no.group(1)):
+        out.append(yes_no.group(1))  # "does it support milvus?", "... on a schedule with airflow?"
     for m in _TOOL_WORD.finditer(q):
         w = m.group(0)
         if len(w) >= 4 and unknown_word(w) and w not in out and not store.unit_texts_with(w, 1):
@@ -206,6 +212,18 @@ def _held(store, word: str) -> bool:
     return any(store.unit_texts_with(f, 1) for f in forms)
 
 
+def _stem_held(store, word: str) -> bool:
+    """Does a text unit hold a word of its family ("streaming": "stream", "streamed")?"""
+    from core.offline.fact_rank import stem
+    root = stem(word)
+    return len(root) >= 4 and any(re.search(rf"(?<![a-z]){re.escape(root)}", t.lower())
+                                  for t in store.unit_texts_with(root, 5, substring=True))
+
+
+# a yes-or-no question ending on the one thing it asks about, typed in lower case, after the verb or
+# preposition that asks for it ("does it support milvus?", "can I run it with airflow?")
+_YES_NO_END = re.compile(r"^\s*(?:can|could|does|do|is|are|will|should)\b[^?]*\b(?:support|supports|use|uses|"
+                         r"using|with|on|run|runs|integrate|integrates|work|works)\s+([a-z]{4,})\s*\?*\s*$", re.I)
 # two lower-case words a question ends on after a preposition (and an article): a name typed in
 # lower case ("stable diffusion", "a raspberry pi", "a railway station")
 _ARTICLES = ("a", "an", "the", "his", "her", "their", "its", "my", "your", "our")
