@@ -211,3 +211,12 @@ def test_code_blocks_and_headings_do_not_count_how_the_prose_writes_a_name():
     doc = {"text": text, "metadata": {"structure": structure.to_dict()}}
     assert not corpus_names([text]).named("Ruff")  # the commands outnumber the prose
     assert corpus_names([prose_of(doc)]).named("Ruff")
+
+
+def test_an_office_before_a_full_name_is_not_part_of_the_name():
+    """"President Joe Biden", "Senate Majority Leader Andrea Stewart-Cousins": the person is named
+    without the office; a novel's forms of address stay ("Mr. Fezziwig", "Agent Alex Mercer")."""
+    titles = _titles("The bill was signed by President Joe Biden on Monday. Senate Majority Leader Andrea "
+                     "Stewart-Cousins praised it. Mr. Fezziwig laughed, and Agent Alex Mercer nodded.")
+    assert {"JOE BIDEN", "ANDREA STEWART-COUSINS", "MR. FEZZIWIG", "AGENT ALEX MERCER"} <= titles, titles
+    assert not any(t.startswith(("PRESIDENT", "SENATE")) for t in titles), titles

@@ -37,7 +37,11 @@ SPEECH = word_set("said says cried replied asked exclaimed returned answered whi
               "continued thought muttered rejoined shouted called laughed sighed inquired resumed "
               "told wrote announced explained stated declared")
 ROLE_HEADS = word_set("executive supervisor chair chairman chairwoman spokesperson spokeswoman spokesman manager "
-                  "founder editor reporter correspondent analyst engineer master")
+                  "founder editor reporter correspondent analyst engineer master leader")
+# offices held for a term, written before a full name ("President Joe Biden"); not the forms of
+# address a novel names people by ("Mr. Fezziwig", "Agent Mercer", "Uncle Scrooge")
+_OFFICES = word_set("president senator governor mayor minister chancellor secretary commissioner judge justice "
+                    "chairman chairwoman premier congressman congresswoman representative ambassador")
 # the head word of a role, not a name: "Chief Executive", "Terminal Supervisor", "Chief of Staff"
 ROLE_NOUNS = ROLE_HEADS | word_set("chief staff head deputy assistant officer director secretary treasurer member "
                                "clerk spirit ghost man woman boy girl gentleman lady")
@@ -399,7 +403,9 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
     if len(lo) == 1 and lo[0] in _INTERJECTIONS:
         return None  # "Yeah", "Okay": a turn's filler
     # "Harbour Master Maria Okafor", "Chief Executive Thomas Whitlock": the role is not the name
-    cut = max((k for k in range(1, len(lo) - 2) if lo[k] in TITLES | ROLE_HEADS), default=None)
+    # "President Joe Biden", "Governor Kathy Hochul": an office before a full name is not the name
+    cut = max((k for k in range(0 if lo[0] in _OFFICES else 1, len(lo) - 2) if lo[k] in TITLES | ROLE_HEADS),
+              default=None)
     if cut is not None and all(w[:1].isupper() for w in words[cut + 1:]) and not CONNECTORS & set(lo[cut + 1:]):
         words, lo, run = words[cut + 1:], lo[cut + 1:], run[cut + 1:]
         role_cut = True
