@@ -220,3 +220,12 @@ def test_an_office_before_a_full_name_is_not_part_of_the_name():
                      "Stewart-Cousins praised it. Mr. Fezziwig laughed, and Agent Alex Mercer nodded.")
     assert {"JOE BIDEN", "ANDREA STEWART-COUSINS", "MR. FEZZIWIG", "AGENT ALEX MERCER"} <= titles, titles
     assert not any(t.startswith(("PRESIDENT", "SENATE")) for t in titles), titles
+
+
+def test_a_capital_the_inside_a_sentence_is_part_of_the_name():
+    """"told The Associated Press": the writer capitalised "The" as the name's own; at a
+    sentence's start, or before an acronym ("The LLM"), it is no part of a name."""
+    titles = _titles("Dr. Ashish Jha told The Associated Press on Monday. The Associated Press ran it first. "
+                     "Note that The LLM API is called twice.")
+    assert "THE ASSOCIATED PRESS" in titles, titles
+    assert not any(t.startswith("THE LLM") for t in titles), titles

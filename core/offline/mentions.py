@@ -390,8 +390,12 @@ def _mention(sentence: str, toks, run: list[int]) -> Mention | None:
     words = [toks[x][0] for x in run]
     lo = [w.lower().replace("\u2019", "'") for w in words]
     start = 0
-    while start < len(words) and (lo[start] in CONNECTORS or (lo[start] in STOPWORDS and not (
-            lo[start] in TITLES and start + 1 < len(words)))):
+    # "told The Associated Press": a capital "The" where no sentence starts is the name's own
+    first = run[0]
+    own_the = words[0] == "The" and not toks[first][3] and len(words) >= 3 and first > 0 \
+        and toks[first - 1][0].islower() and not toks[first][6].strip() and not any(w.isupper() for w in words[1:])
+    while start < len(words) and not (start == 0 and own_the) and (lo[start] in CONNECTORS or (
+            lo[start] in STOPWORDS and not (lo[start] in TITLES and start + 1 < len(words)))):
         start += 1
     end = len(words)
     while end > start and (lo[end - 1] in CONNECTORS or lo[end - 1] in STOPWORDS or lo[end - 1] in TITLES) \
