@@ -28,6 +28,14 @@ def first_sentence(answer: str) -> str:
     return split_refs(answer.split("\n\n")[0])[0]
 
 
+def _answer(tmp_path, name: str, text: str, question: str, search=local_search) -> str:
+    """The offline answer a workspace indexed from one text file gives the question."""
+    store = Store(build_workspace(tmp_path, name, [(f"{name}.txt", text.encode())]))
+    answer = search(store, question).answer
+    store.close()
+    return answer
+
+
 def _unit(text: str, hrid: int = 7) -> dict:
     return {"id": f"u{hrid}", "human_readable_id": hrid, "text": text, "document_id": "d", "ordinal": hrid}
 
@@ -150,14 +158,12 @@ def test_basic_search_answers_a_fact_with_the_sentence_that_holds_its_kind(tmp_p
     """Basic search ranks passages as local search does (answer type, stemmed words), not by
     plain word overlap: "how late" is answered with the sentence holding the time."""
     from core.query.basic_search import basic_search
-    path = build_workspace(tmp_path, "office", [("office.txt", (
+    answer = _answer(tmp_path, "office", (
         "Scrooge sat in his office on the morning after Christmas. He wanted to catch Bob Cratchit "
         "coming late to the office. The clock struck nine. No Bob. A quarter past. No Bob. Bob was "
         "full eighteen minutes and a half behind his time.\n\nScrooge sat with his door wide open, "
-        "that he might see Bob come into the tank. His hat was off before he opened the door.\n").encode())])
-    store = Store(path)
-    answer = basic_search(store, "How late was Bob to the office?").answer
-    store.close()
+        "that he might see Bob come into the tank. His hat was off before he opened the door.\n"),
+        "How late was Bob to the office?", basic_search)
     assert "eighteen minutes" in first_sentence(answer), answer
 
 
@@ -223,10 +229,7 @@ def test_a_word_the_passages_never_write_is_looked_for_under_its_synonyms(tmp_pa
             "AMY HOOD: Operating expenses grew 9 percent this quarter. Our Q4 share repurchase was $2.1 billion, "
             "down sequentially given the suspension of share repurchase activity ahead of the acquisition.\n\n"
             "AMY HOOD: Last quarter we also grew commercial bookings, which drop in seasonally.\n")
-    path = build_workspace(tmp_path, "call", [("call.txt", call.encode())])
-    store = Store(path)
-    answer = basic_search(store, "why did buybacks drop from last quarter?").answer
-    store.close()
+    answer = _answer(tmp_path, "call", call, "why did buybacks drop from last quarter?", basic_search)
     assert answer.startswith("Our Q4 share repurchase was $2.1 billion, down sequentially given the suspension"), answer
 
 
@@ -252,8 +255,5 @@ def test_a_question_that_is_only_a_name_starts_with_what_the_name_is(tmp_path):
     docs = ("The GraphRAG system is highly configurable. The GraphRAG pipeline reads settings.yaml and the "
             "GraphRAG prompts.\n\nGraphRAG indexes text in steps. GraphRAG is a technique that uses language "
             "models to build knowledge graphs and community summaries from private text.\n")
-    path = build_workspace(tmp_path, "docs", [("docs.txt", docs.encode())])
-    store = Store(path)
-    answer = local_search(store, "what is graphrag?").answer
-    store.close()
+    answer = _answer(tmp_path, "docs", docs, "what is graphrag?")
     assert first_sentence(answer).startswith("GraphRAG is a technique"), answer

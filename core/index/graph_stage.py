@@ -24,23 +24,19 @@ from core.engine import IndexEngine
 from core.index.entity_resolution import adjacent_units, apply_merges, find_merges, record_merges, undone_merges
 from core.index.prune import forget_members, revive_hrids
 from core.index.progress import Progress, ProgressFn, check, noop
-from core.ingest.structure import masked
+from core.ingest.structure import stored_structure
 from core.settings import Settings
 from core.offline.corpus_names import CorpusNames, corpus_names
+from core.offline.sentence_rank import prose_text
 from core.store.db import Store
 from core.textutil import normalize_title
 
 
 def prose_of(document: dict) -> str:
-    """A document's text with its code blocks and headings blanked: "python -m graphrag" in a
-    code block and "Activate Python Virtual Environment" as a heading say nothing of how its
-    prose writes a word."""
-    meta = document.get("metadata")
-    meta = json.loads(meta) if isinstance(meta, str) else meta or {}
-    structure = meta.get("structure") or {}
-    spans = [list(x[:2]) for x in (structure.get("skip") or []) + (structure.get("headings") or [])]
-    text = document.get("text") or ""
-    return masked(text, 0, spans) if spans else text
+    """A document's text with its code blocks and headings blanked, as sentence_rank.prose_text
+    blanks a unit's: "python -m graphrag" in a code block and "Activate Python Virtual
+    Environment" as a heading say nothing of how its prose writes a word."""
+    return prose_text({"text": document.get("text") or "", "structure": stored_structure(document.get("metadata"))})
 
 
 def entity_id(title: str) -> str:

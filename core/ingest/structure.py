@@ -19,6 +19,7 @@ reads "Header: cell; Header: cell". Structure records spans of that text:
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -215,6 +216,12 @@ def heading_titles(text: str, structure: Structure, at: int) -> list[str]:
         elif s >= at:
             break
     return [text[s:e] for s, e, _ in _path(structure.headings, at)]
+
+
+def stored_structure(metadata) -> dict:
+    """The structure a document row's metadata holds (as its JSON text or as a dict); {} when none."""
+    meta = json.loads(metadata) if isinstance(metadata, str) else metadata or {}
+    return meta.get("structure") or {} if isinstance(meta, dict) else {}
 
 
 def masked(text: str, offset: int, spans: list[list[int]]) -> str:

@@ -198,11 +198,6 @@ _DATED = word_set("summer winter spring autumn fall christmas easter olympics ga
                   "class season cup festival conference summit war budget report survey review")
 
 
-def toks_place(word: str) -> bool:
-    """A place WordNet knows ("London 2012" is a place and a year)."""
-    return instance_of(word, "location")
-
-
 # what a speaker says to fill a turn ("Yeah, I think ..."): no name, capitalised or not
 _INTERJECTIONS = word_set("yeah yes yep yup nope no okay ok oh ah aha uh um umm hmm wow gosh hey hi hello bye "
                       "thanks please sure right alright absolutely exactly totally")
@@ -259,7 +254,8 @@ def en_mentions(sentence: str) -> list[Mention]:
             and w.lower() not in _SERIES and not (len(w) <= 2 and w[1:].isdigit()) else None
         if numbered:  # "PEP 621", "Windows 10", "Office 365": a name and the number of its version
             w, end = s[a:numbered.end()], numbered.end()
-        elif w[:1].isupper() and not stop_after and w.lower() not in _SERIES | _DATED and not toks_place(w):
+        elif w[:1].isupper() and not stop_after and w.lower() not in _SERIES | _DATED \
+                and not instance_of(w, "location"):  # "London 2012": a place and a year
             release = _RELEASE.match(s, end)  # "Office 2016", "SQL Server 2017": the year of a release
             if release:
                 w, end = s[a:release.end()], release.end()

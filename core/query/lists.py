@@ -9,10 +9,10 @@ introduces it, each item cited.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Iterable
 
+from core.ingest.structure import stored_structure
 from core.offline.mentions import TITLES
 from core.query.doc_scope import document_units, named_documents
 from core.query.list_blocks import LIST_MAX, lists_of
@@ -160,19 +160,15 @@ def section_list(store, question: str) -> str | None:
     about = _said(question, kind) - _GENERIC_SAID
     named = {d["id"] for d in named_documents(store, question)}  # "Which naming conventions does PEP 8 recommend?"
     found = []
-    for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
+    for d, text, structure in structured_documents(store):
         if named and d["id"] not in named:
             continue
-        meta = d.get("metadata")
-        meta = json.loads(meta) if isinstance(meta, str) else meta or {}
-        heads = [h for h in ((meta.get("structure") or {}).get("headings") or []) if len(h) >= 3]
+        heads = [h for h in structure.get("headings") or [] if len(h) >= 3]
         if len(heads) < 3:
             continue
-        text = str(d.get("text") or "")
-        units = store.rows("text_units", "document_id = ?", [d["id"]], select="human_readable_id, char_start, char_end",
-                           order_by="ordinal")
+        units = unit_spans(store, d["id"])
         heads.sort()
-        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), _unit_at(units, int(h[0]))) for h in heads]
+        ordered = [(text[h[0]:h[1]].strip(), int(h[2]), unit_at(units, int(h[0]))) for h in heads]
         for i, (title, level, _) in enumerate(ordered):
             # the kind's head word titles the section ("Formats"); its other words may be those of
             # the headings above it ("Inputs") or of its opening ("We support multiple file
@@ -225,7 +221,19 @@ def _with_opening(text: str, heads: list, k: int) -> str:
     return f"{title}: {first}"
 
 
-def _unit_at(units: list[dict], at: int) -> int | None:
+def structured_documents(store):
+    """(document row, its text, its structure) of each document whose structure has headings."""
+    for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
+        yield d, str(d.get("text") or ""), stored_structure(d.get("metadata"))
+
+
+def unit_spans(store, document_id: str) -> list[dict]:
+    """The document's text units with where each starts and ends in it, in order."""
+    return store.rows("text_units", "document_id = ?", [document_id], select="human_readable_id, char_start, char_end",
+                      order_by="ordinal")
+
+
+def unit_at(units: list[dict], at: int) -> int | None:
     """The human_readable_id of the unit holding position `at` of its document."""
     return next((int(u["human_readable_id"]) for u in units
                  if int(u.get("char_start") or 0) <= at < int(u.get("char_end") or 0)), None)

@@ -9,10 +9,9 @@ when no heading is named, or its section holds fewer than two list items.
 """
 from __future__ import annotations
 
-import json
 import re
 
-from core.query.lists import list_kind
+from core.query.lists import list_kind, structured_documents, unit_at, unit_spans
 from core.text.lexical import CODE_NAME, cite
 
 MAX_ITEMS = 30
@@ -36,12 +35,8 @@ def named_section_list(store, question: str) -> str | None:
         return None
     codes = {c.lower() for c in CODE_NAME.findall(question)}
     best = None
-    for d in store.rows("documents", "metadata like '%headings%'", select="id, text, metadata"):
-        meta = d.get("metadata")
-        meta = json.loads(meta) if isinstance(meta, str) else meta or {}
-        structure = meta.get("structure") or {}
+    for d, text, structure in structured_documents(store):
         heads = sorted(h for h in structure.get("headings") or [] if len(h) >= 3)
-        text = str(d.get("text") or "")
         for i, (a, b, level) in enumerate(heads):
             title = text[a:b]
             if not _named(title, question, codes):
@@ -54,12 +49,10 @@ def named_section_list(store, question: str) -> str | None:
     if best is None:
         return None
     doc_id, title, items, text = best
-    units = store.rows("text_units", "document_id = ?", [doc_id], select="human_readable_id, char_start, char_end",
-                       order_by="ordinal")
+    units = unit_spans(store, doc_id)
     lines = [f"The {title} section lists:"]
     for x, y in items[:MAX_ITEMS]:
-        hrid = next((int(u["human_readable_id"]) for u in units
-                     if int(u.get("char_start") or 0) <= x < int(u.get("char_end") or 0)), None)
+        hrid = unit_at(units, x)
         item = " ".join(text[x:y].split())
         lines.append(f"- {cite(item, {'Sources': [hrid]}) if hrid is not None else item}")
     return "\n".join(lines)

@@ -93,7 +93,7 @@ class UnitIndex:
                 return [Ranked(self.units[i], float(sims[i]), r) for r, i in enumerate(order)]
         words = offline.terms(query)
         idf = self._bm.idf  # a word no unit writes: the words it may stand for (wordnet.stand_ins)
-        words += [t for w in query_words(query) for r in wordnet.stand_ins(w, lambda x: query_words(x)[x] in idf)
+        words += [t for w, term in query_words(query).items() for r in wordnet.stand_ins(w, lambda _, held=term: held in idf)
                   for t in offline.terms(r)]
         scored = [(self._bm.score(words, i), -i) for i in range(len(self.units))]
         # a name the query writes as code ("vector_size", "allow_general_knowledge") names one
