@@ -11,7 +11,7 @@ question is asked with its method (global or local, no model) and the answer is 
 - index seconds and answer seconds (median and max).
 
     .venv/bin/python bench/offline_answers.py [--corpus christmas_carol ...] [--show]
-                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|...|blind11|all]
+                                              [--name offline_answers] [--set dev|dev2|dev3|heldout|blind|blind2|...|blind12|all]
 
 Questions asked with method "auto" go through run_method as the app and the CLI ask them; an
 "unanswerable" question is right when its answer's first sentence says the documents do not
@@ -60,9 +60,10 @@ BLIND8 = ROOT / "bench" / "data" / "blind8"  # the eighth (session 27)
 BLIND9 = ROOT / "bench" / "data" / "blind9"  # the ninth (session 28)
 BLIND10 = ROOT / "bench" / "data" / "blind10"  # the tenth (session 29)
 BLIND11 = ROOT / "bench" / "data" / "blind11"  # the eleventh (session 30)
+BLIND12 = ROOT / "bench" / "data" / "blind12"  # the twelfth (session 31)
 BLIND_SETS = {"blind": BLIND, "blind2": BLIND2, "blind3": BLIND3, "blind4": BLIND4, "blind5": BLIND5,
               "blind6": BLIND6, "blind7": BLIND7, "blind8": BLIND8, "blind9": BLIND9,
-              "blind10": BLIND10, "blind11": BLIND11}
+              "blind10": BLIND10, "blind11": BLIND11, "blind12": BLIND12}
 GENRE = {"christmas_carol": "fiction", "operation_dulce": "fiction", "behind_the_tech_podcasts": "transcript",
          "msft_earnings_calls": "financial call", "graphrag_docs_md": "technical docs",
          "python_peps": "technical docs", "graphrag_articles_zh": "articles (Chinese)",
@@ -80,7 +81,8 @@ def load_questions(which: str = "dev") -> list[dict]:
              "blind6": [BLIND6 / "questions.jsonl"], "blind7": [BLIND7 / "questions.jsonl"],
              "blind8": [BLIND8 / "questions.jsonl"],
              "blind9": [BLIND9 / "questions.jsonl"],
-             "blind10": [BLIND10 / "questions.jsonl"], "blind11": [BLIND11 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
+             "blind10": [BLIND10 / "questions.jsonl"], "blind11": [BLIND11 / "questions.jsonl"],
+             "blind12": [BLIND12 / "questions.jsonl"], "all": [QUESTIONS, DEV2, DEV3, HELDOUT]}[which]
     return [json.loads(l) for f in files for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
 
 
@@ -321,7 +323,7 @@ def main() -> None:
     ap.add_argument("--set", default="dev", choices=["dev", "dev2", "dev3", "heldout", *BLIND_SETS, "all"],
                     help="dev: offline_questions.jsonl; dev2: offline_questions_dev2.jsonl; dev3: list and "
                          "unanswerable questions; heldout: offline_questions_heldout.jsonl; blind: "
-                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2-11: bench/data/blind2 to blind11, the same")
+                         "bench/data/blind (questions and entity samples: measure once, see its README); blind2-12: bench/data/blind2 to blind12, the same")
     args = ap.parse_args()
     qs = load_questions(args.set)
     # one index per corpus and document list (the held-out set uses other documents of a corpus)
