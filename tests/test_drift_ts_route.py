@@ -247,3 +247,32 @@ def test_two_words_few_passages_write_together_make_a_fact_question_narrow(tmp_p
     step = route(store, "What does the Entity & Relationship Summarization step do?", avail)
     assert step.family == "narrow", step.reason
     assert route(store, "What are the main themes?", avail).family == "broad"
+
+
+def test_a_question_about_something_the_graph_does_not_name_goes_to_the_passages_unless_it_asks_about_the_work():
+    """"what does the alien writing seem to be asking for?" names no entity, and went to global's
+    themes, which quoted the team's mission; the passages about the writing answer it. A question
+    about the story, the book or these proposals as a whole, or one with nothing to ask about
+    ("What happened?"), stays global."""
+    avail = ("global", "local", "basic")
+    narrow = route_question("what does the alien writing seem to be asking for?", available=avail)
+    assert narrow.method == "basic" and "does not name" in narrow.reason, narrow.reason
+    assert route_question("what are they spending their money on?", available=avail).method == "basic"
+    for q in ["What part does laughter play in the story?", "What do these proposals say about readability?",
+              "how does the book deal with death?", "What happened?"]:
+        assert route_question(q, available=avail).method == "global", q
+    assert '("the story")' in route_question("What part does laughter play in the story?", available=avail).reason
+
+
+def test_kinds_of_a_thing_and_someones_counted_list_are_list_questions():
+    """"what kinds of cache can I use?" asks for the cache types the docs list, not the corpus's
+    themes; "what are chase's three principles?" counts what one person names."""
+    from core.query.lists import list_kind
+    avail = ("global", "local", "basic")
+    assert list_kind("what kinds of cache can I use?") == "cache"
+    assert list_kind("what are chase's three principles about creativity?") == "principles"
+    assert list_kind("What kind of man was he?") is None  # what he was like
+    assert list_kind("What kinds of changes do these proposals make to Python?") is None  # sensemaking
+    for q in ["what kinds of cache can I use?", "what are chase's three principles about creativity?"]:
+        r = route_question(q, available=avail)
+        assert r.method == "basic" and "list" in r.reason, (q, r.reason)

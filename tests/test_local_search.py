@@ -320,3 +320,18 @@ def test_an_uncited_answer_paragraph_copying_a_context_record_gets_its_reference
     assert "[Data:" not in second
     assert result.context["attributed_markers"] == 1
     assert ("Entities", marley["human_readable_id"]) in [(c["kind"], c["id"]) for c in result.citations]
+
+
+def test_a_lower_case_alias_names_its_entity_unless_it_is_an_english_word(tmp_path):
+    """Users type "what does cruz think ...": the alias "Cruz" of TAYLOR CRUZ names her, so the
+    question is about her; "mark" is no mention of an analyst aliased "Mark" (only "Mark" is)."""
+    from core.query.entity_match import title_matches
+    s = Store(tmp_path / "ws")
+    s.insert("entities", [
+        {"id": "e1", "human_readable_id": 0, "title": "TAYLOR CRUZ", "type": "person", "degree": 3,
+         "aliases": ["Taylor Cruz", "Cruz", "Agent Cruz"]},
+        {"id": "e2", "human_readable_id": 1, "title": "MARK MOERDLER", "type": "person", "degree": 2,
+         "aliases": ["Mark Moerdler", "Mark"]},
+    ])
+    assert [e["title"] for e in title_matches(s, "what does cruz think protocol will mark them as?")] == ["TAYLOR CRUZ"]
+    assert [e["title"] for e in title_matches(s, "What did Mark ask Cruz?")] == ["TAYLOR CRUZ", "MARK MOERDLER"]

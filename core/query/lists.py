@@ -35,7 +35,7 @@ LIST_FORMS = [
     re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of|among|between) )?which " + _KIND, re.I),
     # "What three problems with distutils does PEP 517 describe?", "What are the three major
     # factors Amy Hood says drive ...": counted members are a list whatever follows
-    re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of) )?what (?:(?:are|were) (?:the |its |their |his |her )?)?"
+    re.compile(_LEAD + r"(?:(?:in|into|on|at|from|for|with|to|by|of) )?what (?:(?:are|were) (?:the |its |their |his |her |[\w-]+['\u2019]s )?)?"
                + COUNT + r" " + _KIND, re.I),
     # "What use cases for stub files does PEP 484 list?": the kind with what it is of or for
     re.compile(r"^\s*what (?!(?:kinds|types|sorts|forms) )" + _KIND + r" (?:for|of|in|on|about|from|with|behind) (?:the |a |an )?(?:[\w'-]+ ){0,3}?"
@@ -46,6 +46,9 @@ LIST_FORMS = [
     re.compile(r"^\s*who (?:are|were) (?:the |all (?:the )?)?(?-i:((?:[a-z-]+ ){0,2}?[a-z-]+s))\b(?! (?:is|was)\b)", re.I),
     re.compile(r"^\s*what (?:are|were) (?:the |all |some )?" + _KIND + r"(?: (?:of|in|for|that|which|does|do|did)\b|\s*\??\s*$)", re.I),
     re.compile(r"^\s*what " + _KIND + r" (?:does|do|did|can|could|will|would|is|are|were)\b", re.I),
+    # "what kinds of cache can I use?": the kind is what follows (one "kind of test" is no list)
+    re.compile(r"^\s*what ((?:kinds|types|sorts) of (?:[\w-]+ ){0,2}?[\w-]+) (?:does|do|did|can|could|will|would|is|are|"
+               r"was|were)\b(?! (?:he|she|it|they|i|you|we)\b\s*\??\s*$)", re.I),
     re.compile(r"^\s*(?:list|name|enumerate) (?:the |all |every )?" + _KIND, re.I),
 ]
 SENSEMAKING = re.compile(

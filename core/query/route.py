@@ -65,6 +65,14 @@ _PERIOD = re.compile(r"(?:FY ?\d{2,4}|Q[1-4])(?: (?:FY ?\d{2,4}|Q[1-4]))?", re.I
 _OWNED = re.compile(r"\b(?:his|her|its|my|your|our|their)\s+(?:[\w-]+\s+)?$", re.I)
 # "how does she make money?": one person of the documents, who the passages about her name
 ONE_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
+# "the story", "these proposals", "the book": the work as a whole, whose themes answer a question
+# that names nothing in it
+WHOLE_WORK = re.compile(r"\b(?:the|this|these|those|that|its|their) (?:whole |entire )?(?:story|stories|book|books|novel|"
+                        r"novella|tale|plot|narrative|documents?|texts?|proposals?|peps?|calls?|episodes?|shows?|"
+                        r"podcasts?|series|articles?|corpus|collection|mission|conversations?|interviews?|"
+                        r"transcripts?|pages?|docs|reports?|papers?|chapters?)\b|主题|这些文章|这篇文章|全书", re.I)
+_FRAME = frozenset("""happen happens happened happening going on tell say says said think thinks thought
+    mean means meant explain describe anything something everything thing things""".split())
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
 PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:[ -][A-Z][a-z]+)*|[A-Z]{2,})\b")
 _NOT_NAMES = {"What", "Who", "How", "When", "Where", "Which", "Why", "Is", "Are", "Do", "Does", "Did", "The",
@@ -116,6 +124,9 @@ def signals(question: str, entity_titles: list[str] | None = None,
     out["person"] = [m.group(0).lower() for m in ONE_PERSON.finditer(q)][:1]
     out["facts"] = [m.group(0) for m in FACT_FORM.finditer(q)] + [m.group(0) for m in NUMBER.finditer(q)] \
         + [m.group(0) for m in QUOTED.finditer(q)]
+    out["whole_work"] = [m.group(0).lower() for m in WHOLE_WORK.finditer(q)][:1]
+    # the words it asks about, beyond the question's frame ("what happened?" asks about nothing)
+    out["subject"] = [w for w in re.findall(r"[a-z][\w'-]+", q.lower()) if w not in STOPWORDS and w not in _FRAME]
     return out
 
 
@@ -154,7 +165,13 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
         else:
             what = "it asks for a specific fact"
         return "narrow", what
-    return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
+    if sig.get("whole_work") is None or sig["whole_work"] or len(sig.get("subject") or ()) < 2:
+        if sig.get("whole_work"):
+            return "broad", f'it names nothing specific and asks about the work as a whole ("{sig["whole_work"][0]}")'
+        return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
+    # "what does the alien writing seem to be asking for?": a question about one thing the graph
+    # does not name is answered by the passages that write it, not by the corpus's themes
+    return "narrow", "it asks about something specific the graph does not name, which passages write"
 
 
 _KINDS_OF = re.compile(r"(?:kinds|types|categories|range) of", re.I)
