@@ -171,3 +171,17 @@ def test_a_tool_written_as_code_beside_its_kind_or_its_maker_s_name_is_a_name():
     titles = {e["title"] for e in got.entities}
     assert {"pip-run", "gorun"} <= titles, titles
     assert not titles & {"name", "version"}, titles
+
+
+def test_a_pinned_version_a_names_compound_and_a_listed_code_name_mark_packages():
+    # PEP 517: "package1 build-requires pbr==1.8.1", "an isolated virtualenv-like environment",
+    # "new versions of e.g. ``pip`` and ``flit``", PEP 750: "(Imagine, for example, ``black`` formatting ...)"
+    s = "Users pin pbr==1.8.1 and numpy>=1.7 for builds; call f(x=1) or set name=value."
+    assert [w for w, _, _ in lower_names(s, 0)] == ["pbr", "numpy"]
+    s = "We need an isolated virtualenv-like environment, not a pip-specific or whitespace-only one."
+    assert [w for w, _, _ in lower_names(s, 0)] == ["virtualenv"]
+    t = "New versions of e.g. pip and flit are updated; the name and email keys, like if and else, stay."
+    code = [(t.index(w), t.index(w) + len(w)) for w in ("pip", "flit", "name", "email", "if", "else")]
+    assert [w for w, _, _ in lower_names(t, 0, (), code)] == ["pip", "flit"]
+    u = "(Imagine, for example, black formatting HTML, or a black cat.)"
+    assert [w for w, _, _ in lower_names(u, 0, (), [(u.index("black"), u.index("black") + 5)])] == ["black"]

@@ -27,12 +27,17 @@ from core.textutil import ABBREVIATIONS, STOPWORDS
 
 # a lower-case word, maybe with digits and inner "-" or "." ("gpt-4o", "pytest-cov", "settings.yaml"),
 # not part of an identifier, a path, an address or an option
-_TOKEN = re.compile(r"(?<![\w.@:#$%\\-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w(=@\\]|[-.:][\w])")
+_TOKEN = re.compile(r"(?<![\w.@:#$%\\-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w(@\\]|=(?!=\s*\d)|[-.:][\w])")
+# a pinned version right after: "numpy==1.7", "pbr>=1.8": a package, whatever its word
+_PIN = re.compile(r"\s*(?:==|>=|<=|~=|!=)\s*\d")
+# a name made the head of a compound: "an isolated virtualenv-like environment", "a conda-based setup"
+_COMPOUND = re.compile(r"(?P<head>[a-z][a-z0-9]*)-(?:like|specific|based|compatible|powered|managed|"
+                       r"or-equivalent|equivalent)")
 _PATH = re.compile(r"\S*/\S*/\S*|(?<!\S)\.?/\S+|\S+/(?=\s|$)")  # paths and addresses, masked: "./ragtest", "a/b/c"
 _GAP = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*/\s*)"
 _NEXT = re.compile(_GAP + r"(?P<w>[\w.-]+)")
 _PREV = re.compile(r"(?P<w>[\w.-]+)" + _GAP + r"$")
-_EXAMPLE_CUE = r"(?:\bsuch as|\blike|\bincluding|\bexamples? includes?|\be\.g\.,?)\s+$"
+_EXAMPLE_CUE = r"(?:\bsuch as|\blike|\bincluding|\bexamples? includes?|\be\.g\.,?|\bfor (?:example|instance),)\s+$"
 _EXAMPLE = re.compile(_EXAMPLE_CUE, re.I)
 _ABBREVIATION = re.compile(r"(?:[a-z]\.)+[a-z]?")  # "e.g", "i.e"
 _ENUM = re.compile(r"(?<![\w|])[\w.\[\]-]+(?:\|[\w.\[\]-]+)+(?![\w|])")  # "file|memory|blob|cosmosdb"
@@ -116,9 +121,18 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
     out = []
     masked = _PATH.sub(lambda m: " " * len(m.group(0)), sentence)
     enums = [(m.start(), m.end()) for m in _ENUM.finditer(masked)]
+    held: list[tuple[str, int, int, tuple[int, int] | None, tuple[int, int] | None]] = []  # code words a list's other name may vouch for
     for m in _TOKEN.finditer(masked):
         word, s, e = m.group(0), m.start(), m.end()
         if word in TYPE_WORDS:
+            continue
+        compound = _COMPOUND.fullmatch(word)
+        if compound is not None and unknown_word(compound.group("head")):
+            out.append((compound.group("head"), s, s + len(compound.group("head"))))
+            continue
+        pinned = _PIN.match(sentence, e) is not None
+        if pinned and word not in STOPWORDS and len(word) >= 2:
+            out.append((word, s, e))
             continue
         unknown = unknown_word(word)
         mailing = _MAILING_LIST.fullmatch(word) is not None  # "python-dev", "distutils-sig"
@@ -147,11 +161,17 @@ def lower_names(sentence: str, offset: int, links: Sequence[tuple[int, int]] = (
             or (before is not None and _whole(code, offset, sentence, s - len(head) + before.start("w"),
                                               s - len(head) + before.end("w")))))
         if shown and not (example or kind or listed):
+            if as_code:  # "e.g. ``pip`` and ``flit``": one of a list of code names vouches for the next
+                held.append((word, s, e, (after.start("w"), after.end("w")) if after else None,
+                             (s - len(head) + before.start("w"), s - len(head) + before.end("w")) if before else None))
             continue
         enum = any(a <= s and e <= b for a, b in enums)
         if linked or listed or enum or kind or example or mailing:
             out.append((word, s, e))
-    return out
+    found = {(a, b) for _, a, b in out}
+    out += [(w, s, e) for w, s, e, nxt, prev in held
+            if any(sp is not None and sp in found and _whole(code, offset, sentence, *sp) for sp in (nxt, prev))]
+    return sorted(out, key=lambda x: x[1])
 
 
 def _whole(spans: Sequence[tuple[int, int]], offset: int, sentence: str, s: int, e: int) -> bool:
