@@ -56,3 +56,25 @@ def test_the_topic_is_what_the_question_asks_about_not_where():
     assert asked_topic("How does it fit with Azure?") == [["azure"]]
     assert asked_topic("What are the main themes of the book?") == []  # no one topic
     assert asked_topic("What did they say about the way the team handled the outage at the plant?") == []  # too long
+
+
+INN = ("# The Inn\n\n" + _sec("Arrival", FILLER)
+       + _sec("Supper", "The cook set out a pudding and a jug of cider for the pilots. " + FILLER
+              + " Later the landlord carried in a goose pie with a bowl of punch, and the clerks cheered.")
+       + _sec("Morning", FILLER + " At breakfast there was porridge and tea for anyone still awake.")
+       + _sec("Berths", FILLER) + "".join(_sec(f"Room {i}", FILLER) for i in range(1, 7)))
+
+
+def test_a_topic_that_is_a_kind_of_thing_counts_what_the_text_names_as_kinds_of_it(tmp_path):
+    """"What part does food play in the story?": the book never writes "food", but its dinners,
+    puddings and punch are food (WordNet's kinds of it, in the sense each word first has), and
+    those sentences answer it, saying which words were counted."""
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("inn.md", INN.encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline"))
+    r = run_method("auto", store, "What part does food play in the story?", None)
+    head = r.answer.splitlines()[0]
+    assert head.startswith('"food" comes up in 3 sentences') and "kinds of it: " in head, r.answer
+    for words in ("pudding", "punch", "porridge"):
+        assert words in r.answer
+    assert "tide tables" not in r.answer

@@ -16,7 +16,8 @@ from collections import defaultdict
 from core.offline.fact_rank import stem
 from core.offline.sentence_rank import Sentence, heading_of, in_language_of, unit_sentences
 from core.store.db import Store
-from core.text.lexical import cite
+from core.text.lexical import cite, terms
+from core.text.wordnet import bases_of, members_of
 from core.textutil import STOPWORDS, has_cjk
 from core.tokens import count_tokens
 
@@ -43,6 +44,7 @@ TOPIC_SHARE = 0.5  # of the passages: a topic named more widely is what the corp
 MIN_SENTENCES = 3
 MAX_GROUPS = 6
 PER_GROUP = 2
+MAX_MEMBERS = 24  # kinds of a topic noun looked for in the text
 
 
 def asked_topic(question: str) -> list[list[str]]:
@@ -95,12 +97,20 @@ def topic_answer(store: Store, question: str, answer_tokens: int, level: int | N
         if not rows and len(words) > 1:  # not as a phrase: the units holding its rarest word
             rows = min((store.units_with(w, 400) for w in words), key=lambda r: len(r) or 10 ** 9)
         ids.update((r["id"], None) for r in rows)
-    if not ids or total < 3 or len(ids) > TOPIC_SHARE * total:
+    if total < 3 or len(ids) > TOPIC_SHARE * total:
+        return None
+    # a kind of thing ("food") is named in the text by its kinds ("pudding", "goose", "punch")
+    members = {words[0]: _members(store, words[0]) for words in topic if len(words) == 1}
+    for found in members.values():
+        for m in found:
+            ids.update((r["id"], None) for r in store.units_with(m, 400))
+    if not ids:
         return None
     units = store.by_ids("text_units", list(ids))
     families = [[_family(w) for w in words] for words in topic]
+    kinds = {_family(m) for found in members.values() for m in found}
     sents = [s for s in in_language_of(question, unit_sentences(units))
-             if any(_holds(s.text, f) == len(f) for f in families)]
+             if any(_holds(s.text, f) == len(f) for f in families) or (kinds and _holds(s.text, list(kinds)))]
     if len(sents) < MIN_SENTENCES:
         return None  # named in passing: the themes say more
     group_of, titles = _groups(store, units, sents, level)
@@ -109,13 +119,17 @@ def topic_answer(store: Store, question: str, answer_tokens: int, level: int | N
         groups[group_of.get(_key(s), "")].append(s)
     order = sorted(groups, key=lambda g: (-sum(map(_quality, groups[g])), min(s.order for s in groups[g])))
     shown = " and ".join(" ".join(words) for words in topic)
+    named = [f for fs in families for f in fs] + sorted(kinds)
+    listed = [m for found in members.values() for m in found][:6]
+    as_kinds = f" (counting what the text names as kinds of it: {', '.join(listed)})" if listed else ""
     head = (f'"{shown}" comes up in {len(sents)} sentence{"s" * (len(sents) != 1)} of {len(units)} passage'
-            f'{"s" * (len(units) != 1)}; where it comes up follows, the sections and communities saying most of it first. '
-            "This answer is extractive: it quotes the sentences that name the topic; no model wrote it.")
+            f'{"s" * (len(units) != 1)}{as_kinds}; where it comes up follows, the sections and communities saying most '
+            "of it first. This answer is extractive: it quotes the sentences that name the topic; no model wrote it.")
     out, used = [head], count_tokens(head)
     quoted: list[int] = []
     for i, g in enumerate([g for g in order if g][:MAX_GROUPS] or order[:1], 1):
-        picked = sorted(sorted(groups[g], key=_quality, reverse=True)[:PER_GROUP], key=lambda s: s.order)
+        picked = sorted(sorted(groups[g], key=lambda s: _quality(s) * (1 + 0.25 * min(4, _holds(s.text, named))),
+                               reverse=True)[:PER_GROUP], key=lambda s: s.order)
         title, where_from = titles.get(g, ("", None))
         where = f" (community report {where_from})" if isinstance(where_from, int) else \
             f" ({where_from})" if where_from else ""
@@ -128,6 +142,22 @@ def topic_answer(store: Store, question: str, answer_tokens: int, level: int | N
         used += n
         quoted.extend(s.unit for s in picked)
     return "\n\n".join(out), {"topic": shown, "units": len(units), "sentences": len(sents), "quoted": quoted}
+
+
+def _members(store: Store, word: str) -> list[str]:
+    """The words the corpus writes for kinds of what a topic noun names ("food": pudding, goose,
+    punch), the most written first; no word with a sense as an adjective ("sweet", "high"), which
+    the text means as one more often than not."""
+    from core.offline.themes import _unit_df
+    _, df = _unit_df(store)
+    found = []
+    for m in members_of(word):
+        if len(m) < 3 or m in STOPWORDS or m == word or any(pos in ("a", "r") for _, pos in bases_of(m)):
+            continue
+        t = terms(m)  # as written: "spirits" (liquor) is read as "spirit", which it is not here
+        if t == [m] and df.get(m, 0) > 0:
+            found.append((-df[t[0]], m))
+    return [m for _, m in sorted(found)[:MAX_MEMBERS]]
 
 
 def _quality(s: Sentence) -> float:

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.query.header_fields import about_the_document, asked_field
+from core.offline.topic import asked_topic
 from core.query.howto import is_howto
 from core.query.lists import list_kind
 from core.query.mention_answer import asked_mention
@@ -70,7 +71,7 @@ ONE_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
 WHOLE_WORK = re.compile(r"\b(?:the|this|these|those|that|its|their) (?:whole |entire )?(?:story|stories|book|books|novel|"
                         r"novella|tale|plot|narrative|documents?|texts?|proposals?|peps?|calls?|episodes?|shows?|"
                         r"podcasts?|series|articles?|corpus|collection|mission|conversations?|interviews?|"
-                        r"transcripts?|pages?|docs|reports?|papers?|chapters?)\b|主题|这些文章|这篇文章|全书", re.I)
+                        r"transcripts?|pages?|docs|reports?|papers?|chapters?|notes|memos|letters|essays|posts|files)\b|主题|这些文章|这篇文章|全书", re.I)
 _FRAME = frozenset("""happen happens happened happening going on tell say says said think thinks thought
     mean means meant explain describe anything something everything thing things""".split())
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
@@ -125,6 +126,9 @@ def signals(question: str, entity_titles: list[str] | None = None,
     out["facts"] = [m.group(0) for m in FACT_FORM.finditer(q)] + [m.group(0) for m in NUMBER.finditer(q)] \
         + [m.group(0) for m in QUOTED.finditer(q)]
     out["whole_work"] = [m.group(0).lower() for m in WHOLE_WORK.finditer(q)][:1]
+    # "what part does laughter play?", "how do they deal with backwards compatibility?": where one
+    # topic comes up across the corpus
+    out["topic"] = [" and ".join(" ".join(words) for words in asked_topic(q))][:1] if asked_topic(q) else []
     # the words it asks about, beyond the question's frame ("what happened?" asks about nothing)
     out["subject"] = [w for w in re.findall(r"[a-z][\w'-]+", q.lower()) if w not in STOPWORDS and w not in _FRAME]
     return out
@@ -165,9 +169,11 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
         else:
             what = "it asks for a specific fact"
         return "narrow", what
-    if sig.get("whole_work") is None or sig["whole_work"] or len(sig.get("subject") or ()) < 2:
+    if sig.get("whole_work") is None or sig["whole_work"] or sig.get("topic") or len(sig.get("subject") or ()) < 2:
         if sig.get("whole_work"):
             return "broad", f'it names nothing specific and asks about the work as a whole ("{sig["whole_work"][0]}")'
+        if sig.get("topic"):
+            return "broad", f'it names nothing specific and asks where one topic comes up ("{sig["topic"][0]}")'
         return "broad", "it names nothing specific, so it is read as a question about the whole corpus"
     # "what does the alien writing seem to be asking for?": a question about one thing the graph
     # does not name is answered by the passages that write it, not by the corpus's themes

@@ -415,3 +415,31 @@ def stand_ins(word: str, written) -> frozenset[str]:
     if len(word) < 4 or not word.isalpha() or written(word):
         return frozenset()
     return related(word, links=False, senses=SYNONYM_SENSES)
+
+
+@functools.lru_cache(maxsize=256)
+def members_of(kind: str, senses: int = 2, depth: int = 8, limit: int = 20000) -> frozenset[str]:
+    """The single words (lower case) naming kinds of what the noun names, in its first senses,
+    down its hyponyms ("food": pudding, dinner, onion, punch ...), each only where that is what
+    the word first means ("heart" is first the organ, "spirits" first the soul); none without
+    WordNet or for a word WordNet knows no noun sense of."""
+    wn = _wordnet()
+    if wn is None or not kind.isalpha():
+        return frozenset()
+    roots = [off for base, pos in wn.bases(kind.lower()) if pos == "n" for off in wn.offsets(base, "n")[:senses]]
+    out: set[str] = set()
+    seen: set[int] = set(roots)
+    level = list(roots)
+    for _ in range(depth):
+        nxt = []
+        for off in level:
+            words, links = wn.synset(off, "n")
+            if off not in roots:
+                out.update(w for w in words if w.isalpha() and off in [o for b, p in wn.bases(w) if p == "n"
+                                                                        for o in wn.offsets(b, "n")[:1]])
+            nxt += [o for sym, o, p in links if sym == "~" and p == "n" and o not in seen]
+        seen.update(nxt)
+        level = nxt
+        if not level or len(seen) > limit:
+            break
+    return frozenset(out)

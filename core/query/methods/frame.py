@@ -185,8 +185,10 @@ def absent_series(store, question: str) -> list[str]:
         if _PLAIN_NAME.fullmatch(name) and f" {name}" in q and name not in out \
                 and not any(store.units_with(v, 1) for v in held):
             out.append(name)
+    from core.query.route import WHOLE_WORK
     for tail in (_LOWER_NAME_END.search(q), _LOWER_THING_END.search(q)):
-        if tail is not None and not any(w in STOPWORDS for w in tail.group(1).split()):
+        if tail is not None and not any(w in STOPWORDS for w in tail.group(1).split()) \
+                and not WHOLE_WORK.fullmatch(f"the {tail.group(1)}"):  # "in the story?": the work itself
             words = tail.group(1).split()
             # after an article, the words are a thing's ("the abandoned room"): its noun must be
             # what no unit holds; with none, a name's ("stable diffusion"): any long word of it
