@@ -185,3 +185,13 @@ def test_a_pinned_version_a_names_compound_and_a_listed_code_name_mark_packages(
     assert [w for w, _, _ in lower_names(t, 0, (), code)] == ["pip", "flit"]
     u = "(Imagine, for example, black formatting HTML, or a black cat.)"
     assert [w for w, _, _ in lower_names(u, 0, (), [(u.index("black"), u.index("black") + 5)])] == ["black"]
+
+
+def test_a_steps_verb_is_no_part_of_the_name_it_acts_on():
+    # the GraphRAG visualization guide: "Click `Apply`", "Select `Force Atlas 2`", "Allow the LLM to ..."
+    md = ("# Layout\n\n1. Select `Force Atlas 2` in the layout options.\n2. Click `Apply` to color the graph.\n"
+          "3. Allow the LLM to discover the entity types, which Gephi shows.\n\n"
+          "Alexander the Great is no step, and Gephi draws Force Atlas 2 layouts.\n")
+    titles = _md_titles(md)
+    assert not {t for t in titles if t.split()[0] in ("SELECT", "CLICK", "ALLOW")}, titles
+    assert "LLM" in titles and "FORCE ATLAS 2" in titles, titles

@@ -39,7 +39,7 @@ from core.text import wordnet
 from core.text.lexical import NUMBERED_NAME, document_word
 from core.text.wordnet import common_word
 from core.offline.mentions import (CONNECTORS, DEFAULT_TYPES, FIRST_NAMES, KNOWN_ORGS, ROLE_NOUNS, SYNONYMS,
-                                   TITLES, WORD, drop_initial_verbs, en_mentions, Mention,
+                                   TITLES, WORD, drop_initial_verbs, en_mentions, imperative, Mention,
                                    ly_adverb, skip_sentence, whole_sentences)
 from core.offline.zh_mentions import zh_mentions
 from core.offline.lower_names import TYPE_WORDS, config_values, lower_names
@@ -107,6 +107,11 @@ class OfflineEngine:
         for i, ms in enumerate(found):  # a word of code ("`True`", "`Default`") is a value, no name;
             # a part of an identifier ("ENV" of "${ENV_VAR}") no word at all
             at = spans[i][0]
+            for m in ms:  # "Click `Apply`", "Select `Force Atlas 2`": a step's verb and the control it names
+                first, _, rest = m.surface.partition(" ")
+                if m.initial and rest and imperative(first) and any(
+                        a <= at + m.start + len(first) + 1 and at + m.end <= b for a, b in code):
+                    m.surface, m.start, m.initial = rest, m.start + len(first) + 1, False
             ms[:] = [m for m in ms if "_" not in text[at + m.start - 1:at + m.start] + text[at + m.end:at + m.end + 1]
                      and not (" " not in m.surface and common_word(m.surface.lower()) and any(
                          a <= at + m.start and at + m.end <= b for a, b in code))]

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.text.wordnet import common_word, instance_of
+from core.text.wordnet import bases_of, common_word, instance_of
 from core.textutil import ABBREVIATIONS, STOPWORDS, has_cjk, normalize_title
 
 DEFAULT_TYPES = ("organization", "person", "geo", "event")
@@ -128,6 +128,20 @@ def drop_initial_verbs(found: list[list[Mention]]) -> None:
             first, _, rest = m.surface.partition(" ")
             if m.initial and rest and normalize_title(rest) in keys and first.lower() not in TITLES:
                 m.surface, m.start, m.initial = rest, m.start + len(first) + 1, False
+            elif m.initial and rest and _IMPERATIVE_REST.match(rest) and imperative(first):
+                # "Allow the LLM to discover ...", "Run the indexing": a step's verb and its object
+                art = _IMPERATIVE_REST.match(rest)
+                m.surface, m.start, m.initial = rest[art.end():], m.start + len(first) + 1 + art.end(), False
+
+
+_IMPERATIVE_REST = re.compile(r"(?:the|a|an|your|this|that|these|those|its|their) ")
+
+
+def imperative(word: str) -> bool:
+    """A capitalised verb in its base form ("Allow", "Run"; not "Alexander" of "Alexander the
+    Great"): what opens a step of instructions."""
+    w = word.lower()
+    return w.isalpha() and word[:1].isupper() and any(base == w and pos == "v" for base, pos in bases_of(w))
 
 
 def whole_sentences(text: str, spans: list[tuple[int, int]], char_start: int | None) -> list[tuple[int, int]]:
