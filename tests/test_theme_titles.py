@@ -125,3 +125,28 @@ def test_a_documents_back_matter_is_no_theme_of_it():
     assert heading_of(unit, "The operator binds names in expressions.") == "Rationale"
     assert _BACK_MATTER.match("Acknowledgements") and _BACK_MATTER.match("10. References")
     assert not _BACK_MATTER.match("Rationale")
+
+
+CALL = """OPERATOR: Welcome to the quarterly call. Our first question comes from the line of Keith Weiss.
+
+SATYA NADELLA: Azure grew faster than the market this quarter. Azure Arc and Azure Synapse brought new customers to Azure, and Azure Synapse doubled its usage. Customers moved databases to Azure Arc.
+
+AMY HOOD: Teams passed 75 million daily users. Teams and Outlook drove Office 365 seats, and Office 365 commercial revenue grew. Teams calls tripled, and Outlook usage rose with Teams.
+
+SATYA NADELLA: Xbox content and services grew with Xbox Game Pass. Xbox Game Pass passed ten million members, and Xbox hardware sold out.
+
+AMY HOOD: LinkedIn sessions grew, and LinkedIn Marketing Solutions slowed as advertisers paused. LinkedIn Talent Solutions saw fewer hires.
+"""
+
+
+def test_a_transcripts_speakers_title_no_theme_where_it_speaks_of_something(tmp_path):
+    """The call's speakers (their labels, "AMY HOOD:") are in every theme's passages; a theme is
+    titled by the products its community speaks of, not "Satya Nadella and Amy Hood"."""
+    store = Store(tmp_path / "ws")
+    ingest_files(store, [("call.txt", (CALL * 3).encode())], max_bytes=1_000_000)
+    run_index(store, Settings(engine="offline", chunk_size=120, chunk_overlap=0))
+    r = run_method("global", store, "What were the main themes of the call?", None)
+    titles = re.findall(r"^\d+\. \*\*(.+?)\*\*", r.answer, re.M)
+    assert titles, r.answer
+    assert not any(re.search(r"Amy Hood|Satya Nadella", t, re.I) for t in titles), titles
+    assert any(re.search(r"Azure|Teams|Xbox|LinkedIn|Office 365", t) for t in titles), titles

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core.offline.reports import display_name
-from core.offline.mentions import SPEECH, ly_adverb
+from core.offline.mentions import SPEAKER_LABEL, SPEECH, ly_adverb
 from core.offline.sentence_rank import (Sentence, heading_of, in_language_of, name_pattern, rank, sentence_terms,
                                         unit_sentences)
 from core.text.lexical import cite, terms
 from core.text.wordnet import bases_of, common_noun, relational_adjective, verb_only
 from core.store.db import Store
-from core.textutil import has_cjk
+from core.textutil import has_cjk, normalize_title
 from core.tokens import count_tokens
 
 
@@ -65,7 +65,7 @@ FILLER = frozenset(terms("""said says say would could should upon like one two l
 # (and who is on it: "chief executive officer, ... deputy general counsel")
 META = frozenset(terms("""call calls conference question questions operator slide slides deck release replay
     webcast website investor relations thank thanks welcome host cohost listener listening show episode podcast
-    guest today join joining forward looking statement statements filing filings portion wrap
+    guest today join joining forward looking statement statements filing filings portion wrap line lines
     chief executive officer financial accounting deputy general counsel vice president"""))
 
 
@@ -312,7 +312,13 @@ def _theme(store: Store, question: str, rep: dict, unit_ids: list[str], ents: li
     if not chosen:
         return None
     hrid = int(rep["human_readable_id"])
-    lead = [display_name(e["title"], e) for e in ents[:2]]
+    # a transcript's speakers ("AMY HOOD:") run through every theme of it: a theme is titled by
+    # what they speak of, where its community holds that too
+    speakers = {n for u in units for line in (u.get("text") or "").splitlines()
+                if (m := SPEAKER_LABEL.match(line)) for n in (normalize_title(m.group("name")),
+                                                             normalize_title(m.group("name").split()[0]))}
+    spoken_of = [e for e in ents[:6] if normalize_title(e["title"]) not in speakers]
+    lead = [display_name(e["title"], e) for e in (spoken_of if speakers and spoken_of else ents)[:2]]
     # the words that title it where no phrase does: what it is about, not what was done ("mentioned")
     words = [w for w in (surface[t].most_common(1)[0][0] for t in top_words) if not verb_only(w)]
     sents = [s for s, _ in pool]
