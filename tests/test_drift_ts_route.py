@@ -276,3 +276,17 @@ def test_kinds_of_a_thing_and_someones_counted_list_are_list_questions():
     for q in ["what kinds of cache can I use?", "what are chase's three principles about creativity?"]:
         r = route_question(q, available=avail)
         assert r.method == "basic" and "list" in r.reason, (q, r.reason)
+
+
+def test_a_yes_or_no_about_what_i_can_do_or_about_one_thing_is_narrow_despite_a_broad_word():
+    """"can I run just some of the indexing steps instead of the whole pipeline?" asks one fact of
+    the docs ("whole" is the pipeline's); "are community ids unique across all the levels?" too.
+    "Are there any security concerns ...?" and an overview of the whole corpus stay global."""
+    avail = ("global", "local", "basic")
+    assert route_question("can I run just some of the indexing steps instead of the whole pipeline?",
+                          available=avail).method == "basic"
+    assert route_question("are community ids unique across all the levels?", available=avail,
+                          phrases=["community ids"]).method == "basic"
+    for q in ["Are there any security concerns with these proposals?", "Can I get an overview of the whole corpus?",
+              "Can you summarize the documents?"]:
+        assert route_question(q, available=avail).method == "global", q

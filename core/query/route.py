@@ -51,6 +51,7 @@ DISCUSSION = re.compile(r"\b(discuss\w*|mention\w*|talk\w*|shar(?:e|es|ed|ing)|b
 WHICH_PLURAL = re.compile(r"^\s*which (?:\w+ ){0,2}?\w+s\b(?! (?:the|is|was)\b)", re.I)
 NARROW_OPEN = re.compile(r"^\s*(who|when|where|which|whom|whose|at what time|what time|why|"
                          r"(?:can|could|does|do|is|will|should) (?:i|you|it|we|this|one)|"  # a yes-or-no about one thing
+                         r"(?:are|were) (?!there\b)(?:the |these |those |its |their )?[\w-]+ [\w-]+|"  # "are community ids unique"
                          r"how (much|many|long|old|late|fast|big|far)|"
                          r"how (?:does|did|do) (?:the |it |this |that )?(?:\w+ )?(?:end|begin|start|finish|conclude)\b|"
                          r"what (year|date|time|day))\b", re.I)
@@ -72,6 +73,8 @@ WHOLE_WORK = re.compile(r"\b(?:the|this|these|those|that|its|their) (?:whole |en
                         r"novella|tale|plot|narrative|documents?|texts?|proposals?|peps?|calls?|episodes?|shows?|"
                         r"podcasts?|series|articles?|corpus|collection|mission|conversations?|interviews?|"
                         r"transcripts?|pages?|docs|reports?|papers?|chapters?|notes|memos|letters|essays|posts|files)\b|主题|这些文章|这篇文章|全书", re.I)
+# "can I run just some of the steps instead of the whole pipeline?": what the user may do with it
+_FIRST_PERSON = re.compile(r"\b(?:i|we)$")
 _FRAME = frozenset("""happen happens happened happening going on tell say says said think thinks thought
     mean means meant explain describe anything something everything thing things""".split())
 QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]")
@@ -147,7 +150,8 @@ def family_of(sig: dict[str, list[str]]) -> tuple[str, str]:
     behind = bool(sig.get("background")) and not (sig["broad"] or sig["wholes"])
     narrow = 2.0 * bool(sig["entities"] or sig.get("documents")) \
         + 1.0 * bool(sig["names"] or sig.get("concepts") or behind or sig.get("phrases")) \
-        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"]) + 1.0 * bool(sig.get("person"))
+        + 1.0 * bool(sig["opening"]) + 0.5 * bool(sig["facts"]) + 1.0 * bool(sig.get("person")) \
+        + 0.5 * bool(sig["opening"] and _FIRST_PERSON.search(sig["opening"][0]))
     if broad > 0 and broad >= narrow:
         cues = ", ".join(f'"{w}"' for w in (sig["broad"] + sig["wholes"] + sig["weak_broad"])[:3])
         return "broad", f"it asks about the corpus as a whole ({cues})"
