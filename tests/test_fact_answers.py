@@ -257,3 +257,24 @@ def test_a_question_that_is_only_a_name_starts_with_what_the_name_is(tmp_path):
             "models to build knowledge graphs and community summaries from private text.\n")
     answer = _answer(tmp_path, "docs", docs, "what is graphrag?")
     assert first_sentence(answer).startswith("GraphRAG is a technique"), answer
+
+
+def test_a_dunder_the_question_names_is_code_and_its_passage_answers(tmp_path):
+    """"which dataclass fields get left out of __match_args__?" (PEP 634): the list of another
+    passage's fields ("the status field ... ATTACHED, DETACHED, GC", PEP 703) is no answer; the
+    passage writing __match_args__ is."""
+    from core.query.basic_search import basic_search
+    from core.text.lexical import CODE_NAME
+    assert CODE_NAME.findall("what ends up in __doc__ and __match_args__?") == ["__doc__", "__match_args__"]
+    threads = ("Thread states\n=============\n\nThe thread state gets a new status field, and other fields "
+               "keep their place. The status field may be in one of three states:\n\n* ATTACHED\n* DETACHED\n"
+               "* GC\n\nThe fields of the thread state are private.\n")
+    matching = ("Library changes\n===============\n\nSeveral changes will be made to the standard library. "
+                "Namedtuples and dataclasses will have auto-generated ``__match_args__``. For dataclasses the order "
+                "of attributes in the generated ``__match_args__`` will be the same as in the generated "
+                "``__init__()`` method. Fields with ``init=False`` are excluded from ``__match_args__``.\n")
+    store = Store(build_workspace(tmp_path, "peps", [("pep-0703.rst", threads.encode()),
+                                                      ("pep-0634.rst", matching.encode())]))
+    answer = basic_search(store, "which dataclass fields get left out of __match_args__?").answer
+    assert "init=False" in answer and "DETACHED" not in answer, answer
+    assert "__match_args__" in answer  # a dunder keeps its underscores: a name, not emphasis

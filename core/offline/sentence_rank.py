@@ -119,11 +119,16 @@ def _item_line(s: str) -> bool:
         sum(w[:1].isupper() for w in long_words) < 0.6 * max(1, len(long_words))
 
 
+_DUNDER = re.compile(r"(?<![\w*])__[A-Za-z][A-Za-z0-9_]*?__(?![\w*])")
+
+
 def clean(raw: str) -> str:
     """One line; a leading transcript speaker label and markdown emphasis dropped; a citation
     marker written in the document made inert (a quote's only citation is the answer's own)."""
     s = _SPEAKER.sub("", disarm(raw.strip()))
-    s = re.sub(r"(?<!\w)[_*]{1,2}(?=\S)|(?<=\S)[_*]{1,2}(?!\w)", "", s)
+    # a Python dunder ("__match_args__", "__init__()") is a name, not emphasis: its underscores stay
+    s = _DUNDER.sub(lambda m: m.group(0).replace("_", "\x00"), s)
+    s = re.sub(r"(?<!\w)[_*]{1,2}(?=\S)|(?<=\S)[_*]{1,2}(?!\w)", "", s).replace("\x00", "_")
     s = s.replace("\\*", "")
     return re.sub(r"\s+", " ", s).strip()
 

@@ -19,7 +19,7 @@ from core.query.list_blocks import LIST_MAX, lists_of
 from core.offline.reports import display_name
 from core.offline.sentence_rank import name_pattern
 from core.text import wordnet
-from core.text.lexical import cite, terms
+from core.text.lexical import CODE_NAME, cite, terms
 from core.textutil import split_sentences
 
 _KIND = r"((?:[\w-]+ ){0,3}?(?:[\w-]+s|children|people|men|women))\b"
@@ -117,9 +117,12 @@ def list_answer(question: str, units: list[dict], introduced: bool = False) -> s
         return None
     want = set(terms(question))
     kind_terms = set(terms(kind))
+    code = CODE_NAME.findall(question)  # "fields left out of __match_args__": a list about that key
     best: tuple[float, int, str, list[str], int] | None = None
     for rank, u in enumerate(units):
         for lead, items in lists_of(u):
+            if code and not any(c in lead or any(c in i for i in items) for c in code):
+                continue
             have = set(terms(lead + " " + " ".join(items)))
             score = len(want & have) + 2 * len(kind_terms & set(terms(lead)))
             if score > 0 and (best is None or score > best[0]):

@@ -72,10 +72,11 @@ DOCUMENT_WORDS = re.compile(rf"\b{_KIND}\b", re.I)  # "this earnings call", "the
 
 # one of a numbered series: "PEP 621", "RFC 822", "UTF-8", "GPT-4" (not a year: "FY 2024"; not an amount)
 NUMBERED_NAME = re.compile(r"\b[A-Z]{2,6}[ -](?!(?:19|20)\d\d\b)\d{1,5}\b(?![.,]\d|%| ?percent)")
-# a name written as code: snake_case ("allow_general_knowledge") or dotted lower case
-# ("chunking.size", "pyproject.toml"), not an abbreviation ("U.S.", "e.g.") or a call
+# a name written as code: snake_case ("allow_general_knowledge"), dotted lower case
+# ("chunking.size", "pyproject.toml") or a dunder, not an abbreviation ("U.S.", "e.g.") or a call
 CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w])|"
-                       r"(?<![\w.])[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+(?![\w(])")
+                       r"(?<![\w.])[a-z][a-z0-9]*(?:\.[a-z][a-z0-9_]*)+(?![\w(])|"
+                       r"(?<![\w.])__[A-Za-z][A-Za-z0-9_]*__(?![\w])")  # a dunder: "__match_args__", "__doc__"
 
 
 def document_word(word: str) -> bool:
