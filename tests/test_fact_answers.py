@@ -278,3 +278,18 @@ def test_a_dunder_the_question_names_is_code_and_its_passage_answers(tmp_path):
     answer = basic_search(store, "which dataclass fields get left out of __match_args__?").answer
     assert "init=False" in answer and "DETACHED" not in answer, answer
     assert "__match_args__" in answer  # a dunder keeps its underscores: a name, not emphasis
+
+
+def test_a_reaction_is_read_after_the_event_the_question_describes(tmp_path):
+    """"how does alex react when sam shouts that they've got something?" (Operation: Dulce): the
+    shout is the event; Alex's answer right after it is the reaction, and comes first."""
+    from core.offline.fact_rank import rank_facts
+    from core.offline.sentence_rank import Sentence
+    texts = ["The monitors hummed through the long night shift in the control room.",
+             "\"I've got something!\" Sam shouted, and every pair of eyes turned to the screen.",
+             "Jordan leaned closer to the torrent of symbols.",
+             "\"Define something,\" Alex prompted, calm and exact, asking for clarity first.",
+             "Later that week Alex said the base had got something of a reputation."]
+    sents = [Sentence(t, i, "u1", i) for i, t in enumerate(texts)]
+    ranked = rank_facts("how does alex react when sam shouts that they've got something?", sents)
+    assert ranked[0][1].text.startswith("\"Define something"), [p.text[:30] for _, p in ranked]

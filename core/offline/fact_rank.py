@@ -319,6 +319,50 @@ def _with_synonyms(question: str, weights: dict[str, float], docs: list[tuple[st
     return out
 
 
+# "how does alex react when sam shouts that they've got something?", "what does fred say back when
+# scrooge calls him poor?", "When Jordan announces ..., how does Taylor answer?": one person's
+# reaction to an event the question describes
+_WHEN = re.compile(r"\bwhen\s+(?P<clause>[^,?]+)", re.I)
+_REACTS = re.compile(r"\b(?:how|what)\s+(?:does|did|do|is|was|would)\s+(?P<who>[A-Za-z][\w'-]+)(?:\s+[A-Z][\w'-]+)?\s+"
+                     r"(?:react|respond|reply|answer|feel|say|think|do|make of)\b", re.I)
+ANCHOR = 0.5  # the share of the event's words a sentence holds for it to be the event
+FOLLOW = 3    # sentences after the event where the reaction stands
+
+
+def _after_the_event(question: str, cands: list[Passage], docs: list[tuple[str, ...]], own: list[float]) -> list[float]:
+    """A reaction asked for is in the sentences right after the event that name the person
+    reacting: they rank above the event itself, which only the question's own words tie to it."""
+    who, when = _REACTS.search(question or ""), _WHEN.search(question or "")
+    if who is None or when is None or who.group("who").lower() in STOPWORDS:
+        return own
+    person = re.compile(r"(?<!\w)" + re.escape(who.group("who").lower()) + r"(?!\w)")
+    event = {t for t in stems(when.group("clause")) if t not in STOPWORDS} - set(stems(who.group("who")))
+    if len(event) < 2:
+        return own
+    held = [len(event & set(d)) / len(event) for d in docs]
+    top = max(own, default=0.0) or 1.0
+    out = list(own)
+    for j, h in enumerate(held):
+        if h < ANCHOR:
+            continue
+        lift = 2.0
+        for i in range(j + 1, min(len(cands), j + 1 + FOLLOW)):  # the first two after it naming the person
+            if cands[i].unit_id != cands[j].unit_id or held[i] >= ANCHOR or lift < 1.5:
+                break
+            if person.search(cands[i].text.lower()):
+                out[i] = max(out[i], own[i] + lift * top * h)
+                if _open_quote(cands[i].text) and i + 1 < len(cands) and cands[i + 1].unit_id == cands[i].unit_id:
+                    out[i + 1] = max(out[i + 1], own[i + 1] + (lift - 0.25) * top * h)  # the speech goes on
+                lift -= 0.5
+    return out
+
+
+def _open_quote(text: str) -> bool:
+    """Does a quotation the sentence opens go on after it ('"If that's the case," Taylor said, "we
+    must tread carefully.')?"""
+    return (text.count("\u201c") > text.count("\u201d")) or text.count('"') % 2 == 1
+
+
 def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
                k1: float = 1.2, b: float = 0.75) -> list[tuple[float, Passage]]:
     """(score, passage), best first; 0 for a passage sharing no question word."""
@@ -377,6 +421,7 @@ def rank_facts(question: str, sents: list[Sentence], names: Iterable[str] = (),
         held = [bool(w.search(p.text.lower())) for p in cands]
         if 0 < sum(held) <= 0.1 * len(cands) or (who and 0 < sum(held) < len(cands)):
             own = [o * (1 + 1.5 * h) for o, h in zip(own, held)]
+    own = _after_the_event(question, cands, docs, own)
     late, early = bool(_LATE.search(question)), bool(_EARLY.search(question))
     place = {id(p): r / max(1, len(cands) - 1) for r, p in enumerate(sorted(cands, key=lambda p: p.order))}
     listy = bool(_LIST_QUESTION.search(question or ""))
