@@ -259,7 +259,7 @@ def test_a_question_about_something_the_graph_does_not_name_goes_to_the_passages
     assert narrow.method == "basic" and "does not name" in narrow.reason, narrow.reason
     assert route_question("what are they spending their money on?", available=avail).method == "basic"
     for q in ["What part does laughter play in the story?", "What do these proposals say about readability?",
-              "how does the book deal with death?", "What happened?"]:
+              "how does the book deal with death?", "What happened?", "What is in the harbour records?"]:
         assert route_question(q, available=avail).method == "global", q
     assert '("the story")' in route_question("What part does laughter play in the story?", available=avail).reason
 

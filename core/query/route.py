@@ -69,10 +69,11 @@ _OWNED = re.compile(r"\b(?:his|her|its|my|your|our|their)\s+(?:[\w-]+\s+)?$", re
 ONE_PERSON = re.compile(r"\b(?:he|she|him|his|her|hers)\b", re.I)
 # "the story", "these proposals", "the book": the work as a whole, whose themes answer a question
 # that names nothing in it
-WHOLE_WORK = re.compile(r"\b(?:the|this|these|those|that|its|their) (?:whole |entire )?(?:story|stories|book|books|novel|"
+WHOLE_WORK = re.compile(r"\b(?:the|this|these|those|that|its|their) (?:whole |entire )?(?:[\w-]+ )?(?:story|stories|book|books|novel|"
                         r"novella|tale|plot|narrative|documents?|texts?|proposals?|peps?|calls?|episodes?|shows?|"
                         r"podcasts?|series|articles?|corpus|collection|mission|conversations?|interviews?|"
-                        r"transcripts?|pages?|docs|reports?|papers?|chapters?|notes|memos|letters|essays|posts|files)\b|主题|这些文章|这篇文章|全书", re.I)
+                        r"transcripts?|pages?|docs|reports?|papers?|chapters?|notes|memos|letters|essays|posts|files|records|archives?|"
+                        r"logs|minutes|materials)\b|主题|这些文章|这篇文章|全书", re.I)
 # "can I run just some of the steps instead of the whole pipeline?": what the user may do with it
 _FIRST_PERSON = re.compile(r"\b(?:i|we)$")
 _FRAME = frozenset("""happen happens happened happening going on tell say says said think thinks thought
