@@ -251,7 +251,7 @@ def test_an_answers_flagged_sentence_leads_to_its_failing_fact(flagged_url, brow
     _settle(page)
     main = page.locator('[data-testid="stMain"]')
     why = main.get_by_text(re.compile("contradicted: number .7"))
-    expect(why.first).to_be_visible()
+    expect(why.first).to_be_visible(timeout=30_000)
     # the marked sentence is the wrong one, not the right one
     marked = main.get_by_text(re.compile(r"inspected Berth 7 at Tanner Quay"))
     expect(marked.first).to_be_visible()
@@ -262,7 +262,7 @@ def test_an_answers_flagged_sentence_leads_to_its_failing_fact(flagged_url, brow
     page.get_by_role("button", name="Check").click()
     _settle(page)
     flag = main.locator(".sm-flag.contradicted").first
-    expect(flag).to_be_visible()
+    expect(flag).to_be_visible(timeout=30_000)  # the check's verdicts come after a rerun on a loaded machine
     assert "Berth 7" in flag.inner_text()
     expect(main.locator(".sm-flag-why.contradicted").first).to_contain_text("number")
     chip = main.locator("details.sm-ev > summary", has_text="Source 0").first  # the check's, above the answer
