@@ -91,7 +91,7 @@ def corpus_names(texts: Iterable[str]) -> CorpusNames:
             out.acronym[word] += m.group(1).isupper()
             after = _SOLO.match(text, m.end())
             out.solo[word] += bool(after and after.group(1) not in STOPWORDS and common_noun(after.group(1)))
-            before = _BEFORE.search(text, 0, m.start())
+            before = _BEFORE.search(text, max(0, m.start() - 60), m.start())  # the word right before it, not the whole text
             out.bare[word] += bool(before and before.group(1).lower() in _LEADS and not _RUN_AFTER.match(text, m.end())
                                    and word not in _LITERALS and not _ACRONYMS.fullmatch(m.group(1)))
         out.listed.update(next(g for g in m.groups() if g).lower() for m in _LISTED.finditer(text))
